@@ -1,0 +1,61 @@
+//! Command-line interface: clap derive, one file per subcommand. Raw arguments become
+//! immutable values once; commands receive those, never raw strings.
+
+mod client_args;
+mod context;
+
+pub use client_args::ClientArgs;
+
+use clap::{Parser, Subcommand};
+
+use crate::exit::ExitStatus;
+
+/// Makes Claude Code's memory observable: what loads, what is cut, what is never reached.
+#[derive(Debug, Parser)]
+#[command(name = "ccmem", version, about, long_about = None)]
+#[command(after_help = concat!("Models Claude Code ", "2.1.332", "."))]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print exactly the memory reminder the client would send at session start.
+    Context(context::Args),
+}
+
+/// Parses the process arguments, runs the command, and returns its exit status. Errors are
+/// printed to stderr with their cause chain.
+pub fn main() -> ExitStatus {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                ExitStatus::Error
+            } else {
+                ExitStatus::Clean
+            };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let result = match cli.command {
+        Command::Context(args) => context::run(args),
+    };
+    match result {
+        Ok(status) => status,
+        Err(e) if is_broken_pipe(&e) => ExitStatus::Clean,
+        Err(e) => {
+            eprintln!("ccmem: error: {e:#}");
+            ExitStatus::Error
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

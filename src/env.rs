@@ -1,0 +1,193 @@
+//! What the simulated client would see when it starts: its working directory (as a real path,
+//! the way `process.cwd()` reports it), `HOME`, the environment switches, and the command-line
+//! flags that change loading. Everything downstream reads the environment through [`ClientEnv`],
+//! never through `std::env`, so tests can build one by hand.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use unicode_normalization::UnicodeNormalization;
+
+/// The client version this model reproduces.
+pub const CLIENT_VERSION: &str = "2.1.332";
+
+/// Where the managed-policy folder lives on Linux. Tests point it elsewhere with
+/// `CCMEM_MANAGED_DIR` (the client itself has no override in this version).
+pub const DEFAULT_MANAGED_DIR: &str = "/etc/claude-code";
+
+/// Client flags that change what loads (same names as the client's own flags).
+#[derive(Debug, Clone, Default)]
+pub struct ClientFlags {
+    /// `--add-dir DIR`, as given (resolved against the cwd by the loader).
+    pub add_dirs: Vec<String>,
+    /// `--settings FILE|JSON`.
+    pub settings: Option<String>,
+    /// `--setting-sources LIST` (comma separated `user`, `project`, `local`).
+    pub setting_sources: Option<String>,
+    /// `--bare`.
+    pub bare: bool,
+    /// `--safe-mode`.
+    pub safe_mode: bool,
+}
+
+/// A snapshot of everything the client would read from its process environment.
+#[derive(Debug, Clone)]
+pub struct ClientEnv {
+    /// The real path of the start directory (symlinks resolved; `$PWD` is ignored).
+    pub cwd: PathBuf,
+    /// `$HOME` (what node's `os.homedir()` returns).
+    pub home: PathBuf,
+    /// The managed-policy folder.
+    pub managed_dir: PathBuf,
+    /// Client flags.
+    pub flags: ClientFlags,
+    vars: BTreeMap<String, String>,
+}
+
+impl ClientEnv {
+    /// Builds the environment of a client started in this process's working directory.
+    pub fn from_process(flags: ClientFlags) -> std::io::Result<Self> {
+        let cwd = std::env::current_dir()?.canonicalize()?;
+        let vars: BTreeMap<String, String> = std::env::vars_os()
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.to_string_lossy().into_owned())))
+            .collect();
+        Ok(Self::new(cwd, vars, flags))
+    }
+
+    /// Builds an environment from explicit parts (`cwd` must already be a real path).
+    pub fn new(cwd: PathBuf, vars: BTreeMap<String, String>, flags: ClientFlags) -> Self {
+        let home = vars
+            .get("HOME")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("/"));
+        let managed_dir = vars
+            .get("CCMEM_MANAGED_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_MANAGED_DIR));
+        Self {
+            cwd,
+            home,
+            managed_dir,
+            flags,
+            vars,
+        }
+    }
+
+    /// The raw value of an environment variable.
+    pub fn var(&self, key: &str) -> Option<&str> {
+        self.vars.get(key).map(String::as_str)
+    }
+
+    /// The client's truthy test: trimmed, lower-cased value in {1, true, yes, on}.
+    pub fn is_truthy(&self, key: &str) -> bool {
+        self.var(key).is_some_and(is_truthy)
+    }
+
+    /// The client's falsy test: trimmed, lower-cased value in {0, false, no, off}.
+    pub fn is_falsy(&self, key: &str) -> bool {
+        self.var(key).is_some_and(|v| {
+            matches!(
+                v.trim().to_lowercase().as_str(),
+                "0" | "false" | "no" | "off"
+            )
+        })
+    }
+
+    /// The config home: `CLAUDE_CONFIG_DIR` verbatim when set (even relative or empty),
+    /// else `$HOME/.claude`; NFC-normalized as the client does.
+    pub fn config_dir(&self) -> PathBuf {
+        let raw = match self.var("CLAUDE_CONFIG_DIR") {
+            Some(dir) => dir.to_owned(),
+            None => self.home.join(".claude").to_string_lossy().into_owned(),
+        };
+        PathBuf::from(raw.nfc().collect::<String>())
+    }
+
+    /// The client's global config file (`.claude.json`): inside `CLAUDE_CONFIG_DIR` when set,
+    /// else `$HOME/.claude.json`.
+    pub fn global_config_path(&self) -> PathBuf {
+        match self.var("CLAUDE_CONFIG_DIR") {
+            Some(dir) => Path::new(dir).join(".claude.json"),
+            None => self.home.join(".claude.json"),
+        }
+    }
+
+    /// True when the whole instruction block is off (`--bare`, `CLAUDE_CODE_SIMPLE`,
+    /// `--safe-mode`, `CLAUDE_CODE_SAFE_MODE`, `CLAUDE_CODE_DISABLE_CLAUDE_MDS`).
+    pub fn instructions_disabled(&self) -> Option<&'static str> {
+        if self.flags.bare {
+            Some("--bare")
+        } else if self.is_truthy("CLAUDE_CODE_SIMPLE") {
+            Some("CLAUDE_CODE_SIMPLE")
+        } else if self.flags.safe_mode {
+            Some("--safe-mode")
+        } else if self.is_truthy("CLAUDE_CODE_SAFE_MODE") {
+            Some("CLAUDE_CODE_SAFE_MODE")
+        } else if self.is_truthy("CLAUDE_CODE_DISABLE_CLAUDE_MDS") {
+            Some("CLAUDE_CODE_DISABLE_CLAUDE_MDS")
+        } else {
+            None
+        }
+    }
+}
+
+/// The client's truthy test on a raw string.
+pub fn is_truthy(value: &str) -> bool {
+    matches!(
+        value.trim().to_lowercase().as_str(),
+        "1" | "true" | "yes" | "on"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(vars: &[(&str, &str)]) -> ClientEnv {
+        let vars = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        ClientEnv::new(PathBuf::from("/p"), vars, ClientFlags::default())
+    }
+
+    #[test]
+    fn truthy_values_follow_the_client() {
+        for v in ["1", "true", " YES ", "On"] {
+            assert!(env(&[("X", v)]).is_truthy("X"), "{v}");
+        }
+        for v in ["0", "false", "", "2", "y"] {
+            assert!(!env(&[("X", v)]).is_truthy("X"), "{v}");
+        }
+        assert!(env(&[("X", " off")]).is_falsy("X"));
+    }
+
+    #[test]
+    fn config_dir_prefers_env_verbatim() {
+        assert_eq!(
+            env(&[("HOME", "/h")]).config_dir(),
+            PathBuf::from("/h/.claude")
+        );
+        assert_eq!(
+            env(&[("HOME", "/h"), ("CLAUDE_CONFIG_DIR", "rel")]).config_dir(),
+            PathBuf::from("rel")
+        );
+        assert_eq!(
+            env(&[("HOME", "/h"), ("CLAUDE_CONFIG_DIR", "/c")]).global_config_path(),
+            PathBuf::from("/c/.claude.json")
+        );
+    }
+
+    #[test]
+    fn disable_claude_mds_zero_does_not_disable() {
+        assert_eq!(
+            env(&[("CLAUDE_CODE_DISABLE_CLAUDE_MDS", "0")]).instructions_disabled(),
+            None
+        );
+        assert!(
+            env(&[("CLAUDE_CODE_DISABLE_CLAUDE_MDS", "1")])
+                .instructions_disabled()
+                .is_some()
+        );
+    }
+}

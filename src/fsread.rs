@@ -1,0 +1,144 @@
+//! Reading files the way the client does, without ever blocking or reading too much.
+//!
+//! The client `stat`s a path (following symlinks), skips anything that is not a regular file
+//! (directories, FIFOs, sockets, devices), skips files larger than its cap, and only then reads.
+//! We do the same, and open with `O_NONBLOCK` and re-check the opened file, so a path swapped
+//! for a FIFO between the two steps still cannot hang us. At most `limit + 1` bytes are read.
+
+use std::fs::{File, Metadata};
+use std::io::{self, Read};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::Path;
+
+/// Why a path gave no text.
+#[derive(Debug)]
+pub enum Unread {
+    /// ENOENT / ENOTDIR: nothing there (a dangling link included).
+    Missing,
+    /// Exists but is not a regular file after following links.
+    NotRegular(&'static str),
+    /// Larger than the cap (bytes on disk).
+    TooLarge(u64),
+    /// Could not be read (permissions, symlink loop, I/O error).
+    Unreadable(io::Error),
+}
+
+impl std::fmt::Display for Unread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unread::Missing => write!(f, "missing"),
+            Unread::NotRegular(kind) => write!(f, "not a regular file ({kind})"),
+            Unread::TooLarge(n) => write!(f, "too large ({n} bytes)"),
+            Unread::Unreadable(e) => write!(f, "unreadable: {e}"),
+        }
+    }
+}
+
+/// Describes a non-regular file type in words.
+pub fn kind_of(meta: &Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        "directory"
+    } else if t.is_fifo() {
+        "FIFO"
+    } else if t.is_socket() {
+        "socket"
+    } else if t.is_block_device() || t.is_char_device() {
+        "device"
+    } else if t.is_file() {
+        "file"
+    } else {
+        "special file"
+    }
+}
+
+/// Reads a regular file of at most `limit` bytes (a file of exactly `limit` bytes is read).
+pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
+    let meta = std::fs::metadata(path).map_err(classify)?;
+    if !meta.is_file() {
+        return Err(Unread::NotRegular(kind_of(&meta)));
+    }
+    if meta.len() > limit {
+        return Err(Unread::TooLarge(meta.len()));
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(classify)?;
+    let opened = file.metadata().map_err(Unread::Unreadable)?;
+    if !opened.is_file() {
+        return Err(Unread::NotRegular(kind_of(&opened)));
+    }
+    read_limited(file, limit)
+}
+
+fn read_limited(file: File, limit: u64) -> Result<Vec<u8>, Unread> {
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(Unread::Unreadable)?;
+    if bytes.len() as u64 > limit {
+        return Err(Unread::TooLarge(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// Like [`read_capped`], but a missing file is `Ok(None)` and every other failure an I/O error.
+pub fn read_regular(path: &Path, limit: u64) -> io::Result<Option<Vec<u8>>> {
+    match read_capped(path, limit) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(Unread::Missing) => Ok(None),
+        Err(Unread::Unreadable(e)) => Err(e),
+        Err(other) => Err(io::Error::other(other.to_string())),
+    }
+}
+
+fn classify(e: io::Error) -> Unread {
+    match e.kind() {
+        io::ErrorKind::NotFound | io::ErrorKind::NotADirectory => Unread::Missing,
+        _ => Unread::Unreadable(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fifo_is_not_regular_and_does_not_block() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("f");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        assert!(matches!(
+            read_capped(&fifo, 10),
+            Err(Unread::NotRegular("FIFO"))
+        ));
+    }
+
+    #[test]
+    fn cap_is_inclusive_and_missing_is_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("x");
+        std::fs::write(&f, b"12345").unwrap();
+        assert_eq!(read_capped(&f, 5).unwrap(), b"12345");
+        assert!(matches!(read_capped(&f, 4), Err(Unread::TooLarge(5))));
+        assert!(matches!(
+            read_capped(&dir.path().join("nope"), 4),
+            Err(Unread::Missing)
+        ));
+        assert!(matches!(
+            read_capped(dir.path(), 4),
+            Err(Unread::NotRegular("directory"))
+        ));
+    }
+
+    #[test]
+    fn symlink_loop_is_unreadable() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        std::os::unix::fs::symlink(&a, &a).unwrap();
+        assert!(matches!(read_capped(&a, 4), Err(Unread::Unreadable(_))));
+    }
+}

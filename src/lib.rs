@@ -1,0 +1,20 @@
+//! ccmem: makes Claude Code's memory observable and keeps it healthy.
+//!
+//! Modules, in dependency order (each uses only those before it):
+//!
+//! `env`, `settings`, `fsread` (what the client sees) → `text` (JavaScript string semantics,
+//! frontmatter, comments, Markdown import scan, the MEMORY.md cut, sanitizing) → `load` (the
+//! simulated client: startup list with provenance, auto memory, lazy reads) → `render` (the
+//! client's exact reminder text; human and JSON views) → `cli` (argument parsing, one file per
+//! subcommand).
+//!
+//! The loader is a pure function of the file system and a [`env::ClientEnv`]: it never writes.
+
+pub mod cli;
+pub mod env;
+pub mod exit;
+pub mod fsread;
+pub mod load;
+pub mod render;
+pub mod settings;
+pub mod text;

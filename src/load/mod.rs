@@ -1,0 +1,69 @@
+//! The simulated client: what Claude Code 2.1.332 loads into the memory reminder at session
+//! start, and what it attaches later when it reads a file.
+//!
+//! Data flow: [`ClientEnv`] + [`Settings`] → [`instructions::load`] (managed, user, ancestor walk,
+//! rules, imports, AGENTS.md, add-dirs; returns entries in client order plus the processed-path
+//! set) → [`automem::load`] (folder, index, cut; its entry is always last) → [`Session`].
+//! [`reading::load`] replays file reads on top of a session. Nothing here writes anything.
+
+pub mod automem;
+pub mod instructions;
+pub mod model;
+pub mod reading;
+
+use std::collections::HashSet;
+
+pub use model::{Kind, Lazy, LazyWhy, Loaded, Size, SkipWhy, Skipped, Why};
+
+use crate::env::ClientEnv;
+use crate::settings::Settings;
+
+/// Everything the client would load at session start, with reasons.
+#[derive(Debug, Clone)]
+pub struct Session {
+    /// Why the whole block is off, if it is (`--bare`, `CLAUDE_CODE_DISABLE_CLAUDE_MDS`, …).
+    pub disabled: Option<&'static str>,
+    /// The entries of the reminder, in the client's order (empty ones already dropped).
+    pub entries: Vec<Loaded>,
+    /// Files that exist or were referenced but did not load.
+    pub skipped: Vec<Skipped>,
+    /// Files reachable only later in the session.
+    pub lazy: Vec<Lazy>,
+    /// The auto-memory report (folder, index state, cut).
+    pub automem: automem::Report,
+    /// Every path the session holds (the client's processed set), for lazy-load dedup.
+    pub processed: HashSet<String>,
+    /// The settings that were read.
+    pub settings: Settings,
+}
+
+/// Runs the startup load.
+pub fn load_session(env: &ClientEnv) -> Session {
+    let settings = Settings::load(env);
+    if let Some(why) = env.instructions_disabled() {
+        return Session {
+            disabled: Some(why),
+            entries: Vec::new(),
+            skipped: Vec::new(),
+            lazy: Vec::new(),
+            automem: automem::Report::off(why),
+            processed: HashSet::new(),
+            settings,
+        };
+    }
+    let instr = instructions::load(env, &settings);
+    let automem = automem::load(env, &settings, &instr.processed);
+    let mut entries = instr.entries;
+    entries.extend(automem.entry.clone());
+    let mut lazy = instr.lazy;
+    lazy.extend(automem.lazy.iter().cloned());
+    Session {
+        disabled: None,
+        entries,
+        skipped: instr.skipped,
+        lazy,
+        automem,
+        processed: instr.processed,
+        settings,
+    }
+}

@@ -1,0 +1,6 @@
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let status = ccmem::cli::main();
+    ExitCode::from(status.code() as u8)
+}

@@ -1,0 +1,4 @@
+//! Renderers: the client's exact reminder text, and the human and JSON views. Rendering never
+//! decides anything; it prints what `load` and the other layers computed.
+
+pub mod reminder;

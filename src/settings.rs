@@ -1,0 +1,240 @@
+//! The client's settings layers and the few keys the loader reads.
+//!
+//! Layers, in the client's merge order (later overrides earlier for scalars; arrays such as
+//! `claudeMdExcludes` are concatenated): user (`$CFG/settings.json`), project
+//! (`<cwd>/.claude/settings.json`), local (`<cwd>/.claude/settings.local.json`), flag
+//! (`--settings FILE|JSON`), policy (`<managed>/managed-settings.json`). Project settings are read
+//! from the start directory only, never from an ancestor. `--setting-sources` switches the user,
+//! project and local layers off; the flag and policy layers always count.
+//!
+//! A layer that is missing is simply absent; one that does not parse as a JSON object is absent
+//! too (as in the client), and is reported in [`Settings::problems`].
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::env::ClientEnv;
+
+/// Where a settings layer comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Source {
+    /// `$CFG/settings.json` (`userSettings`).
+    User,
+    /// `<cwd>/.claude/settings.json` (`projectSettings`).
+    Project,
+    /// `<cwd>/.claude/settings.local.json` (`localSettings`).
+    Local,
+    /// `--settings` (`flagSettings`).
+    Flag,
+    /// `<managed>/managed-settings.json` (`policySettings`).
+    Policy,
+}
+
+impl Source {
+    /// The client's own name for the source.
+    pub fn client_name(self) -> &'static str {
+        match self {
+            Source::User => "userSettings",
+            Source::Project => "projectSettings",
+            Source::Local => "localSettings",
+            Source::Flag => "flagSettings",
+            Source::Policy => "policySettings",
+        }
+    }
+}
+
+/// One parsed settings file (or the inline `--settings` JSON).
+#[derive(Debug, Clone)]
+pub struct Layer {
+    /// Which layer.
+    pub source: Source,
+    /// The file it came from, or `--settings` for inline JSON.
+    pub origin: String,
+    /// The parsed JSON object.
+    pub value: Value,
+}
+
+/// A settings file that exists but could not be used.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Problem {
+    /// The file (or `--settings`).
+    pub origin: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// All settings layers the client would read, in merge order.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// Loaded layers, in merge order (user, project, local, flag, policy).
+    pub layers: Vec<Layer>,
+    /// Layers that exist but were ignored.
+    pub problems: Vec<Problem>,
+    enabled: [bool; 3],
+}
+
+impl Settings {
+    /// Reads every layer the client would read for this environment.
+    pub fn load(env: &ClientEnv) -> Self {
+        let enabled = enabled_sources(env.flags.setting_sources.as_deref());
+        let mut settings = Settings {
+            enabled,
+            ..Settings::default()
+        };
+        let project = env.cwd.join(".claude");
+        let files = [
+            (Source::User, env.config_dir().join("settings.json")),
+            (Source::Project, project.join("settings.json")),
+            (Source::Local, project.join("settings.local.json")),
+        ];
+        for (source, path) in files {
+            if settings.is_enabled(source) {
+                settings.read_file(source, path);
+            }
+        }
+        if let Some(flag) = env.flags.settings.as_deref() {
+            if flag.trim_start().starts_with('{') {
+                settings.push_text(Source::Flag, "--settings".to_owned(), flag);
+            } else {
+                settings.read_file(Source::Flag, env.cwd.join(flag));
+            }
+        }
+        settings.read_file(
+            Source::Policy,
+            env.managed_dir.join("managed-settings.json"),
+        );
+        settings
+    }
+
+    /// Whether `--setting-sources` lets this layer count (flag and policy always do).
+    pub fn is_enabled(&self, source: Source) -> bool {
+        match source {
+            Source::User => self.enabled[0],
+            Source::Project => self.enabled[1],
+            Source::Local => self.enabled[2],
+            Source::Flag | Source::Policy => true,
+        }
+    }
+
+    /// The layer of one source, if it was read.
+    pub fn layer(&self, source: Source) -> Option<&Layer> {
+        self.layers.iter().find(|l| l.source == source)
+    }
+
+    /// A value from one layer by JSON pointer (`/a/b`).
+    pub fn get(&self, source: Source, pointer: &str) -> Option<&Value> {
+        self.layer(source)?
+            .value
+            .pointer(pointer)
+            .filter(|v| !v.is_null())
+    }
+
+    /// The merged value of a scalar key: the last layer (in merge order) that sets it.
+    pub fn merged(&self, pointer: &str) -> Option<(&Value, &Layer)> {
+        self.layers.iter().rev().find_map(|l| {
+            l.value
+                .pointer(pointer)
+                .filter(|v| !v.is_null())
+                .map(|v| (v, l))
+        })
+    }
+
+    /// Every element of an array key across all layers, in merge order, with its layer.
+    pub fn concat(&self, pointer: &str) -> Vec<(&Value, &Layer)> {
+        self.layers
+            .iter()
+            .filter_map(|l| l.value.pointer(pointer)?.as_array().map(|a| (a, l)))
+            .flat_map(|(a, l)| a.iter().map(move |v| (v, l)))
+            .collect()
+    }
+
+    fn read_file(&mut self, source: Source, path: PathBuf) {
+        let origin = path.to_string_lossy().into_owned();
+        match crate::fsread::read_regular(&path, MAX_SETTINGS_BYTES) {
+            Ok(Some(bytes)) => {
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                self.push_text(source, origin, &text);
+            }
+            Ok(None) => {}
+            Err(e) => self.problems.push(Problem {
+                origin,
+                message: e.to_string(),
+            }),
+        }
+    }
+
+    fn push_text(&mut self, source: Source, origin: String, text: &str) {
+        if text.trim().is_empty() {
+            return;
+        }
+        match serde_json::from_str::<Value>(text) {
+            Ok(value @ Value::Object(_)) => self.layers.push(Layer {
+                source,
+                origin,
+                value,
+            }),
+            Ok(_) => self.problems.push(Problem {
+                origin,
+                message: "not a JSON object".into(),
+            }),
+            Err(e) => self.problems.push(Problem {
+                origin,
+                message: format!("invalid JSON: {e}"),
+            }),
+        }
+    }
+}
+
+/// Settings files larger than this are not read (no real settings file comes near it).
+const MAX_SETTINGS_BYTES: u64 = 16 * 1024 * 1024;
+
+/// `--setting-sources user,project,local` → which of user/project/local count.
+fn enabled_sources(flag: Option<&str>) -> [bool; 3] {
+    let Some(list) = flag else { return [true; 3] };
+    let mut on = [false; 3];
+    for name in list.split(',').map(str::trim) {
+        match name {
+            "user" => on[0] = true,
+            "project" => on[1] = true,
+            "local" => on[2] = true,
+            _ => {}
+        }
+    }
+    on
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setting_sources_parse() {
+        assert_eq!(enabled_sources(None), [true; 3]);
+        assert_eq!(enabled_sources(Some("")), [false; 3]);
+        assert_eq!(enabled_sources(Some("user, local")), [true, false, true]);
+    }
+
+    #[test]
+    fn merged_takes_last_and_concat_keeps_all() {
+        let mut s = Settings {
+            enabled: [true; 3],
+            ..Settings::default()
+        };
+        s.push_text(Source::User, "u".into(), r#"{"a":1,"x":["u"]}"#);
+        s.push_text(Source::Local, "l".into(), r#"{"a":2,"x":["l1","l2"]}"#);
+        s.push_text(Source::Project, "bad".into(), "{nope");
+        assert_eq!(s.merged("/a").unwrap().0, &Value::from(2));
+        let all: Vec<_> = s
+            .concat("/x")
+            .iter()
+            .map(|(v, l)| (v.as_str().unwrap(), l.origin.clone()))
+            .collect();
+        assert_eq!(
+            all,
+            [("u", "u".into()), ("l1", "l".into()), ("l2", "l".into())]
+        );
+        assert_eq!(s.problems.len(), 1);
+    }
+}

@@ -1,0 +1,11 @@
+//! Text as the client sees it: JavaScript string semantics (UTF-16 units, `trim`),
+//! frontmatter and HTML-comment stripping, the Markdown scan for `@imports`, the MEMORY.md cut
+//! and its warning, and sanitizing. Offsets inside Rust are byte offsets; UTF-16 counts are
+//! always named `utf16_*`.
+
+pub mod comments;
+pub mod cut;
+pub mod frontmatter;
+pub mod js;
+pub mod markdown;
+pub mod sanitize;
