@@ -15,6 +15,7 @@ pub mod env;
 pub mod exit;
 pub mod fsread;
 pub mod load;
+pub mod memory;
 pub mod render;
 pub mod settings;
 pub mod text;
