@@ -103,7 +103,10 @@ pub struct DarkLine {
 impl Report {
     /// Auto memory is off for the whole session.
     pub fn off(why: &str) -> Self {
-        Report { off: Some(why.to_owned()), ..Report::default() }
+        Report {
+            off: Some(why.to_owned()),
+            ..Report::default()
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 //! [`reading::load`] replays file reads on top of a session. Nothing here writes anything.
 
 pub mod automem;
+pub mod git;
 pub mod instructions;
 pub mod model;
 pub mod reading;
