@@ -47,6 +47,9 @@ pub fn is_conditional(yaml: Option<&str>) -> Option<Vec<String>> {
 /// matches. Both paths must be absolute and normalized.
 pub fn matching_pattern(globs: &[String], base: &Path, file: &Path) -> Option<String> {
     let rel = file.strip_prefix(base).ok()?.to_str()?;
+    if rel.starts_with("..") {
+        return None;
+    }
     Matcher::new(globs).matched(rel).map(str::to_owned)
 }
 
