@@ -16,6 +16,9 @@ use crate::exit::ExitStatus;
 #[command(name = "ccmem", version, about, long_about = None)]
 #[command(after_help = concat!("Models Claude Code ", "2.1.332", "."))]
 pub struct Cli {
+    /// Run as if started in DIR (as `git -C`): the client's start directory.
+    #[arg(short = 'C', global = true, value_name = "DIR")]
+    directory: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -43,6 +46,12 @@ pub fn main() -> ExitStatus {
             return code;
         }
     };
+    if let Some(dir) = &cli.directory
+        && let Err(e) = std::env::set_current_dir(dir)
+    {
+        eprintln!("ccmem: error: cannot enter {}: {e}", dir.display());
+        return ExitStatus::Error;
+    }
     let result = match cli.command {
         Command::Context(args) => context::run(args),
         Command::Receipt(args) => receipt::run(args),
