@@ -80,6 +80,7 @@ pub fn load_with(
                 .candidates(&file)
                 .into_iter()
                 .filter(|l| seen.insert(l.path.clone()))
+                .map(apply_cut)
                 .collect()
         })
         .collect()
@@ -278,6 +279,16 @@ fn relative_target(base: &Path, file: &Path) -> Option<PathBuf> {
     (moved.starts_with(base) && moved != base).then_some(moved)
 }
 
+/// The size cut (`v5o`): managed files are never cut.
+fn apply_cut(mut loaded: Loaded) -> Loaded {
+    if loaded.kind != Kind::Managed
+        && let Some(text) = cut::cut(&loaded.content, &loaded.path, cut::DEFAULT_LIMIT_UTF16)
+    {
+        loaded.content = text;
+    }
+    loaded
+}
+
 /// The nested folder's own files get [`Why::LazyNested`]; imports keep their import reason.
 fn relabel(mut loaded: Loaded, why: &Why) -> Loaded {
     if !matches!(loaded.why, Why::Import { .. }) {
@@ -285,6 +296,8 @@ fn relabel(mut loaded: Loaded, why: &Why) -> Loaded {
     }
     loaded
 }
+
+mod cut;
 
 #[cfg(test)]
 mod tests;
