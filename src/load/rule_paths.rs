@@ -24,15 +24,20 @@ pub fn patterns(yaml: &str) -> Option<Vec<String>> {
     if !value.is_truthy() {
         return None;
     }
-    let list = expand::pattern_list(&value)
+    Some(list(&value))
+}
+
+/// `vAi` before its all-`**` test: the pattern list with `/**` suffixes removed and empty
+/// patterns dropped.
+pub fn list(value: &Value) -> Vec<String> {
+    expand::pattern_list(value)
         .into_iter()
         .map(|p| match p.strip_suffix("/**") {
             Some(s) => s.to_owned(),
             None => p,
         })
         .filter(|p| !p.is_empty())
-        .collect();
-    Some(list)
+        .collect()
 }
 
 /// `Some(globs)` when a rule with this frontmatter is conditional (at least one pattern other

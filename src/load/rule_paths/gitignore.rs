@@ -472,4 +472,49 @@ mod tests {
         assert_eq!(to_regex("a/").unwrap(), "(?:^|\\/)a\\/$");
         assert_eq!(to_regex("/a/").unwrap(), "^a\\/$");
     }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics(pattern in "[a-z/*?!#\\\\\\[\\]{}. ^-]{0,12}", path in "[a-z/.]{0,10}") {
+            let _ = Matcher::new(&[pattern.as_str()]).matched(&path);
+        }
+    }
+}
+
+/// Differential vectors: the client's own matcher, run under node, on 6,003 pairs.
+#[cfg(test)]
+mod vectors {
+    use super::*;
+
+    #[test]
+    fn agree_with_the_client_matcher() {
+        let data = include_str!("../../../tests/oracle/matcher/gitignore-vectors.jsonl");
+        let mut failures = Vec::new();
+        for line in data.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let patterns: Vec<&str> = v["p"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_str().unwrap())
+                .collect();
+            let path = v["f"].as_str().unwrap();
+            let m = Matcher::new(&patterns);
+            let want = v["r"] == 1;
+            let valid = v["v"].as_u64().unwrap() as usize;
+            let usable = patterns
+                .iter()
+                .filter(|p| !matches!(check(p), Err(Unusable::Invalid(_))))
+                .count();
+            if usable != valid || m.matched(path).is_some() != want {
+                failures.push(line.to_owned());
+            }
+        }
+        assert!(
+            failures.is_empty(),
+            "{} disagree:\n{}",
+            failures.len(),
+            failures[..failures.len().min(20)].join("\n")
+        );
+    }
 }

@@ -88,3 +88,42 @@ fn matching_uses_base_and_rejects_outside() {
     );
     assert_eq!(matching_pattern(&globs, base, base), None);
 }
+
+proptest::proptest! {
+    #[test]
+    fn any_yaml_is_handled(yaml in "(paths: )?[ -~\n\t]{0,40}") {
+        let _ = is_conditional(Some(&yaml));
+    }
+}
+
+fn to_value(v: &serde_json::Value) -> Value {
+    match v {
+        serde_json::Value::String(s) => Value::Str(s.clone()),
+        serde_json::Value::Array(a) => Value::List(a.iter().map(to_value).collect()),
+        serde_json::Value::Null | serde_json::Value::Bool(false) => Value::Falsy,
+        serde_json::Value::Number(n) if n.as_f64() == Some(0.0) => Value::Falsy,
+        _ => Value::Truthy,
+    }
+}
+
+/// Differential vectors: the client's `vAi` (with `p6n`/`ra`/`Eu`) run under node.
+#[test]
+fn pattern_lists_agree_with_the_client() {
+    let data = include_str!("../../../tests/oracle/matcher/expand-vectors.jsonl");
+    let mut failures = Vec::new();
+    for line in data.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let got = list(&to_value(&v["v"]));
+        let got = (!got.iter().all(|p| p == "**")).then_some(got);
+        let want: Option<Vec<String>> = serde_json::from_value(v["r"].clone()).unwrap();
+        if got != want {
+            failures.push(line.chars().take(300).collect::<String>());
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} disagree:\n{}",
+        failures.len(),
+        failures[..failures.len().min(10)].join("\n")
+    );
+}
