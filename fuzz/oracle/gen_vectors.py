@@ -1,0 +1,60 @@
+"""Generates Markdown inputs, runs them through the client's lexer (oracle.mjs) and writes
+JSON vectors [{input, content, stripped, imports}] that tests/fuzz_replay.rs checks.
+
+Usage: gen_vectors.py CLIENT_JS_DIR OUT.json [--count N] [--seed S] [--from-cases CASES_DIR]
+"""
+import argparse, json, os, random, subprocess, sys, tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FRAGS = [
+    "<!-- c -->", "<!--", "-->", "<!---->", "<!-->", "<!--->", "@a.md", "@./b.md", "@c.md#s",
+    " @d\\ e.md", "\\@e.md", "`@f.md`", "``", "`", "```", "~~~", "    ", "\t", "  ", " ", "- ",
+    "* ", "+ ", "1. ", "2) ", "> ", "# ", "## ", "---", "===", "***", "___", "<div>", "</div>",
+    "<span>", "</span>", "<pre>", "</pre>", "<?x ?>", "<!X >", "<![CDATA[x]]>", "[t](u)",
+    "[", "]", "(", ")", "![i](p)", "[r]", "[r]: /u", "<http://x>", "<a@b.c>", "*", "**", "_",
+    "__", "\\", "\\\\", "&amp;", "x", "word", "mid@x.md", "(@p.md)", "\u00a0", "\u2028", "é",
+    "@", "@@x", "@~/h.md", "@/abs.md", "\r\n", "\r", "\n", "\n", "\n", "\n\n", "@g.md,",
+    "<!-- a --> t", "<!-- @h.md -->",
+]
+
+def rand_doc(rng):
+    n = rng.randint(1, 25)
+    return "".join(rng.choice(FRAGS) for _ in range(n))
+
+def case_texts(cases_dir):
+    out = []
+    for root, _, files in os.walk(cases_dir):
+        if "/tree" not in root:
+            continue
+        for f in files:
+            if f.endswith(".md") or f == "CLAUDE.md":
+                try:
+                    t = open(os.path.join(root, f), encoding="utf-8").read()
+                except (UnicodeDecodeError, OSError):
+                    continue
+                if len(t) < 20000:
+                    out.append(t)
+    return out
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("client_js")
+    ap.add_argument("out")
+    ap.add_argument("--count", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--from-cases")
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    inputs = case_texts(a.from_cases) if a.from_cases else []
+    inputs += [rand_doc(rng) for _ in range(a.count)]
+    with tempfile.TemporaryDirectory() as d:
+        lexer = os.path.join(d, "lexer.mjs")
+        subprocess.run([sys.executable, os.path.join(HERE, "build_lexer.py"), a.client_js, lexer], check=True)
+        r = subprocess.run(["node", os.path.join(HERE, "oracle.mjs"), lexer],
+                           input=json.dumps(inputs), capture_output=True, text=True, check=True)
+    outs = json.loads(r.stdout)
+    vec = [dict(input=i, **o) for i, o in zip(inputs, outs)]
+    json.dump(vec, open(a.out, "w"), ensure_ascii=False, indent=0)
+    print(f"{len(vec)} vectors -> {a.out}")
+
+main()

@@ -1,0 +1,569 @@
+//! Block structure of Markdown as the client's lexer (a rewritten `marked`, `gfm: false`)
+//! splits it, reduced to what comment stripping and the `@import` scan need.
+//!
+//! The input must already be LF-normalized (the client lexes `\r\n`/`\r` as `\n`). The
+//! lexer is line based and follows CommonMark block rules (which the fork implements):
+//! fenced and indented code, ATX and setext headings, thematic breaks, the seven HTML block
+//! kinds (a comment block ends on the line of the first `-->` and takes all `\n` after it),
+//! block quotes and list items with lazy continuation, link reference definitions and
+//! paragraphs (which HTML kinds 1-6, fences, headings, rules, quotes and lists interrupt).
+//! Spans are byte ranges of the lexed text; container content is re-lexed from a
+//! [`Src`] that maps its bytes back to the outer text.
+
+/// Text lexed inside a container, with a map back to offsets of the outermost text.
+#[derive(Debug, Clone, Default)]
+pub struct Src {
+    /// The container's content with its prefixes (`> `, list indentation) removed.
+    pub text: String,
+    /// `(inner offset, outer offset)` at the start of each copied segment, ascending.
+    segments: Vec<(usize, usize)>,
+}
+
+impl Src {
+    /// The whole `text`, mapped to itself.
+    pub fn root(text: &str) -> Self {
+        Src {
+            text: text.to_owned(),
+            segments: vec![(0, 0)],
+        }
+    }
+
+    /// The outer offset of inner byte `i`.
+    pub fn outer(&self, i: usize) -> usize {
+        let k = self.segments.partition_point(|&(inner, _)| inner <= i);
+        match k.checked_sub(1).and_then(|k| self.segments.get(k)) {
+            Some(&(inner, outer)) => outer + (i - inner),
+            None => i,
+        }
+    }
+
+    fn push(&mut self, parent: &Src, from: usize, to: usize) {
+        if from < to {
+            self.segments.push((self.text.len(), parent.outer(from)));
+            self.text.push_str(&parent.text[from..to]);
+        }
+    }
+}
+
+/// A block token; spans are byte ranges of the text it was lexed from.
+#[derive(Debug, Clone)]
+pub enum Block {
+    /// Blank lines, fences, indented code, rules, definitions: nothing to scan.
+    Other,
+    /// An HTML block; `raw` runs to the end of its last line plus all following `\n`.
+    Html {
+        /// The block's raw span.
+        raw: std::ops::Range<usize>,
+    },
+    /// Paragraph or heading text (inline content), as a span of the lexed text.
+    Text {
+        /// The inline content.
+        span: std::ops::Range<usize>,
+        /// A paragraph inside a list item: the client also scans its whole text.
+        in_item: bool,
+    },
+    /// A block quote or list item, with its own lexed content.
+    Container(Src, Vec<Block>),
+}
+
+/// One physical line: `start..end` excludes the `\n`, `next` is the next line's start.
+#[derive(Clone, Copy)]
+struct Line {
+    start: usize,
+    end: usize,
+    next: usize,
+}
+
+fn lines(s: &str) -> Vec<Line> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < s.len() {
+        let end = s[start..].find('\n').map_or(s.len(), |i| start + i);
+        let next = (end + 1).min(s.len());
+        out.push(Line { start, end, next });
+        start = next;
+    }
+    out
+}
+
+/// Columns of leading indentation (tab stops of 4) and the byte length of that run.
+pub(crate) fn indent(s: &str) -> (usize, usize) {
+    let mut col = 0;
+    for (i, b) in s.bytes().enumerate() {
+        match b {
+            b' ' => col += 1,
+            b'\t' => col += 4 - col % 4,
+            _ => return (col, i),
+        }
+    }
+    (col, s.len())
+}
+
+fn is_blank(s: &str) -> bool {
+    s.bytes().all(|b| b == b' ' || b == b'\t')
+}
+
+/// Lexes `src` into blocks (`top` is false inside list items).
+pub fn lex(src: &Src, top: bool) -> Vec<Block> {
+    let s = src.text.as_str();
+    let ls = lines(s);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < ls.len() {
+        let line = &s[ls[i].start..ls[i].end];
+        let (col, ib) = indent(line);
+        let body = &line[ib..];
+        if is_blank(line) {
+            i += 1;
+            out.push(Block::Other);
+            continue;
+        }
+        if col >= 4 {
+            while i < ls.len() && {
+                let l = &s[ls[i].start..ls[i].end];
+                is_blank(l) || indent(l).0 >= 4
+            } {
+                i += 1;
+            }
+            out.push(Block::Other);
+            continue;
+        }
+        if let Some((ch, n)) = fence_open(body) {
+            i += 1;
+            while i < ls.len() {
+                let l = &s[ls[i].start..ls[i].end];
+                i += 1;
+                if is_fence_close(l, ch, n) {
+                    break;
+                }
+            }
+            out.push(Block::Other);
+            continue;
+        }
+        if let Some(kind) = html_start(body, false) {
+            let first = ls[i].start;
+            let mut j = i;
+            while j < ls.len() && !html_ends(kind, s, &ls, i, j) {
+                j += 1;
+            }
+            let mut end = if j < ls.len() { ls[j].next } else { s.len() };
+            if j < ls.len() && s[..end].ends_with('\n') {
+                while s[end..].starts_with('\n') {
+                    end += 1;
+                }
+            }
+            i = ls.partition_point(|l| l.start < end);
+            out.push(Block::Html { raw: first..end });
+            continue;
+        }
+        if let Some(span) = atx_heading(line) {
+            let o = ls[i].start;
+            out.push(Block::Text {
+                span: o + span.start..o + span.end,
+                in_item: false,
+            });
+            i += 1;
+            continue;
+        }
+        if is_hr(body) {
+            i += 1;
+            out.push(Block::Other);
+            continue;
+        }
+        if body.starts_with('>') {
+            i = blockquote(src, &ls, i, &mut out);
+            continue;
+        }
+        if list_marker(body).is_some() {
+            i = list(src, &ls, i, &mut out);
+            continue;
+        }
+        if is_def(body) {
+            i += 1;
+            out.push(Block::Other);
+            continue;
+        }
+        let start = ls[i].start + ib;
+        let mut j = i + 1;
+        let mut end = ls[i].end;
+        while j < ls.len() {
+            let l = &s[ls[j].start..ls[j].end];
+            if is_setext(l) {
+                j += 1;
+                break;
+            }
+            if is_blank(l) || interrupts(l) {
+                break;
+            }
+            end = ls[j].end;
+            j += 1;
+        }
+        out.push(Block::Text {
+            span: start..end,
+            in_item: !top,
+        });
+        i = j;
+    }
+    out
+}
+
+/// Whether a line starts a block that ends an open paragraph (so it is no lazy line).
+pub(crate) fn interrupts(line: &str) -> bool {
+    let (col, ib) = indent(line);
+    if col >= 4 {
+        return false;
+    }
+    let body = &line[ib..];
+    fence_open(body).is_some()
+        || html_start(body, true).is_some()
+        || atx_heading(body).is_some()
+        || is_hr(body)
+        || body.starts_with('>')
+        || list_marker(body).is_some_and(|m| m.interrupts)
+}
+
+fn blockquote(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usize {
+    let s = src.text.as_str();
+    let mut inner = Src::default();
+    let mut lazy_ok = false;
+    while i < ls.len() {
+        let line = &s[ls[i].start..ls[i].end];
+        let (col, ib) = indent(line);
+        if col < 4 && line[ib..].starts_with('>') {
+            let mut from = ls[i].start + ib + 1;
+            if matches!(s.as_bytes().get(from), Some(b' ' | b'\t')) {
+                from += 1;
+            }
+            inner.push(src, from, ls[i].next);
+            let rest = &s[from..ls[i].end];
+            lazy_ok =
+                !is_blank(rest) && indent(rest).0 < 4 && fence_open(rest.trim_start()).is_none();
+        } else if lazy_ok && !is_blank(line) && !interrupts(line) {
+            inner.push(src, ls[i].start, ls[i].next);
+        } else {
+            break;
+        }
+        i += 1;
+    }
+    let blocks = lex(&inner, true);
+    out.push(Block::Container(inner, blocks));
+    i
+}
+
+fn list(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usize {
+    let s = src.text.as_str();
+    let first = list_marker(&s[ls[i].start..ls[i].end][indent(&s[ls[i].start..ls[i].end]).1..])
+        .map(|m| m.kind);
+    while i < ls.len() {
+        let line = &s[ls[i].start..ls[i].end];
+        let (col, ib) = indent(line);
+        let Some(m) = list_marker(&line[ib..]).filter(|m| Some(m.kind) == first && col < 4) else {
+            break;
+        };
+        let width = col + m.width;
+        let mut inner = Src::default();
+        inner.push(src, ls[i].start + ib + m.content, ls[i].next);
+        let mut lazy_ok = !is_blank(&line[ib + m.content..]);
+        let mut blank_run = 0;
+        i += 1;
+        while i < ls.len() {
+            let l = &s[ls[i].start..ls[i].end];
+            let (c, b) = indent(l);
+            if is_blank(l) {
+                blank_run += 1;
+                lazy_ok = false;
+            } else if c >= width {
+                blank_run = 0;
+                let cut = byte_at_col(l, width);
+                inner.push(src, ls[i].start + cut, ls[i].next);
+                lazy_ok = !interrupts(&l[cut..]) || lazy_ok;
+                i += 1;
+                continue;
+            } else if lazy_ok && !interrupts(l) && blank_run == 0 {
+                inner.push(src, ls[i].start, ls[i].next);
+                i += 1;
+                continue;
+            } else {
+                let _ = b;
+                break;
+            }
+            i += 1;
+        }
+        // Trailing blank lines belong between items, not to the item's content.
+        i -= blank_run;
+        let blocks = lex(&inner, false);
+        out.push(Block::Container(inner, blocks));
+        for _ in 0..blank_run {
+            out.push(Block::Other);
+        }
+        if blank_run > 0 {
+            i += blank_run;
+        }
+    }
+    i
+}
+
+/// Byte index in `l` where column `col` starts (a tab that straddles it is kept whole).
+fn byte_at_col(l: &str, want: usize) -> usize {
+    let mut col = 0;
+    for (i, b) in l.bytes().enumerate() {
+        if col >= want {
+            return i;
+        }
+        match b {
+            b' ' => col += 1,
+            b'\t' => col += 4 - col % 4,
+            _ => return i,
+        }
+    }
+    l.len()
+}
+
+/// A list marker: kind (bullet char or ordered delimiter), width with its spaces, content start.
+#[derive(Clone, Copy)]
+pub(crate) struct Marker {
+    kind: u8,
+    width: usize,
+    content: usize,
+    interrupts: bool,
+}
+
+pub(crate) fn list_marker(body: &str) -> Option<Marker> {
+    let b = body.as_bytes();
+    let (kind, mlen, start_one) = match b.first()? {
+        c @ (b'-' | b'+' | b'*') => (*c, 1, true),
+        b'0'..=b'9' => {
+            let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+            if digits > 9 {
+                return None;
+            }
+            let d = *b.get(digits)?;
+            if d != b'.' && d != b')' {
+                return None;
+            }
+            (d, digits + 1, &body[..digits] == "1")
+        }
+        _ => return None,
+    };
+    let rest = &body[mlen..];
+    if !rest.is_empty() && !rest.starts_with([' ', '\t']) {
+        return None;
+    }
+    let (sp, sb) = indent(rest);
+    let empty = is_blank(rest);
+    let (width, content) = if empty || sp > 4 {
+        (mlen + 1, mlen + rest.len().min(1))
+    } else {
+        (mlen + sp, mlen + sb)
+    };
+    Some(Marker {
+        kind,
+        width,
+        content,
+        interrupts: !empty && start_one,
+    })
+}
+
+fn fence_open(body: &str) -> Option<(u8, usize)> {
+    let ch = *body.as_bytes().first()?;
+    if ch != b'`' && ch != b'~' {
+        return None;
+    }
+    let n = body.bytes().take_while(|&b| b == ch).count();
+    if n < 3 || (ch == b'`' && body[n..].contains('`')) {
+        return None;
+    }
+    Some((ch, n))
+}
+
+fn is_fence_close(line: &str, ch: u8, n: usize) -> bool {
+    let (col, ib) = indent(line);
+    let body = &line[ib..];
+    let k = body.bytes().take_while(|&b| b == ch).count();
+    col < 4 && k >= n && is_blank(&body[k..])
+}
+
+fn atx_heading(line: &str) -> Option<std::ops::Range<usize>> {
+    let (col, ib) = indent(line);
+    let body = &line[ib..];
+    let n = body.bytes().take_while(|&b| b == b'#').count();
+    if col >= 4 || n == 0 || n > 6 || !(body.len() == n || body[n..].starts_with([' ', '\t'])) {
+        return None;
+    }
+    let mut content = body[n..].trim_matches([' ', '\t']);
+    let t = content.trim_end_matches('#');
+    if t.is_empty() || t.ends_with([' ', '\t']) {
+        content = t.trim_end_matches([' ', '\t']);
+    }
+    let start = if content.is_empty() {
+        line.len()
+    } else {
+        content.as_ptr() as usize - line.as_ptr() as usize
+    };
+    Some(start..start + content.len())
+}
+
+fn is_hr(body: &str) -> bool {
+    let Some(&ch) = body.as_bytes().first() else {
+        return false;
+    };
+    matches!(ch, b'-' | b'*' | b'_')
+        && body.bytes().filter(|&b| b == ch).count() >= 3
+        && body.bytes().all(|b| b == ch || b == b' ' || b == b'\t')
+}
+
+fn is_setext(line: &str) -> bool {
+    let (col, ib) = indent(line);
+    let body = line[ib..].trim_end_matches([' ', '\t']);
+    col < 4
+        && !body.is_empty()
+        && (body.bytes().all(|b| b == b'=') || body.bytes().all(|b| b == b'-'))
+}
+
+fn is_def(body: &str) -> bool {
+    let Some(rest) = body.strip_prefix('[') else {
+        return false;
+    };
+    let Some(close) = rest.find(']') else {
+        return false;
+    };
+    let label = &rest[..close];
+    !label.trim().is_empty()
+        && !label.contains('[')
+        && rest[close + 1..].starts_with(':')
+        && !rest[close + 2..].trim().is_empty()
+}
+
+const BLOCK_TAGS: &[&str] = &[
+    "address",
+    "article",
+    "aside",
+    "base",
+    "basefont",
+    "blockquote",
+    "body",
+    "caption",
+    "center",
+    "col",
+    "colgroup",
+    "dd",
+    "details",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "frame",
+    "frameset",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "header",
+    "hr",
+    "html",
+    "iframe",
+    "legend",
+    "li",
+    "link",
+    "main",
+    "menu",
+    "menuitem",
+    "meta",
+    "nav",
+    "noframes",
+    "ol",
+    "optgroup",
+    "option",
+    "p",
+    "param",
+    "search",
+    "section",
+    "summary",
+    "table",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "title",
+    "tr",
+    "track",
+    "ul",
+];
+
+/// The CommonMark HTML block kind (1-7) a line body starts, if any.
+pub(crate) fn html_start(body: &str, in_paragraph: bool) -> Option<u8> {
+    let lower = body.get(..body.len().min(12))?.to_ascii_lowercase();
+    if !body.starts_with('<') {
+        return None;
+    }
+    for t in ["<script", "<pre", "<style", "<textarea"] {
+        if lower.starts_with(t)
+            && body[t.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| c == ' ' || c == '\t' || c == '>')
+        {
+            return Some(1);
+        }
+    }
+    if body.starts_with("<!--") {
+        return Some(2);
+    }
+    if body.starts_with("<?") {
+        return Some(3);
+    }
+    if body.starts_with("<![CDATA[") {
+        return Some(5);
+    }
+    if body.len() > 2 && body.starts_with("<!") && body.as_bytes()[2].is_ascii_alphabetic() {
+        return Some(4);
+    }
+    let name_start = if body.starts_with("</") { 2 } else { 1 };
+    let name: String = body[name_start..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let after = &body[name_start + name.len()..];
+    if BLOCK_TAGS.contains(&name.as_str())
+        && (after.is_empty() || after.starts_with([' ', '\t', '>']) || after.starts_with("/>"))
+    {
+        return Some(6);
+    }
+    if !in_paragraph && super::markdown::html_tag_len(body).is_some_and(|n| is_blank(&body[n..])) {
+        return Some(7);
+    }
+    None
+}
+
+/// Whether line `j` ends an HTML block of `kind` opened on line `i`.
+fn html_ends(kind: u8, s: &str, ls: &[Line], i: usize, j: usize) -> bool {
+    let line = &s[ls[j].start..ls[j].end];
+    let from = if j == i { indent(line).1 } else { 0 };
+    let l = &line[from..];
+    match kind {
+        1 => {
+            let lower = l.to_ascii_lowercase();
+            ["</script>", "</pre>", "</style>", "</textarea>"]
+                .iter()
+                .any(|t| lower.contains(t))
+        }
+        2 => l
+            .get(if j == i { 4 } else { 0 }..)
+            .is_some_and(|r| r.contains("-->")),
+        3 => l.contains("?>"),
+        4 => l.contains('>'),
+        5 => l.contains("]]>"),
+        _ => ls.get(j + 1).is_none_or(|n| is_blank(&s[n.start..n.end])),
+    }
+}
