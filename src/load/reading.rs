@@ -76,6 +76,9 @@ pub fn load_with(
             let file = git::normalize(&env.cwd.join(read));
             // The Read tool records the file before attachments are computed.
             seen.insert(file.to_string_lossy().into_owned());
+            if !within_working_dirs(env, &file) {
+                return Vec::new();
+            }
             reader
                 .candidates(&file)
                 .into_iter()
@@ -84,6 +87,20 @@ pub fn load_with(
                 .collect()
         })
         .collect()
+}
+
+/// `g_`: the file, and its real path when it resolves, must lie inside a working directory
+/// (the start directory or an `--add-dir` folder); otherwise nothing is attached at all.
+fn within_working_dirs(env: &ClientEnv, file: &Path) -> bool {
+    let mut roots = vec![env.cwd.clone()];
+    for dir in &env.flags.add_dirs {
+        let dir = git::normalize(&env.cwd.join(dir));
+        roots.extend(std::fs::canonicalize(&dir).ok());
+        roots.push(dir);
+    }
+    let mut forms = vec![file.to_path_buf()];
+    forms.extend(std::fs::canonicalize(file).ok());
+    forms.iter().all(|f| roots.iter().any(|r| f.starts_with(r)))
 }
 
 /// The folders a read of `file` visits (`iVt`).

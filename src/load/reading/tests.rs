@@ -220,3 +220,21 @@ fn disabled_sessions_attach_nothing() {
     assert_eq!(got.len(), 1);
     assert!(got[0].is_empty());
 }
+
+#[test]
+fn working_dirs_check_follows_links_and_add_dirs() {
+    let t = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(t.path()).unwrap();
+    std::fs::create_dir_all(root.join("proj/a")).unwrap();
+    std::fs::create_dir_all(root.join("other")).unwrap();
+    std::fs::write(root.join("other/f.txt"), "x").unwrap();
+    std::os::unix::fs::symlink("../other", root.join("proj/out")).unwrap();
+    let mut flags = ClientFlags::default();
+    let env = ClientEnv::new(root.join("proj"), BTreeMap::new(), flags.clone());
+    assert!(within_working_dirs(&env, &root.join("proj/a/f.txt")));
+    assert!(!within_working_dirs(&env, &root.join("proj/out/f.txt")));
+    assert!(!within_working_dirs(&env, &root.join("other/f.txt")));
+    flags.add_dirs = vec!["../other".into()];
+    let env = ClientEnv::new(root.join("proj"), BTreeMap::new(), flags);
+    assert!(within_working_dirs(&env, &root.join("other/f.txt")));
+}
