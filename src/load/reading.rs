@@ -38,14 +38,9 @@ pub trait Procedure {
     fn file(&mut self, path: &Path, kind: Kind, processed: &mut HashSet<String>) -> Vec<Candidate>;
 
     /// Every rule under a rules folder, in raw directory order, each followed by its imports
-    /// (`Gze`, before its conditional/unconditional filter).
-    fn rules(
-        &mut self,
-        dir: &Path,
-        kind: Kind,
-        processed: &mut HashSet<String>,
-        include_external: bool,
-    ) -> Vec<Candidate>;
+    /// (`Gze`, before its conditional/unconditional filter). External imports are never
+    /// approved here; user files keep their own rule.
+    fn rules(&mut self, dir: &Path, kind: Kind, processed: &mut HashSet<String>) -> Vec<Candidate>;
 }
 
 /// For each read path, in order, the files the client would attach (each is one block).
@@ -69,6 +64,7 @@ pub fn load_with(
         env,
         settings: &session.settings,
         procedure,
+        cwd_level: dirs::cwd_level(env),
     };
     reads
         .iter()
@@ -76,7 +72,7 @@ pub fn load_with(
             let file = git::normalize(&env.cwd.join(read));
             // The Read tool records the file before attachments are computed.
             seen.insert(file.to_string_lossy().into_owned());
-            if !within_working_dirs(env, &file) {
+            if !dirs::within_working_dirs(env, &file) {
                 return Vec::new();
             }
             reader
@@ -89,85 +85,12 @@ pub fn load_with(
         .collect()
 }
 
-/// `g_`: the file, and its real path when it resolves, must lie inside a working directory
-/// (the start directory or an `--add-dir` folder); otherwise nothing is attached at all.
-fn within_working_dirs(env: &ClientEnv, file: &Path) -> bool {
-    let mut roots = vec![env.cwd.clone()];
-    for dir in &env.flags.add_dirs {
-        let dir = git::normalize(&env.cwd.join(dir));
-        roots.extend(std::fs::canonicalize(&dir).ok());
-        roots.push(dir);
-    }
-    let mut forms = vec![file.to_path_buf()];
-    forms.extend(std::fs::canonicalize(file).ok());
-    forms.iter().all(|f| roots.iter().any(|r| f.starts_with(r)))
-}
-
-/// The folders a read of `file` visits (`iVt`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Dirs {
-    /// Folders strictly between the working directory and the file, outermost first.
-    pub nested: Vec<PathBuf>,
-    /// The working directory and its ancestors (not `/`), outermost first.
-    pub cwd_level: Vec<PathBuf>,
-}
-
-/// Computes the folders for a read of `file` (absolute, normalized) from `cwd`.
-pub fn dirs(env: &ClientEnv, file: &Path) -> Dirs {
-    let cwd = env.cwd.as_path();
-    let mut start = file.parent().unwrap_or(file).to_path_buf();
-    if !start.starts_with(cwd)
-        && let Ok(real) = std::fs::canonicalize(&start)
-        && real.starts_with(cwd)
-    {
-        start = real;
-    }
-    let automount = automount_roots(env);
-    let mut nested: Vec<PathBuf> = start
-        .ancestors()
-        .take_while(|d| *d != cwd && d.parent().is_some())
-        .filter(|d| d.starts_with(cwd) && !automount.iter().any(|a| a == d))
-        .map(Path::to_path_buf)
-        .collect();
-    nested.reverse();
-    let outer = outer_checkout(cwd);
-    let mut cwd_level: Vec<PathBuf> = cwd
-        .ancestors()
-        .filter(|d| d.parent().is_some())
-        .filter(|d| !automount.iter().any(|a| a == d))
-        .filter(|d| {
-            !outer
-                .as_ref()
-                .is_some_and(|(w, m)| d.starts_with(m) && !d.starts_with(w))
-        })
-        .map(Path::to_path_buf)
-        .collect();
-    cwd_level.reverse();
-    Dirs { nested, cwd_level }
-}
-
-/// `CLAUDE_CODE_AUTOMOUNT_ROOTS`: absolute entries split on `:`, resolved.
-fn automount_roots(env: &ClientEnv) -> Vec<PathBuf> {
-    env.var("CLAUDE_CODE_AUTOMOUNT_ROOTS")
-        .unwrap_or("")
-        .split(':')
-        .filter(|p| p.starts_with('/'))
-        .map(|p| git::normalize(Path::new(p)))
-        .collect()
-}
-
-/// `(worktree root, main checkout root)` when the working directory is in a git worktree
-/// nested inside its main checkout (folders of the main checkout above it get no project files).
-fn outer_checkout(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
-    let worktree = git::git_root(cwd)?;
-    let main = git::canonical_root(&worktree);
-    (main != worktree && worktree.starts_with(&main)).then_some((worktree, main))
-}
-
 struct Reader<'a> {
     env: &'a ClientEnv,
     settings: &'a Settings,
     procedure: &'a mut dyn Procedure,
+    /// The start directory and its ancestors whose conditional rules apply to every read.
+    cwd_level: Vec<PathBuf>,
 }
 
 impl Reader<'_> {
@@ -177,26 +100,18 @@ impl Reader<'_> {
         let mut out = Vec::new();
         let cwd = self.env.cwd.clone();
         let managed = self.env.managed_dir.join(".claude").join("rules");
-        out.extend(self.conditional(file, &managed, &cwd, Kind::Managed, false, &mut processed));
+        out.extend(self.conditional(file, &managed, &cwd, Kind::Managed, &mut processed));
         if self.settings.is_enabled(Source::User) {
             let user = self.env.config_dir().join("rules");
-            out.extend(self.conditional(file, &user, &cwd, Kind::User, true, &mut processed));
+            out.extend(self.conditional(file, &user, &cwd, Kind::User, &mut processed));
         }
-        let dirs = dirs(self.env, file);
-        for dir in &dirs.nested {
-            out.extend(self.nested(dir, file, &mut processed));
+        for dir in dirs::nested(self.env, file) {
+            out.extend(self.nested(&dir, file, &mut processed));
         }
         if self.settings.is_enabled(Source::Project) {
-            for dir in &dirs.cwd_level {
+            for dir in self.cwd_level.clone() {
                 let rules = dir.join(".claude").join("rules");
-                out.extend(self.conditional(
-                    file,
-                    &rules,
-                    dir,
-                    Kind::Project,
-                    false,
-                    &mut processed,
-                ));
+                out.extend(self.conditional(file, &rules, &dir, Kind::Project, &mut processed));
             }
         }
         out
@@ -224,15 +139,13 @@ impl Reader<'_> {
         if project {
             let rules = dir.join(".claude").join("rules");
             let mut copy = processed.clone();
-            let all = self
-                .procedure
-                .rules(&rules, Kind::Project, &mut copy, false);
+            let all = self.procedure.rules(&rules, Kind::Project, &mut copy);
             out.extend(
                 all.into_iter()
                     .filter(|c| c.globs.is_none())
                     .map(|c| relabel(c.loaded, &why)),
             );
-            out.extend(self.conditional(file, &rules, dir, Kind::Project, false, processed));
+            out.extend(self.conditional(file, &rules, dir, Kind::Project, processed));
             processed.extend(copy);
         }
         out
@@ -245,12 +158,9 @@ impl Reader<'_> {
         rules: &Path,
         base: &Path,
         kind: Kind,
-        include_external: bool,
         processed: &mut HashSet<String>,
     ) -> Vec<Loaded> {
-        let all = self
-            .procedure
-            .rules(rules, kind, processed, include_external);
+        let all = self.procedure.rules(rules, kind, processed);
         if all.iter().all(|c| c.globs.is_none()) {
             return Vec::new();
         }
@@ -303,6 +213,7 @@ fn relabel(mut loaded: Loaded, why: &Why) -> Loaded {
 }
 
 mod cut;
+pub mod dirs;
 mod procedure;
 
 #[cfg(test)]

@@ -32,13 +32,7 @@ impl Procedure for Loader<'_> {
         })
     }
 
-    fn rules(
-        &mut self,
-        dir: &Path,
-        kind: Kind,
-        processed: &mut HashSet<String>,
-        _include_external: bool,
-    ) -> Vec<Candidate> {
+    fn rules(&mut self, dir: &Path, kind: Kind, processed: &mut HashSet<String>) -> Vec<Candidate> {
         let dir = paths::to_string(dir);
         with_read_state(self, processed, |loader| {
             let (mut entries, mut skipped, mut lazy) = (Vec::new(), Vec::new(), Vec::new());

@@ -54,13 +54,7 @@ impl Procedure for Fake {
             .collect()
     }
 
-    fn rules(
-        &mut self,
-        dir: &Path,
-        kind: Kind,
-        processed: &mut HashSet<String>,
-        _: bool,
-    ) -> Vec<Candidate> {
+    fn rules(&mut self, dir: &Path, kind: Kind, processed: &mut HashSet<String>) -> Vec<Candidate> {
         let why = Why::Rule {
             dir: dir.to_string_lossy().into_owned(),
         };
@@ -113,18 +107,21 @@ fn run(fake: Fake, startup: &[&str], reads: &[&str]) -> Vec<Vec<String>> {
 #[test]
 fn dirs_between_cwd_and_file_top_down() {
     let env = env(&[]);
-    let d = dirs(&env, Path::new("/r/proj/a/b/f.txt"));
-    assert_eq!(d.nested, [PathBuf::from("/r/proj/a"), "/r/proj/a/b".into()]);
-    assert_eq!(d.cwd_level, [PathBuf::from("/r"), "/r/proj".into()]);
-    assert!(dirs(&env, Path::new("/r/proj/f.txt")).nested.is_empty());
-    assert!(dirs(&env, Path::new("/r/other/f.txt")).nested.is_empty());
+    let nested = dirs::nested(&env, Path::new("/r/proj/a/b/f.txt"));
+    assert_eq!(nested, [PathBuf::from("/r/proj/a"), "/r/proj/a/b".into()]);
+    assert_eq!(
+        dirs::cwd_level(&env),
+        [PathBuf::from("/r"), "/r/proj".into()]
+    );
+    assert!(dirs::nested(&env, Path::new("/r/proj/f.txt")).is_empty());
+    assert!(dirs::nested(&env, Path::new("/r/other/f.txt")).is_empty());
 }
 
 #[test]
 fn automount_roots_are_skipped() {
     let env = env(&[("CLAUDE_CODE_AUTOMOUNT_ROOTS", "/r/proj/a:rel")]);
-    let d = dirs(&env, Path::new("/r/proj/a/b/f.txt"));
-    assert_eq!(d.nested, [PathBuf::from("/r/proj/a/b")]);
+    let nested = dirs::nested(&env, Path::new("/r/proj/a/b/f.txt"));
+    assert_eq!(nested, [PathBuf::from("/r/proj/a/b")]);
 }
 
 #[test]
@@ -231,10 +228,13 @@ fn working_dirs_check_follows_links_and_add_dirs() {
     std::os::unix::fs::symlink("../other", root.join("proj/out")).unwrap();
     let mut flags = ClientFlags::default();
     let env = ClientEnv::new(root.join("proj"), BTreeMap::new(), flags.clone());
-    assert!(within_working_dirs(&env, &root.join("proj/a/f.txt")));
-    assert!(!within_working_dirs(&env, &root.join("proj/out/f.txt")));
-    assert!(!within_working_dirs(&env, &root.join("other/f.txt")));
+    assert!(dirs::within_working_dirs(&env, &root.join("proj/a/f.txt")));
+    assert!(!dirs::within_working_dirs(
+        &env,
+        &root.join("proj/out/f.txt")
+    ));
+    assert!(!dirs::within_working_dirs(&env, &root.join("other/f.txt")));
     flags.add_dirs = vec!["../other".into()];
     let env = ClientEnv::new(root.join("proj"), BTreeMap::new(), flags);
-    assert!(within_working_dirs(&env, &root.join("other/f.txt")));
+    assert!(dirs::within_working_dirs(&env, &root.join("other/f.txt")));
 }
