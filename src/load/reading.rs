@@ -12,13 +12,13 @@
 //! a file already in the session (startup block, an earlier attachment, or a file the model
 //! read itself) is not attached again.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::Session;
 use super::git;
 use super::model::{Kind, Loaded, Why};
-use super::rule_paths;
+use super::rule_paths::{self, Matcher};
 use crate::env::ClientEnv;
 use crate::settings::{Settings, Source};
 
@@ -65,6 +65,7 @@ pub fn load_with(
         settings: &session.settings,
         procedure,
         cwd_level: dirs::cwd_level(env),
+        matchers: HashMap::new(),
     };
     reads
         .iter()
@@ -91,6 +92,8 @@ struct Reader<'a> {
     procedure: &'a mut dyn Procedure,
     /// The start directory and its ancestors whose conditional rules apply to every read.
     cwd_level: Vec<PathBuf>,
+    /// Compiled pattern lists (a session's rules are matched on every read).
+    matchers: HashMap<Vec<String>, Matcher>,
 }
 
 impl Reader<'_> {
@@ -165,21 +168,32 @@ impl Reader<'_> {
             return Vec::new();
         }
         let target = relative_target(base, file);
+        let rel = target
+            .as_deref()
+            .and_then(|t| rule_paths::relative(base, t));
         let dir = rules.to_string_lossy().into_owned();
-        all.into_iter()
-            .filter_map(|c| {
-                let globs = c.globs?;
-                let pattern = rule_paths::matching_pattern(&globs, base, target.as_deref()?)?;
-                let mut loaded = c.loaded;
-                if matches!(loaded.why, Why::Rule { .. }) {
-                    loaded.why = Why::LazyRule {
-                        dir: dir.clone(),
-                        pattern,
-                    };
-                }
-                Some(loaded)
-            })
-            .collect()
+        let mut out = Vec::new();
+        for c in all {
+            let (Some(globs), Some(rel)) = (c.globs, rel) else {
+                continue;
+            };
+            let matcher = self
+                .matchers
+                .entry(globs)
+                .or_insert_with_key(|g| Matcher::new(g));
+            let Some(pattern) = matcher.matched(rel) else {
+                continue;
+            };
+            let mut loaded = c.loaded;
+            if matches!(loaded.why, Why::Rule { .. }) {
+                loaded.why = Why::LazyRule {
+                    dir: dir.clone(),
+                    pattern: pattern.to_owned(),
+                };
+            }
+            out.push(loaded);
+        }
+        out
     }
 }
 
