@@ -11,6 +11,7 @@ pub mod git;
 pub mod instructions;
 pub mod model;
 pub mod reading;
+pub mod rule_paths;
 
 use std::collections::HashSet;
 
