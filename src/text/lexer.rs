@@ -74,9 +74,9 @@ struct Line {
     next: usize,
 }
 
-fn lines(s: &str) -> Vec<Line> {
+fn lines(s: &str, from: usize) -> Vec<Line> {
     let mut out = Vec::new();
-    let mut start = 0;
+    let mut start = from;
     while start < s.len() {
         let end = s[start..].find('\n').map_or(s.len(), |i| start + i);
         let next = (end + 1).min(s.len());
@@ -105,9 +105,19 @@ fn is_blank(s: &str) -> bool {
 
 /// Lexes `src` into blocks (`top` is false inside list items).
 pub fn lex(src: &Src, top: bool) -> Vec<Block> {
-    let s = src.text.as_str();
-    let ls = lines(s);
     let mut out = Vec::new();
+    let mut from = Some(0);
+    while let Some(f) = from {
+        from = lex_from(src, f, top, &mut out);
+    }
+    out
+}
+
+/// Lexes from byte `from` (a line start, or where an HTML block ended mid-line); returns
+/// where to go on when an HTML block of kind 3-5 ended before the end of its line.
+fn lex_from(src: &Src, from: usize, top: bool, out: &mut Vec<Block>) -> Option<usize> {
+    let s = src.text.as_str();
+    let ls = lines(s, from);
     let mut i = 0;
     while i < ls.len() {
         let line = &s[ls[i].start..ls[i].end];
@@ -142,18 +152,22 @@ pub fn lex(src: &Src, top: bool) -> Vec<Block> {
         }
         if let Some(kind) = html_start(body, false) {
             let first = ls[i].start;
-            let mut j = i;
-            while j < ls.len() && !html_ends(kind, s, &ls, i, j) {
-                j += 1;
-            }
-            let mut end = if j < ls.len() { ls[j].next } else { s.len() };
-            if j < ls.len() && s[..end].ends_with('\n') {
-                while s[end..].starts_with('\n') {
-                    end += 1;
+            let open = first + ib;
+            let mut end = s.len();
+            for j in i..ls.len() {
+                if let Some(e) = html_end(kind, s, ls[j], if j == i { Some(open) } else { None }) {
+                    end = e;
+                    break;
                 }
             }
-            i = ls.partition_point(|l| l.start < end);
+            while s[end..].starts_with('\n') {
+                end += 1;
+            }
             out.push(Block::Html { raw: first..end });
+            if end < s.len() && !s[..end].ends_with('\n') {
+                return Some(end);
+            }
+            i = ls.partition_point(|l| l.start < end);
             continue;
         }
         if let Some(span) = atx_heading(line) {
@@ -171,11 +185,11 @@ pub fn lex(src: &Src, top: bool) -> Vec<Block> {
             continue;
         }
         if body.starts_with('>') {
-            i = blockquote(src, &ls, i, &mut out);
+            i = blockquote(src, &ls, i, out);
             continue;
         }
         if list_marker(body).is_some() {
-            i = list(src, &ls, i, &mut out);
+            i = list(src, &ls, i, out);
             continue;
         }
         if is_def(body) {
@@ -204,7 +218,7 @@ pub fn lex(src: &Src, top: bool) -> Vec<Block> {
         });
         i = j;
     }
-    out
+    None
 }
 
 /// Whether a line starts a block that ends an open paragraph (so it is no lazy line).
@@ -428,10 +442,27 @@ fn is_def(body: &str) -> bool {
         return false;
     };
     let label = &rest[..close];
-    !label.trim().is_empty()
-        && !label.contains('[')
-        && rest[close + 1..].starts_with(':')
-        && !rest[close + 2..].trim().is_empty()
+    if label.trim().is_empty() || label.contains('[') || !rest[close + 1..].starts_with(':') {
+        return false;
+    }
+    let after = rest[close + 2..].trim_start_matches([' ', '\t']);
+    let dest_len = if let Some(r) = after.strip_prefix('<') {
+        match r.find('>') {
+            Some(i) => i + 2,
+            None => return false,
+        }
+    } else {
+        after.find([' ', '\t']).unwrap_or(after.len())
+    };
+    if dest_len == 0 {
+        return false;
+    }
+    let title = after[dest_len..].trim_matches([' ', '\t']);
+    title.is_empty()
+        || (title.len() >= 2
+            && ((title.starts_with('"') && title.ends_with('"'))
+                || (title.starts_with('\'') && title.ends_with('\''))
+                || (title.starts_with('(') && title.ends_with(')'))))
 }
 
 const BLOCK_TAGS: &[&str] = &[
@@ -502,19 +533,26 @@ const BLOCK_TAGS: &[&str] = &[
 
 /// The CommonMark HTML block kind (1-7) a line body starts, if any.
 pub(crate) fn html_start(body: &str, in_paragraph: bool) -> Option<u8> {
-    let lower = body.get(..body.len().min(12))?.to_ascii_lowercase();
     if !body.starts_with('<') {
         return None;
     }
-    for t in ["<script", "<pre", "<style", "<textarea"] {
-        if lower.starts_with(t)
-            && body[t.len()..]
-                .chars()
-                .next()
-                .is_none_or(|c| c == ' ' || c == '\t' || c == '>')
-        {
-            return Some(1);
-        }
+    let b = body.as_bytes();
+    let name_at = |i: usize| -> String {
+        b[i.min(b.len())..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .map(|c| c.to_ascii_lowercase() as char)
+            .collect()
+    };
+    let raw_names = ["script", "pre", "style", "textarea"];
+    let open_name = name_at(1);
+    if raw_names.contains(&open_name.as_str())
+        && body[1 + open_name.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| c == ' ' || c == '\t' || c == '>')
+    {
+        return Some(1);
     }
     if body.starts_with("<!--") {
         return Some(2);
@@ -529,41 +567,54 @@ pub(crate) fn html_start(body: &str, in_paragraph: bool) -> Option<u8> {
         return Some(4);
     }
     let name_start = if body.starts_with("</") { 2 } else { 1 };
-    let name: String = body[name_start..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric())
-        .collect::<String>()
-        .to_ascii_lowercase();
+    let name = name_at(name_start);
     let after = &body[name_start + name.len()..];
     if BLOCK_TAGS.contains(&name.as_str())
         && (after.is_empty() || after.starts_with([' ', '\t', '>']) || after.starts_with("/>"))
     {
         return Some(6);
     }
-    if !in_paragraph && super::markdown::html_tag_len(body).is_some_and(|n| is_blank(&body[n..])) {
+    if !in_paragraph
+        && !raw_names.iter().any(|t| name.starts_with(t))
+        && super::markdown::html_tag_len(body).is_some_and(|n| is_blank(&body[n..]))
+    {
         return Some(7);
     }
     None
 }
 
-/// Whether line `j` ends an HTML block of `kind` opened on line `i`.
-fn html_ends(kind: u8, s: &str, ls: &[Line], i: usize, j: usize) -> bool {
-    let line = &s[ls[j].start..ls[j].end];
-    let from = if j == i { indent(line).1 } else { 0 };
-    let l = &line[from..];
+/// Where an HTML block of `kind` ends if it ends on `line` (`open` = the opener's offset on
+/// its first line): kinds 1, 2 at the end of the line, 3-5 right after their terminator
+/// (the client's `marked` heritage), 6-7 before a blank line.
+fn html_end(kind: u8, s: &str, line: Line, open: Option<usize>) -> Option<usize> {
+    let from = open.unwrap_or(line.start);
+    let l = &s[from..line.end];
+    let eol = Some(line.end);
     match kind {
         1 => {
             let lower = l.to_ascii_lowercase();
-            ["</script>", "</pre>", "</style>", "</textarea>"]
+            let found = ["</script>", "</pre>", "</style>", "</textarea>"]
                 .iter()
-                .any(|t| lower.contains(t))
+                .any(|t| lower.contains(t));
+            if found { eol } else { None }
         }
-        2 => l
-            .get(if j == i { 4 } else { 0 }..)
-            .is_some_and(|r| r.contains("-->")),
-        3 => l.contains("?>"),
-        4 => l.contains('>'),
-        5 => l.contains("]]>"),
-        _ => ls.get(j + 1).is_none_or(|n| is_blank(&s[n.start..n.end])),
+        2 => {
+            let skip = if open.is_some() { 2 } else { 0 };
+            if l[skip..].contains("-->") { eol } else { None }
+        }
+        3 => l[if open.is_some() { 2 } else { 0 }..]
+            .find("?>")
+            .map(|i| from + i + 2 + if open.is_some() { 2 } else { 0 }),
+        4 => l.find('>').map(|i| from + i + 1),
+        5 => l[if open.is_some() { 9 } else { 0 }..]
+            .find("]]>")
+            .map(|i| from + i + 3 + if open.is_some() { 9 } else { 0 }),
+        _ => {
+            let next_blank = s[line.next..]
+                .split('\n')
+                .next()
+                .is_none_or(|n| line.next >= s.len() || is_blank(n));
+            if next_blank { eol } else { None }
+        }
     }
 }
