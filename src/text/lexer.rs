@@ -154,8 +154,8 @@ fn lex_from(src: &Src, from: usize, top: bool, out: &mut Vec<Block>) -> Option<u
             let first = ls[i].start;
             let open = first + ib;
             let mut end = s.len();
-            for j in i..ls.len() {
-                if let Some(e) = html_end(kind, s, ls[j], if j == i { Some(open) } else { None }) {
+            for (k, &l) in ls[i..].iter().enumerate() {
+                if let Some(e) = html_end(kind, s, l, (k == 0).then_some(open)) {
                     end = e;
                     break;
                 }
