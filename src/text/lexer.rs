@@ -206,7 +206,7 @@ fn lex_from(src: &Src, from: usize, top: bool, out: &mut Vec<Block>) -> Option<u
                 j += 1;
                 break;
             }
-            if is_blank(l) || interrupts(l) {
+            if is_blank(l) || interrupts(l, ls[j].next > ls[j].end) {
                 break;
             }
             end = ls[j].end;
@@ -221,19 +221,57 @@ fn lex_from(src: &Src, from: usize, top: bool, out: &mut Vec<Block>) -> Option<u
     None
 }
 
-/// Whether a line starts a block that ends an open paragraph (so it is no lazy line).
-pub(crate) fn interrupts(line: &str) -> bool {
-    let (col, ib) = indent(line);
-    if col >= 4 {
+/// Whether a line ends an open paragraph (the fork's sticky `sp` regex):
+/// `` {0,3}(?:>|[-+*] |1[).] |#{1,6}(?!\S)|`{3,}[^\n`]*\n|~~~[^\n]*\n|<hr>)| *\n|<html>``,
+/// where the HTML alternative has no indentation allowance and is case-sensitive.
+/// `nl` tells whether the line is followed by `\n` (fences only interrupt then).
+pub(crate) fn interrupts(line: &str, nl: bool) -> bool {
+    if line.bytes().all(|b| b == b' ') {
+        return nl || line.is_empty();
+    }
+    if html_interrupts(line) {
+        return true;
+    }
+    let sp = line.bytes().take_while(|&b| b == b' ').count();
+    if sp > 3 {
         return false;
     }
-    let body = &line[ib..];
-    fence_open(body).is_some()
-        || html_start(body, true).is_some()
-        || atx_heading(body).is_some()
-        || is_hr(body)
-        || body.starts_with('>')
-        || list_marker(body).is_some_and(|m| m.interrupts)
+    let body = &line[sp..];
+    let b = body.as_bytes();
+    if body.starts_with('>')
+        || (matches!(b[0], b'-' | b'+' | b'*') && b.get(1) == Some(&b' '))
+        || body.starts_with("1. ")
+        || body.starts_with("1) ")
+    {
+        return true;
+    }
+    let hashes = b.iter().take_while(|&&c| c == b'#').count();
+    if (1..=6).contains(&hashes) && b.get(hashes).is_none_or(|c| c.is_ascii_whitespace()) {
+        return true;
+    }
+    let ticks = b.iter().take_while(|&&c| c == b'`').count();
+    if ticks >= 3 && !body[ticks..].contains('`') && nl {
+        return true;
+    }
+    if body.starts_with("~~~") && nl {
+        return true;
+    }
+    is_hr(body)
+}
+
+/// The paragraph-interrupting HTML starts (`_w`), at column 0 only.
+fn html_interrupts(line: &str) -> bool {
+    let Some(r) = line.strip_prefix('<') else {
+        return false;
+    };
+    if r.starts_with("!--") || ["script", "pre", "style", "textarea"].iter().any(|t| r.starts_with(t)) {
+        return true;
+    }
+    let r = r.strip_prefix('/').unwrap_or(r);
+    let name: String = r.bytes().take_while(|c| c.is_ascii_alphanumeric()).map(char::from).collect();
+    let after = &r[name.len()..];
+    BLOCK_TAGS.contains(&name.as_str())
+        && (after.is_empty() || after.starts_with([' ', '>']) || after.starts_with("/>"))
 }
 
 fn blockquote(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usize {
@@ -252,7 +290,7 @@ fn blockquote(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usi
             let rest = &s[from..ls[i].end];
             lazy_ok =
                 !is_blank(rest) && indent(rest).0 < 4 && fence_open(rest.trim_start()).is_none();
-        } else if lazy_ok && !is_blank(line) && !interrupts(line) {
+        } else if lazy_ok && !is_blank(line) && !interrupts(line, ls[i].next > ls[i].end) {
             inner.push(src, ls[i].start, ls[i].next);
         } else {
             break;
@@ -264,6 +302,11 @@ fn blockquote(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usi
     i
 }
 
+/// A list: items continue per the fork's `hp()`: with `D = min(3, indent - 1)`, a line
+/// whose first non-space is at index `<= D` and matches `TL` (`#`, fences, a rule, `<!--`,
+/// `<X…>`, a list marker) ends the item; a blank or indented (`>= indent`, tabs as 4 spaces)
+/// line continues it; any other line is a lazy continuation unless a blank line was seen or
+/// the previous line looks like indented code, a heading, a fence or a rule.
 fn list(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usize {
     let s = src.text.as_str();
     let first = list_marker(&s[ls[i].start..ls[i].end][indent(&s[ls[i].start..ls[i].end]).1..])
@@ -275,46 +318,88 @@ fn list(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usize {
             break;
         };
         let width = col + m.width;
+        let d = 3.min(width.saturating_sub(1));
         let mut inner = Src::default();
         inner.push(src, ls[i].start + ib + m.content, ls[i].next);
-        let mut lazy_ok = !is_blank(&line[ib + m.content..]);
-        let mut blank_run = 0;
+        let mut prev = line[ib + m.content..].to_owned();
+        let mut saw_blank = false;
         i += 1;
         while i < ls.len() {
             let l = &s[ls[i].start..ls[i].end];
-            let (c, b) = indent(l);
-            if is_blank(l) {
-                blank_run += 1;
-                lazy_ok = false;
-            } else if c >= width {
-                blank_run = 0;
-                let cut = byte_at_col(l, width);
-                inner.push(src, ls[i].start + cut, ls[i].next);
-                lazy_ok = !interrupts(&l[cut..]) || lazy_ok;
-                i += 1;
-                continue;
-            } else if lazy_ok && !interrupts(l) && blank_run == 0 {
-                inner.push(src, ls[i].start, ls[i].next);
-                i += 1;
-                continue;
-            } else {
-                let _ = b;
+            let w = l.bytes().take_while(|&b| b == b' ').count();
+            if w <= d && item_breaks(&l[w..], ls[i].next >= s.len() && ls[i].end == s.len()) {
                 break;
             }
+            let expanded = l.replace('\t', "    ");
+            let blank = super::js::trim(l).is_empty();
+            let ew = expanded.bytes().take_while(|&b| b == b' ').count();
+            if blank || ew >= width {
+                let cut = if blank { l.len() } else { byte_at_col(l, width) };
+                inner.push(src, ls[i].start + cut.min(l.len()), ls[i].next);
+            } else if saw_blank || !lazy_after(&prev, d) {
+                break;
+            } else {
+                inner.push(src, ls[i].start, ls[i].next);
+            }
+            saw_blank |= blank;
+            prev = expanded.get(width..).unwrap_or("").to_owned();
             i += 1;
         }
-        // Trailing blank lines belong between items, not to the item's content.
-        i -= blank_run;
         let blocks = lex(&inner, false);
         out.push(Block::Container(inner, blocks));
-        for _ in 0..blank_run {
-            out.push(Block::Other);
-        }
-        if blank_run > 0 {
-            i += blank_run;
-        }
     }
     i
+}
+
+/// `TL` at the first non-space of a line (case-insensitive).
+fn item_breaks(body: &str, at_eof: bool) -> bool {
+    let b = body.as_bytes();
+    if body.starts_with('#') || body.starts_with("```") || body.starts_with("~~~") || is_pw_hr(body) {
+        return true;
+    }
+    if body.starts_with("<!--")
+        || (b.first() == Some(&b'<') && b.get(1).is_some_and(u8::is_ascii_alphabetic) && body[2..].contains('>'))
+    {
+        return true;
+    }
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let mlen = if (1..=9).contains(&digits) && matches!(b.get(digits), Some(b'.' | b')')) {
+        digits + 1
+    } else if matches!(b.first(), Some(b'-' | b'+' | b'*')) {
+        1
+    } else {
+        return false;
+    };
+    match b.get(mlen) {
+        Some(b'\t' | b' ') => true,
+        None => at_eof,
+        _ => false,
+    }
+}
+
+/// `Pw`'s rule alternative: `- *- *-[- ]*`, `_ *_ *_[_ ]*`, `[*] *[*] *[*][* ]*`, to the end.
+fn is_pw_hr(body: &str) -> bool {
+    let Some(&c) = body.as_bytes().first() else {
+        return false;
+    };
+    matches!(c, b'-' | b'_' | b'*')
+        && body.bytes().filter(|&b| b == c).count() >= 3
+        && body.bytes().all(|b| b == c || b == b' ')
+}
+
+/// `NL(previous, D)`: whether a lazy line may follow `prev`.
+fn lazy_after(prev: &str, d: usize) -> bool {
+    let o = prev.bytes().take_while(|&b| b == b' ').count();
+    let code_like = {
+        let sp = prev.bytes().take_while(|&b| b == b' ').count();
+        (sp >= 4 || (sp <= 3 && prev.as_bytes().get(sp) == Some(&b'\t')))
+            && !super::js::trim(prev).is_empty()
+    };
+    let pw = {
+        let r = &prev[o.min(prev.len())..];
+        r.starts_with('#') || r.starts_with("```") || r.starts_with("~~~") || is_pw_hr(r)
+    };
+    !code_like && (o > d || !pw)
 }
 
 /// Byte index in `l` where column `col` starts (a tab that straddles it is kept whole).
@@ -339,13 +424,12 @@ pub(crate) struct Marker {
     kind: u8,
     width: usize,
     content: usize,
-    interrupts: bool,
 }
 
 pub(crate) fn list_marker(body: &str) -> Option<Marker> {
     let b = body.as_bytes();
-    let (kind, mlen, start_one) = match b.first()? {
-        c @ (b'-' | b'+' | b'*') => (*c, 1, true),
+    let (kind, mlen) = match b.first()? {
+        c @ (b'-' | b'+' | b'*') => (*c, 1),
         b'0'..=b'9' => {
             let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
             if digits > 9 {
@@ -355,7 +439,7 @@ pub(crate) fn list_marker(body: &str) -> Option<Marker> {
             if d != b'.' && d != b')' {
                 return None;
             }
-            (d, digits + 1, &body[..digits] == "1")
+            (d, digits + 1)
         }
         _ => return None,
     };
@@ -374,7 +458,6 @@ pub(crate) fn list_marker(body: &str) -> Option<Marker> {
         kind,
         width,
         content,
-        interrupts: !empty && start_one,
     })
 }
 
