@@ -119,6 +119,8 @@ fn lex_from(src: &Src, from: usize, top: bool, out: &mut Vec<Block>) -> Option<u
     let s = src.text.as_str();
     let ls = lines(s, from);
     let mut i = 0;
+    // A failed setext scan fails again from any later line before where it gave up.
+    let mut no_setext_until = 0;
     while i < ls.len() {
         let line = &s[ls[i].start..ls[i].end];
         let (col, ib) = indent(line);
@@ -197,6 +199,19 @@ fn lex_from(src: &Src, from: usize, top: bool, out: &mut Vec<Block>) -> Option<u
             out.push(Block::Other);
             continue;
         }
+        if ls[i].start >= no_setext_until {
+            match lheading(s, ls[i].start) {
+                Ok(end) => {
+                    out.push(Block::Text {
+                        span: ls[i].start + ib..end,
+                        in_item: false,
+                    });
+                    i = ls.partition_point(|l| l.start < end);
+                    continue;
+                }
+                Err(gave_up) => no_setext_until = gave_up,
+            }
+        }
         let start = ls[i].start + ib;
         let mut j = i + 1;
         let mut end = ls[i].end;
@@ -206,7 +221,7 @@ fn lex_from(src: &Src, from: usize, top: bool, out: &mut Vec<Block>) -> Option<u
                 j += 1;
                 break;
             }
-            if is_blank(l) || interrupts(l, ls[j].next > ls[j].end) {
+            if is_blank(l) || interrupts(l, ls[j].next > ls[j].end) || (!top && starts_block(l)) {
                 break;
             }
             end = ls[j].end;
@@ -259,16 +274,141 @@ pub(crate) fn interrupts(line: &str, nl: bool) -> bool {
     is_hr(body)
 }
 
+/// The fork's setext heading (`ip`): from `at`, lines eligible under `EL` (each ending in
+/// `\n`) are taken until one is followed by an underline (`mL`); a blank line or an
+/// ineligible line gives up. Returns the end of the underline and its `\n`s. This runs
+/// before the paragraph rule, so it can span lines a paragraph would stop at.
+fn lheading(s: &str, at: usize) -> Result<usize, usize> {
+    let mut n = at;
+    loop {
+        let Some(eol) = s[n..].find('\n').map(|i| n + i) else {
+            return Err(n);
+        };
+        if !el_eligible(&s[n..eol]) {
+            return Err(n);
+        }
+        n = eol + 1;
+        let next_end = s[n..].find('\n').map_or(s.len(), |i| n + i);
+        let next = &s[n..next_end];
+        if is_setext_ml(next) {
+            let mut end = next_end;
+            while s[end..].starts_with('\n') {
+                end += 1;
+            }
+            return Ok(end);
+        }
+        if next_end < s.len() && next.chars().all(|c| c.is_whitespace() && c != '\n') {
+            return Err(n);
+        }
+    }
+}
+
+/// `EL`: `(?![-+*] |\d{1,9}[).] | {0,3}(?:[\t#>]|```|~~~|<[^\n>]+>\n)| {4}).*\n`.
+fn el_eligible(line: &str) -> bool {
+    let b = line.as_bytes();
+    if b.len() >= 2 && matches!(b[0], b'-' | b'+' | b'*') && b[1] == b' ' {
+        return false;
+    }
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    if (1..=9).contains(&digits)
+        && matches!(b.get(digits), Some(b'.' | b')'))
+        && b.get(digits + 1) == Some(&b' ')
+    {
+        return false;
+    }
+    let sp = b.iter().take_while(|&&c| c == b' ').count();
+    if sp >= 4 {
+        return false;
+    }
+    let r = &line[sp..];
+    if r.starts_with(['\t', '#', '>']) || r.starts_with("```") || r.starts_with("~~~") {
+        return false;
+    }
+    // `<[^\n>]+>` directly followed by the line's end.
+    !(r.len() > 2 && r.starts_with('<') && r.ends_with('>') && !r[1..r.len() - 1].contains('>'))
+}
+
+/// `mL`: ` {0,3}(?:-+|=+) *` up to the end of the line.
+fn is_setext_ml(line: &str) -> bool {
+    let sp = line.bytes().take_while(|&c| c == b' ').count();
+    let body = line[sp..].trim_end_matches(' ');
+    sp <= 3
+        && !body.is_empty()
+        && (body.bytes().all(|b| b == b'=') || body.bytes().all(|b| b == b'-'))
+}
+
+/// Whether a line may not be a lazy continuation of a block quote (`lp`: `sp`, `uL`, `Sw`).
+fn lazy_breaks(line: &str, nl: bool) -> bool {
+    if interrupts(line, nl) || is_blank(line) {
+        return true;
+    }
+    let sp = line.bytes().take_while(|&c| c == b' ').count();
+    if sp > 3 {
+        return false;
+    }
+    let body = &line[sp..];
+    if list_marker(body).is_some() {
+        return true;
+    }
+    let Some(r) = body.strip_prefix('<') else {
+        return false;
+    };
+    let lower = r.to_ascii_lowercase();
+    if lower.starts_with("!--") {
+        return true;
+    }
+    for t in ["script", "pre", "style", "textarea"] {
+        if lower.starts_with(t)
+            && lower[t.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| c.is_whitespace() || c == '>')
+        {
+            return true;
+        }
+    }
+    let r = lower.strip_prefix('/').unwrap_or(&lower);
+    let name: String = r
+        .bytes()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .map(char::from)
+        .collect();
+    let after = &r[name.len()..];
+    BLOCK_TAGS.contains(&name.as_str())
+        && (after.is_empty() || after.starts_with([' ', '>']) || after.starts_with("/>"))
+}
+
+/// Inside list items the fork lexes `text` one line at a time, so any block start ends it.
+fn starts_block(line: &str) -> bool {
+    let (col, ib) = indent(line);
+    let body = &line[ib..];
+    col < 4
+        && (html_start(body, false).is_some()
+            || atx_heading(line).is_some()
+            || is_hr(body)
+            || fence_open(body).is_some()
+            || body.starts_with('>')
+            || list_marker(body).is_some())
+}
+
 /// The paragraph-interrupting HTML starts (`_w`), at column 0 only.
 fn html_interrupts(line: &str) -> bool {
     let Some(r) = line.strip_prefix('<') else {
         return false;
     };
-    if r.starts_with("!--") || ["script", "pre", "style", "textarea"].iter().any(|t| r.starts_with(t)) {
+    if r.starts_with("!--")
+        || ["script", "pre", "style", "textarea"]
+            .iter()
+            .any(|t| r.starts_with(t))
+    {
         return true;
     }
     let r = r.strip_prefix('/').unwrap_or(r);
-    let name: String = r.bytes().take_while(|c| c.is_ascii_alphanumeric()).map(char::from).collect();
+    let name: String = r
+        .bytes()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .map(char::from)
+        .collect();
     let after = &r[name.len()..];
     BLOCK_TAGS.contains(&name.as_str())
         && (after.is_empty() || after.starts_with([' ', '>']) || after.starts_with("/>"))
@@ -290,7 +430,7 @@ fn blockquote(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usi
             let rest = &s[from..ls[i].end];
             lazy_ok =
                 !is_blank(rest) && indent(rest).0 < 4 && fence_open(rest.trim_start()).is_none();
-        } else if lazy_ok && !is_blank(line) && !interrupts(line, ls[i].next > ls[i].end) {
+        } else if lazy_ok && !is_blank(line) && !lazy_breaks(line, ls[i].next > ls[i].end) {
             inner.push(src, ls[i].start, ls[i].next);
         } else {
             break;
@@ -322,7 +462,7 @@ fn list(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usize {
         let mut inner = Src::default();
         inner.push(src, ls[i].start + ib + m.content, ls[i].next);
         let mut prev = line[ib + m.content..].to_owned();
-        let mut saw_blank = false;
+        let mut saw_blank = is_blank(&prev);
         i += 1;
         while i < ls.len() {
             let l = &s[ls[i].start..ls[i].end];
@@ -334,7 +474,11 @@ fn list(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usize {
             let blank = super::js::trim(l).is_empty();
             let ew = expanded.bytes().take_while(|&b| b == b' ').count();
             if blank || ew >= width {
-                let cut = if blank { l.len() } else { byte_at_col(l, width) };
+                let cut = if blank {
+                    l.len()
+                } else {
+                    byte_at_col(l, width)
+                };
                 inner.push(src, ls[i].start + cut.min(l.len()), ls[i].next);
             } else if saw_blank || !lazy_after(&prev, d) {
                 break;
@@ -354,11 +498,14 @@ fn list(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usize {
 /// `TL` at the first non-space of a line (case-insensitive).
 fn item_breaks(body: &str, at_eof: bool) -> bool {
     let b = body.as_bytes();
-    if body.starts_with('#') || body.starts_with("```") || body.starts_with("~~~") || is_pw_hr(body) {
+    if body.starts_with('#') || body.starts_with("```") || body.starts_with("~~~") || is_pw_hr(body)
+    {
         return true;
     }
     if body.starts_with("<!--")
-        || (b.first() == Some(&b'<') && b.get(1).is_some_and(u8::is_ascii_alphabetic) && body[2..].contains('>'))
+        || (b.first() == Some(&b'<')
+            && b.get(1).is_some_and(u8::is_ascii_alphabetic)
+            && body[2..].contains('>'))
     {
         return true;
     }
