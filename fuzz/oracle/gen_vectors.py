@@ -40,8 +40,10 @@ def real_doc(rng):
     nl = "\r\n" if rng.random() < 0.1 else "\n"
     return nl.join(out) + (nl if rng.random() < 0.7 else "")
 
+MIX = 0.6
+
 def rand_doc(rng):
-    if rng.random() < 0.6:
+    if rng.random() < MIX:
         return real_doc(rng)
     n = rng.randint(1, 25)
     return "".join(rng.choice(FRAGS) for _ in range(n))
@@ -68,7 +70,10 @@ def main():
     ap.add_argument("--count", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--from-cases")
+    ap.add_argument("--mix", type=float, default=0.6, help="share of line-based documents")
     a = ap.parse_args()
+    global MIX
+    MIX = a.mix
     rng = random.Random(a.seed)
     inputs = case_texts(a.from_cases) if a.from_cases else []
     inputs += [rand_doc(rng) for _ in range(a.count)]

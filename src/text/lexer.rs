@@ -107,15 +107,16 @@ fn is_blank(s: &str) -> bool {
 pub fn lex(src: &Src, top: bool) -> Vec<Block> {
     let mut out = Vec::new();
     let mut from = Some(0);
+    let mut top = top;
     while let Some(f) = from {
-        from = lex_from(src, f, top, &mut out);
+        from = lex_from(src, f, &mut top, &mut out);
     }
     out
 }
 
 /// Lexes from byte `from` (a line start, or where an HTML block ended mid-line); returns
 /// where to go on when an HTML block of kind 3-5 ended before the end of its line.
-fn lex_from(src: &Src, from: usize, top: bool, out: &mut Vec<Block>) -> Option<usize> {
+fn lex_from(src: &Src, from: usize, top: &mut bool, out: &mut Vec<Block>) -> Option<usize> {
     let s = src.text.as_str();
     let ls = lines(s, from);
     let mut i = 0;
@@ -192,6 +193,9 @@ fn lex_from(src: &Src, from: usize, top: bool, out: &mut Vec<Block>) -> Option<u
         }
         if list_marker(body).is_some() {
             i = list(src, &ls, i, out);
+            // The fork's `blockTokens` leaves `state.top` true when a list's items are done,
+            // so what follows a nested list in an item lexes as top-level paragraphs.
+            *top = true;
             continue;
         }
         if is_def(body) {
@@ -221,7 +225,7 @@ fn lex_from(src: &Src, from: usize, top: bool, out: &mut Vec<Block>) -> Option<u
                 j += 1;
                 break;
             }
-            if is_blank(l) || interrupts(l, ls[j].next > ls[j].end) || (!top && starts_block(l)) {
+            if is_blank(l) || interrupts(l, ls[j].next > ls[j].end) || (!*top && starts_block(l)) {
                 break;
             }
             end = ls[j].end;
@@ -229,7 +233,7 @@ fn lex_from(src: &Src, from: usize, top: bool, out: &mut Vec<Block>) -> Option<u
         }
         out.push(Block::Text {
             span: start..end,
-            in_item: !top,
+            in_item: !*top,
         });
         i = j;
     }
