@@ -62,7 +62,11 @@ pub fn find_indexes(path: &Path) -> std::io::Result<Vec<PathBuf>> {
             return Ok(vec![candidate]);
         }
     }
-    let base = if path.join("projects").is_dir() { path.join("projects") } else { path.to_path_buf() };
+    let base = if path.join("projects").is_dir() {
+        path.join("projects")
+    } else {
+        path.to_path_buf()
+    };
     let mut out: Vec<PathBuf> = std::fs::read_dir(&base)?
         .flatten()
         .map(|e| e.path().join("memory/MEMORY.md"))
@@ -76,13 +80,19 @@ pub fn find_indexes(path: &Path) -> std::io::Result<Vec<PathBuf>> {
 pub fn row(path: &Path) -> Row {
     let index = measure_index(path);
     let (over, first_dark) = match &index {
-        IndexState::Loaded(m) | IndexState::FromEnv(m) => {
-            (m.cut.is_some(), m.cut.as_ref().and_then(|c| c.dark.first().cloned()))
-        }
+        IndexState::Loaded(m) | IndexState::FromEnv(m) => (
+            m.cut.is_some(),
+            m.cut.as_ref().and_then(|c| c.dark.first().cloned()),
+        ),
         IndexState::TooLarge { .. } => (true, None),
         _ => (false, None),
     };
-    Row { path: path.to_string_lossy().into_owned(), index, over, first_dark }
+    Row {
+        path: path.to_string_lossy().into_owned(),
+        index,
+        over,
+        first_dark,
+    }
 }
 
 /// Measures every index, calling `tick` after each (for a progress bar).
@@ -96,7 +106,14 @@ pub fn sweep(paths: &[PathBuf], mut tick: impl FnMut()) -> Budget {
         })
         .collect();
     let over = indexes.iter().filter(|r| r.over).count();
-    Budget { schema: SCHEMA, summary: Summary { indexes: indexes.len(), over }, indexes }
+    Budget {
+        schema: SCHEMA,
+        summary: Summary {
+            indexes: indexes.len(),
+            over,
+        },
+        indexes,
+    }
 }
 
 #[cfg(test)]
@@ -116,7 +133,10 @@ mod tests {
         fs::create_dir_all(projects.join("c")).unwrap();
         let all = find_indexes(t.path()).unwrap();
         assert_eq!(all.len(), 2);
-        assert_eq!(find_indexes(&projects.join("a")).unwrap(), [projects.join("a/memory/MEMORY.md")]);
+        assert_eq!(
+            find_indexes(&projects.join("a")).unwrap(),
+            [projects.join("a/memory/MEMORY.md")]
+        );
         let b = sweep(&all, || {});
         assert_eq!((b.summary.indexes, b.summary.over), (2, 1));
         let dark = b.indexes[1].first_dark.as_ref().unwrap();

@@ -26,13 +26,20 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
     let path = match args.path {
         Some(p) => p,
-        None => ClientEnv::from_process(ClientFlags::default())?.config_dir().join("projects"),
+        None => ClientEnv::from_process(ClientFlags::default())?
+            .config_dir()
+            .join("projects"),
     };
-    let paths = budget::find_indexes(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let paths =
+        budget::find_indexes(&path).with_context(|| format!("cannot read {}", path.display()))?;
     let bar = super::progress::bar(paths.len() as u64, "measuring");
     let result = budget::sweep(&paths, || bar.inc(1));
     bar.finish_and_clear();
-    let text = if args.json { render::budget::json(&result) } else { render::budget::human(&result) };
+    let text = if args.json {
+        render::budget::json(&result)
+    } else {
+        render::budget::human(&result)
+    };
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;
     out.flush()?;

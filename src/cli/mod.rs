@@ -1,8 +1,8 @@
 //! Command-line interface: clap derive, one file per subcommand. Raw arguments become
 //! immutable values once; commands receive those, never raw strings.
 
-mod client_args;
 mod budget;
+mod client_args;
 mod context;
 pub mod progress;
 mod receipt;

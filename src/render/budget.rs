@@ -20,7 +20,13 @@ pub fn human(b: &Budget) -> String {
     for r in &b.indexes {
         row(&mut o, r);
     }
-    let _ = writeln!(o, "{} index(es), {} over the client's limits ({MAX_LINES} lines / {} UTF-16 units)", b.summary.indexes, b.summary.over, group(MAX_UTF16));
+    let _ = writeln!(
+        o,
+        "{} index(es), {} over the client's limits ({MAX_LINES} lines / {} UTF-16 units)",
+        b.summary.indexes,
+        b.summary.over,
+        group(MAX_UTF16)
+    );
     o
 }
 
@@ -32,26 +38,46 @@ fn row(o: &mut String, r: &Row) {
             let _ = writeln!(
                 o,
                 "     raw {} lines / {} bytes · loadable {} lines / {} UTF-16 units / {} bytes",
-                m.file_lines, group(m.file_bytes as usize), m.lines, group(m.utf16), group(m.bytes)
+                m.file_lines,
+                group(m.file_bytes as usize),
+                m.lines,
+                group(m.utf16),
+                group(m.bytes)
             );
             if let Some(cut) = &m.cut {
-                let _ = writeln!(o, "     cut: {} complete line(s) kept, {} line(s) dark", cut.kept_lines, cut.dark.len());
+                let _ = writeln!(
+                    o,
+                    "     cut: {} complete line(s) kept, {} line(s) dark",
+                    cut.kept_lines,
+                    cut.dark.len()
+                );
             }
             if let Some(d) = &r.first_dark {
                 let _ = writeln!(o, "     first dark entry: line {}: {}", d.line, d.text);
             }
         }
         IndexState::TooLarge { bytes } => {
-            let _ = writeln!(o, "     {} bytes: over 4 MiB, the client skips the whole file", group(*bytes as usize));
+            let _ = writeln!(
+                o,
+                "     {} bytes: over 4 MiB, the client skips the whole file",
+                group(*bytes as usize)
+            );
         }
         IndexState::NotRegular { what } => {
-            let _ = writeln!(o, "     not a regular file ({what}): the client loads nothing");
+            let _ = writeln!(
+                o,
+                "     not a regular file ({what}): the client loads nothing"
+            );
         }
         IndexState::Unreadable { error } => {
             let _ = writeln!(o, "     unreadable: {error}");
         }
         other => {
-            let _ = writeln!(o, "     {}", serde_json::to_string(other).unwrap_or_default());
+            let _ = writeln!(
+                o,
+                "     {}",
+                serde_json::to_string(other).unwrap_or_default()
+            );
         }
     }
 }
