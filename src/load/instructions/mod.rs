@@ -263,3 +263,6 @@ fn source_off(skipped: &mut Vec<Skipped>, source: &str) {
         },
     });
 }
+
+#[cfg(test)]
+mod tests;
