@@ -347,3 +347,16 @@ fn agents_fill_in_when_no_claude_md_loads() {
         matches!(&instr.entries[0].why, Why::AgentsMd { mode } if mode == "claude-md-or-agents-md")
     );
 }
+
+#[test]
+fn size_counts_bytes_on_disk_and_the_trimmed_content() {
+    let t = Tree::new(&[]);
+    t.write("p/CLAUDE.md", b"\n\xff a\nb \n\n");
+    let env = t.env("p", ClientFlags::default());
+    let settings = Settings::load(&env);
+    let mut loader = Loader::new(&env, &settings);
+    let why = Why::Ancestor { dir: "p".into() };
+    let tree = loader.load_tree(&t.path("p/CLAUDE.md"), Kind::Project, why, 0, &mut Vec::new());
+    let size = tree[0].loaded.size;
+    assert_eq!((size.bytes, size.lines, size.utf16), (9, 2, 5));
+}
