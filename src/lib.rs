@@ -10,6 +10,7 @@
 //!
 //! The loader is a pure function of the file system and a [`env::ClientEnv`]: it never writes.
 
+pub mod budget;
 pub mod cli;
 pub mod env;
 pub mod exit;

@@ -17,7 +17,34 @@ FRAGS = [
     "<!-- a --> t", "<!-- @h.md -->",
 ]
 
+WORDS = ["see", "the", "notes", "@notes.md", "@./docs/a.md", "@~/x.md", "@/abs/y.md", "@a.md#sec",
+         "@Design\\ Docs/z.md", "user@example.com", "`@code.md`", "**@bold.md**", "*@em.md*",
+         "_x_", "[link @l.md](@u.md)", "[@t.md](u)", "<span>@s.md</span>", "\\@esc.md", "@b.md,",
+         "(@p.md)", "<!-- @c.md -->", "<!-- note -->", "&amp;", "x_y", "a*b*", "@", "mid@x.md"]
+LINES = [
+    "# Title @h.md", "## Section", "text {w} {w} {w}", "{w} {w}", "- item {w} {w}", "* item {w}",
+    "1. step {w}", "  - nested {w}", "    - deeper {w}", "  continued {w}", "> quote {w}", ">",
+    "```", "```bash", "~~~", "    code {w}", "\tcode {w}", "<!-- comment -->", "<!-- {w} -->",
+    "  <!-- indented -->", "    <!-- code -->", "<!--", "-->", "end -->", "<!-- a --> tail {w}",
+    "<div>", "</div>", "<div>{w}</div>", "| a | {w} |", "|---|---|", "---", "===", "***", "",
+    "", "", "[ref]: /url", "[ref] {w}", "{w}  ", "<details>", "</details>", "<br>", "<?x ?>",
+]
+
+def real_doc(rng):
+    out = []
+    for _ in range(rng.randint(1, 18)):
+        line = rng.choice(LINES)
+        while "{w}" in line:
+            line = line.replace("{w}", rng.choice(WORDS), 1)
+        out.append(line)
+    nl = "\r\n" if rng.random() < 0.1 else "\n"
+    return nl.join(out) + (nl if rng.random() < 0.7 else "")
+
+MIX = 0.6
+
 def rand_doc(rng):
+    if rng.random() < MIX:
+        return real_doc(rng)
     n = rng.randint(1, 25)
     return "".join(rng.choice(FRAGS) for _ in range(n))
 
@@ -43,7 +70,10 @@ def main():
     ap.add_argument("--count", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--from-cases")
+    ap.add_argument("--mix", type=float, default=0.6, help="share of line-based documents")
     a = ap.parse_args()
+    global MIX
+    MIX = a.mix
     rng = random.Random(a.seed)
     inputs = case_texts(a.from_cases) if a.from_cases else []
     inputs += [rand_doc(rng) for _ in range(a.count)]

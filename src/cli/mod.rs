@@ -1,8 +1,10 @@
 //! Command-line interface: clap derive, one file per subcommand. Raw arguments become
 //! immutable values once; commands receive those, never raw strings.
 
+mod budget;
 mod client_args;
 mod context;
+pub mod progress;
 mod receipt;
 
 pub use client_args::ClientArgs;
@@ -27,6 +29,8 @@ pub struct Cli {
 enum Command {
     /// Print exactly the memory reminder the client would send at session start.
     Context(context::Args),
+    /// Measure MEMORY.md files against the client's limits; exit 1 if any is over.
+    Budget(budget::Args),
     /// Show what loads at session start, why, what is cut, lazy and skipped.
     Receipt(receipt::Args),
 }
@@ -54,6 +58,7 @@ pub fn main() -> ExitStatus {
     }
     let result = match cli.command {
         Command::Context(args) => context::run(args),
+        Command::Budget(args) => budget::run(args),
         Command::Receipt(args) => receipt::run(args),
     };
     match result {

@@ -40,7 +40,15 @@ pub trait Procedure {
     /// Every rule under a rules folder, in raw directory order, each followed by its imports
     /// (`Gze`, before its conditional/unconditional filter). External imports are never
     /// approved here; user files keep their own rule.
-    fn rules(&mut self, dir: &Path, kind: Kind, processed: &mut HashSet<String>) -> Vec<Candidate>;
+    /// `conditional` is the client's `conditionalRule` flag (the pass that keeps rules with
+    /// `paths:`).
+    fn rules(
+        &mut self,
+        dir: &Path,
+        kind: Kind,
+        processed: &mut HashSet<String>,
+        conditional: bool,
+    ) -> Vec<Candidate>;
 }
 
 /// For each read path, in order, the files the client would attach (each is one block).
@@ -142,7 +150,9 @@ impl Reader<'_> {
         if project {
             let rules = dir.join(".claude").join("rules");
             let mut copy = processed.clone();
-            let all = self.procedure.rules(&rules, Kind::Project, &mut copy);
+            let all = self
+                .procedure
+                .rules(&rules, Kind::Project, &mut copy, false);
             out.extend(
                 all.into_iter()
                     .filter(|c| c.globs.is_none())
@@ -163,7 +173,7 @@ impl Reader<'_> {
         kind: Kind,
         processed: &mut HashSet<String>,
     ) -> Vec<Loaded> {
-        let all = self.procedure.rules(rules, kind, processed);
+        let all = self.procedure.rules(rules, kind, processed, true);
         if all.iter().all(|c| c.globs.is_none()) {
             return Vec::new();
         }

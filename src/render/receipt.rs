@@ -205,7 +205,7 @@ fn measure(o: &mut String, m: &Measure) {
         "  {RED}CUT {at}: {} line(s) never reach the model{RED:#}",
         cut.dark.len()
     );
-    for d in &cut.dark {
+    for d in cut.dark.iter().filter(|d| !d.text.trim().is_empty()) {
         let mark = if d.partial { " (partly)" } else { "" };
         let _ = writeln!(o, "    {RED}L{:<5}{RED:#} {}{mark}", d.line, d.text);
     }
@@ -239,20 +239,43 @@ fn lazy(o: &mut String, r: &Receipt) {
         return;
     }
     let _ = writeln!(o, "\n{BOLD}Reachable only later{BOLD:#}");
+    let linked = r
+        .lazy
+        .iter()
+        .filter(|l| matches!(l.why, LazyWhy::TopicFile { linked: true }))
+        .count();
+    let unlinked: Vec<&str> = r
+        .lazy
+        .iter()
+        .filter(|l| matches!(l.why, LazyWhy::TopicFile { linked: false }))
+        .map(|l| l.path.as_str())
+        .collect();
     for l in &r.lazy {
         let how = match &l.why {
             LazyWhy::Subdirectory => "when a file in or below its folder is read".to_owned(),
             LazyWhy::ConditionalRule { globs } => {
                 format!("when a file matching {} is read", globs.join(", "))
             }
-            LazyWhy::TopicFile { linked: true } => {
-                "topic file, read on demand; linked from the loaded index".to_owned()
-            }
-            LazyWhy::TopicFile { linked: false } => format!(
-                "{YELLOW}topic file NOT linked from the loaded index: never reached{YELLOW:#}"
-            ),
+            LazyWhy::TopicFile { .. } => continue,
         };
         let _ = writeln!(o, "  {} {DIM}—{DIM:#} {how}", l.path);
+    }
+    if linked + unlinked.len() > 0 {
+        let _ = writeln!(
+            o,
+            "  {} auto-memory topic file(s), read on demand: {linked} linked from the loaded part of MEMORY.md",
+            linked + unlinked.len()
+        );
+    }
+    if !unlinked.is_empty() {
+        let _ = writeln!(
+            o,
+            "  {YELLOW}{} not linked from the loaded part of MEMORY.md (never reached unless found by search):{YELLOW:#}",
+            unlinked.len()
+        );
+        for path in unlinked {
+            let _ = writeln!(o, "    {path}");
+        }
     }
 }
 

@@ -37,6 +37,35 @@ impl Src {
         }
     }
 
+    /// Appends `parent.text[from..to]` with every tab replaced by four spaces and the first
+    /// `skip` characters of that dropped (`X = Y.replaceAll("\t", "    "); X.slice(h)`).
+    fn push_expanded(&mut self, parent: &Src, from: usize, to: usize, skip: usize) {
+        let line = &parent.text[from..to];
+        let mut x: usize = 0;
+        let mut seg_start: Option<usize> = None;
+        for (k, c) in line.char_indices() {
+            let width: usize = if c == '\t' { 4 } else { 1 };
+            let keep = (x + width).saturating_sub(skip.max(x)).min(width);
+            x += width;
+            if keep == 0 {
+                continue;
+            }
+            if c == '\t' {
+                if let Some(st) = seg_start.take() {
+                    self.push(parent, from + st, from + k);
+                }
+                self.segments
+                    .push((self.text.len(), parent.outer(from + k)));
+                self.text.push_str(&"    "[..keep]);
+            } else if seg_start.is_none() {
+                seg_start = Some(k);
+            }
+        }
+        if let Some(st) = seg_start {
+            self.push(parent, from + st, to);
+        }
+    }
+
     fn push(&mut self, parent: &Src, from: usize, to: usize) {
         if from < to {
             self.segments.push((self.text.len(), parent.outer(from)));
@@ -74,9 +103,9 @@ struct Line {
     next: usize,
 }
 
-fn lines(s: &str) -> Vec<Line> {
+fn lines(s: &str, from: usize) -> Vec<Line> {
     let mut out = Vec::new();
-    let mut start = 0;
+    let mut start = from;
     while start < s.len() {
         let end = s[start..].find('\n').map_or(s.len(), |i| start + i);
         let next = (end + 1).min(s.len());
@@ -105,10 +134,23 @@ fn is_blank(s: &str) -> bool {
 
 /// Lexes `src` into blocks (`top` is false inside list items).
 pub fn lex(src: &Src, top: bool) -> Vec<Block> {
-    let s = src.text.as_str();
-    let ls = lines(s);
     let mut out = Vec::new();
+    let mut from = Some(0);
+    let mut top = top;
+    while let Some(f) = from {
+        from = lex_from(src, f, &mut top, &mut out);
+    }
+    out
+}
+
+/// Lexes from byte `from` (a line start, or where an HTML block ended mid-line); returns
+/// where to go on when an HTML block of kind 3-5 ended before the end of its line.
+fn lex_from(src: &Src, from: usize, top: &mut bool, out: &mut Vec<Block>) -> Option<usize> {
+    let s = src.text.as_str();
+    let ls = lines(s, from);
     let mut i = 0;
+    // A failed setext scan fails again from any later line before where it gave up.
+    let mut no_setext_until = 0;
     while i < ls.len() {
         let line = &s[ls[i].start..ls[i].end];
         let (col, ib) = indent(line);
@@ -142,18 +184,22 @@ pub fn lex(src: &Src, top: bool) -> Vec<Block> {
         }
         if let Some(kind) = html_start(body, false) {
             let first = ls[i].start;
-            let mut j = i;
-            while j < ls.len() && !html_ends(kind, s, &ls, i, j) {
-                j += 1;
-            }
-            let mut end = if j < ls.len() { ls[j].next } else { s.len() };
-            if j < ls.len() && s[..end].ends_with('\n') {
-                while s[end..].starts_with('\n') {
-                    end += 1;
+            let open = first + ib;
+            let mut end = s.len();
+            for (k, &l) in ls[i..].iter().enumerate() {
+                if let Some(e) = html_end(kind, s, l, (k == 0).then_some(open)) {
+                    end = e;
+                    break;
                 }
             }
-            i = ls.partition_point(|l| l.start < end);
+            while s[end..].starts_with('\n') {
+                end += 1;
+            }
             out.push(Block::Html { raw: first..end });
+            if end < s.len() && !s[..end].ends_with('\n') {
+                return Some(end);
+            }
+            i = ls.partition_point(|l| l.start < end);
             continue;
         }
         if let Some(span) = atx_heading(line) {
@@ -171,17 +217,33 @@ pub fn lex(src: &Src, top: bool) -> Vec<Block> {
             continue;
         }
         if body.starts_with('>') {
-            i = blockquote(src, &ls, i, &mut out);
+            i = blockquote(src, &ls, i, out);
             continue;
         }
         if list_marker(body).is_some() {
-            i = list(src, &ls, i, &mut out);
+            i = list(src, &ls, i, out);
+            // The fork's `blockTokens` leaves `state.top` true when a list's items are done,
+            // so what follows a nested list in an item lexes as top-level paragraphs.
+            *top = true;
             continue;
         }
         if is_def(body) {
             i += 1;
             out.push(Block::Other);
             continue;
+        }
+        if ls[i].start >= no_setext_until {
+            match lheading(s, ls[i].start) {
+                Ok(end) => {
+                    out.push(Block::Text {
+                        span: ls[i].start + ib..end,
+                        in_item: false,
+                    });
+                    i = ls.partition_point(|l| l.start < end);
+                    continue;
+                }
+                Err(gave_up) => no_setext_until = gave_up,
+            }
         }
         let start = ls[i].start + ib;
         let mut j = i + 1;
@@ -192,7 +254,7 @@ pub fn lex(src: &Src, top: bool) -> Vec<Block> {
                 j += 1;
                 break;
             }
-            if is_blank(l) || interrupts(l) {
+            if is_blank(l) || interrupts(l, ls[j].next > ls[j].end) || (!*top && starts_block(l)) {
                 break;
             }
             end = ls[j].end;
@@ -200,26 +262,189 @@ pub fn lex(src: &Src, top: bool) -> Vec<Block> {
         }
         out.push(Block::Text {
             span: start..end,
-            in_item: !top,
+            in_item: !*top,
         });
         i = j;
     }
-    out
+    None
 }
 
-/// Whether a line starts a block that ends an open paragraph (so it is no lazy line).
-pub(crate) fn interrupts(line: &str) -> bool {
-    let (col, ib) = indent(line);
-    if col >= 4 {
+/// Whether a line ends an open paragraph (the fork's sticky `sp` regex):
+/// `` {0,3}(?:>|[-+*] |1[).] |#{1,6}(?!\S)|`{3,}[^\n`]*\n|~~~[^\n]*\n|<hr>)| *\n|<html>``,
+/// where the HTML alternative has no indentation allowance and is case-sensitive.
+/// `nl` tells whether the line is followed by `\n` (fences only interrupt then).
+pub(crate) fn interrupts(line: &str, nl: bool) -> bool {
+    if line.bytes().all(|b| b == b' ') {
+        return nl || line.is_empty();
+    }
+    if html_interrupts(line) {
+        return true;
+    }
+    let sp = line.bytes().take_while(|&b| b == b' ').count();
+    if sp > 3 {
         return false;
     }
+    let body = &line[sp..];
+    let b = body.as_bytes();
+    if body.starts_with('>')
+        || (matches!(b[0], b'-' | b'+' | b'*') && b.get(1) == Some(&b' '))
+        || body.starts_with("1. ")
+        || body.starts_with("1) ")
+    {
+        return true;
+    }
+    let hashes = b.iter().take_while(|&&c| c == b'#').count();
+    if (1..=6).contains(&hashes) && b.get(hashes).is_none_or(|c| c.is_ascii_whitespace()) {
+        return true;
+    }
+    let ticks = b.iter().take_while(|&&c| c == b'`').count();
+    if ticks >= 3 && !body[ticks..].contains('`') && nl {
+        return true;
+    }
+    if body.starts_with("~~~") && nl {
+        return true;
+    }
+    is_hr(body)
+}
+
+/// The fork's setext heading (`ip`): from `at`, lines eligible under `EL` (each ending in
+/// `\n`) are taken until one is followed by an underline (`mL`); a blank line or an
+/// ineligible line gives up. Returns the end of the underline and its `\n`s. This runs
+/// before the paragraph rule, so it can span lines a paragraph would stop at.
+fn lheading(s: &str, at: usize) -> Result<usize, usize> {
+    let mut n = at;
+    loop {
+        let Some(eol) = s[n..].find('\n').map(|i| n + i) else {
+            return Err(n);
+        };
+        if !el_eligible(&s[n..eol]) {
+            return Err(n);
+        }
+        n = eol + 1;
+        let next_end = s[n..].find('\n').map_or(s.len(), |i| n + i);
+        let next = &s[n..next_end];
+        if is_setext_ml(next) {
+            let mut end = next_end;
+            while s[end..].starts_with('\n') {
+                end += 1;
+            }
+            return Ok(end);
+        }
+        if next_end < s.len() && next.chars().all(|c| c.is_whitespace() && c != '\n') {
+            return Err(n);
+        }
+    }
+}
+
+/// `EL`: `(?![-+*] |\d{1,9}[).] | {0,3}(?:[\t#>]|```|~~~|<[^\n>]+>\n)| {4}).*\n`.
+fn el_eligible(line: &str) -> bool {
+    let b = line.as_bytes();
+    if b.len() >= 2 && matches!(b[0], b'-' | b'+' | b'*') && b[1] == b' ' {
+        return false;
+    }
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    if (1..=9).contains(&digits)
+        && matches!(b.get(digits), Some(b'.' | b')'))
+        && b.get(digits + 1) == Some(&b' ')
+    {
+        return false;
+    }
+    let sp = b.iter().take_while(|&&c| c == b' ').count();
+    if sp >= 4 {
+        return false;
+    }
+    let r = &line[sp..];
+    if r.starts_with(['\t', '#', '>']) || r.starts_with("```") || r.starts_with("~~~") {
+        return false;
+    }
+    // `<[^\n>]+>` directly followed by the line's end.
+    !(r.len() > 2 && r.starts_with('<') && r.ends_with('>') && !r[1..r.len() - 1].contains('>'))
+}
+
+/// `mL`: ` {0,3}(?:-+|=+) *` up to the end of the line.
+fn is_setext_ml(line: &str) -> bool {
+    let sp = line.bytes().take_while(|&c| c == b' ').count();
+    let body = line[sp..].trim_end_matches(' ');
+    sp <= 3
+        && !body.is_empty()
+        && (body.bytes().all(|b| b == b'=') || body.bytes().all(|b| b == b'-'))
+}
+
+/// Whether a line may not be a lazy continuation of a block quote (`lp`: `sp`, `uL`, `Sw`).
+fn lazy_breaks(line: &str, nl: bool) -> bool {
+    if interrupts(line, nl) || is_blank(line) {
+        return true;
+    }
+    let sp = line.bytes().take_while(|&c| c == b' ').count();
+    if sp > 3 {
+        return false;
+    }
+    let body = &line[sp..];
+    if list_marker(body).is_some() {
+        return true;
+    }
+    let Some(r) = body.strip_prefix('<') else {
+        return false;
+    };
+    let lower = r.to_ascii_lowercase();
+    if lower.starts_with("!--") {
+        return true;
+    }
+    for t in ["script", "pre", "style", "textarea"] {
+        if lower.starts_with(t)
+            && lower[t.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| c.is_whitespace() || c == '>')
+        {
+            return true;
+        }
+    }
+    let r = lower.strip_prefix('/').unwrap_or(&lower);
+    let name: String = r
+        .bytes()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .map(char::from)
+        .collect();
+    let after = &r[name.len()..];
+    BLOCK_TAGS.contains(&name.as_str())
+        && (after.is_empty() || after.starts_with([' ', '>']) || after.starts_with("/>"))
+}
+
+/// Inside list items the fork lexes `text` one line at a time, so any block start ends it.
+fn starts_block(line: &str) -> bool {
+    let (col, ib) = indent(line);
     let body = &line[ib..];
-    fence_open(body).is_some()
-        || html_start(body, true).is_some()
-        || atx_heading(body).is_some()
-        || is_hr(body)
-        || body.starts_with('>')
-        || list_marker(body).is_some_and(|m| m.interrupts)
+    col < 4
+        && (html_start(body, false).is_some()
+            || atx_heading(line).is_some()
+            || is_hr(body)
+            || fence_open(body).is_some()
+            || body.starts_with('>')
+            || list_marker(body).is_some())
+}
+
+/// The paragraph-interrupting HTML starts (`_w`), at column 0 only.
+fn html_interrupts(line: &str) -> bool {
+    let Some(r) = line.strip_prefix('<') else {
+        return false;
+    };
+    if r.starts_with("!--")
+        || ["script", "pre", "style", "textarea"]
+            .iter()
+            .any(|t| r.starts_with(t))
+    {
+        return true;
+    }
+    let r = r.strip_prefix('/').unwrap_or(r);
+    let name: String = r
+        .bytes()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .map(char::from)
+        .collect();
+    let after = &r[name.len()..];
+    BLOCK_TAGS.contains(&name.as_str())
+        && (after.is_empty() || after.starts_with([' ', '>']) || after.starts_with("/>"))
 }
 
 fn blockquote(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usize {
@@ -238,7 +463,7 @@ fn blockquote(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usi
             let rest = &s[from..ls[i].end];
             lazy_ok =
                 !is_blank(rest) && indent(rest).0 < 4 && fence_open(rest.trim_start()).is_none();
-        } else if lazy_ok && !is_blank(line) && !interrupts(line) {
+        } else if lazy_ok && !is_blank(line) && !lazy_breaks(line, ls[i].next > ls[i].end) {
             inner.push(src, ls[i].start, ls[i].next);
         } else {
             break;
@@ -250,6 +475,11 @@ fn blockquote(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usi
     i
 }
 
+/// A list: items continue per the fork's `hp()`: with `D = min(3, indent - 1)`, a line
+/// whose first non-space is at index `<= D` and matches `TL` (`#`, fences, a rule, `<!--`,
+/// `<X…>`, a list marker) ends the item; a blank or indented (`>= indent`, tabs as 4 spaces)
+/// line continues it; any other line is a lazy continuation unless a blank line was seen or
+/// the previous line looks like indented code, a heading, a fence or a rule.
 fn list(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usize {
     let s = src.text.as_str();
     let first = list_marker(&s[ls[i].start..ls[i].end][indent(&s[ls[i].start..ls[i].end]).1..])
@@ -261,62 +491,92 @@ fn list(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usize {
             break;
         };
         let width = col + m.width;
+        let d = 3.min(width.saturating_sub(1));
         let mut inner = Src::default();
         inner.push(src, ls[i].start + ib + m.content, ls[i].next);
-        let mut lazy_ok = !is_blank(&line[ib + m.content..]);
-        let mut blank_run = 0;
+        let mut prev = line[ib + m.content..].to_owned();
+        let mut saw_blank = is_blank(&prev);
         i += 1;
         while i < ls.len() {
             let l = &s[ls[i].start..ls[i].end];
-            let (c, b) = indent(l);
-            if is_blank(l) {
-                blank_run += 1;
-                lazy_ok = false;
-            } else if c >= width {
-                blank_run = 0;
-                let cut = byte_at_col(l, width);
-                inner.push(src, ls[i].start + cut, ls[i].next);
-                lazy_ok = !interrupts(&l[cut..]) || lazy_ok;
-                i += 1;
-                continue;
-            } else if lazy_ok && !interrupts(l) && blank_run == 0 {
-                inner.push(src, ls[i].start, ls[i].next);
-                i += 1;
-                continue;
-            } else {
-                let _ = b;
+            let w = l.bytes().take_while(|&b| b == b' ').count();
+            if w <= d && item_breaks(&l[w..], ls[i].next >= s.len() && ls[i].end == s.len()) {
                 break;
             }
+            let expanded = l.replace('\t', "    ");
+            let blank = super::js::trim(l).is_empty();
+            let ew = expanded.bytes().take_while(|&b| b == b' ').count();
+            if blank {
+                inner.push(src, ls[i].end, ls[i].next);
+            } else if ew >= width {
+                inner.push_expanded(src, ls[i].start, ls[i].next, width);
+            } else if saw_blank || !lazy_after(&prev, d) {
+                break;
+            } else {
+                inner.push(src, ls[i].start, ls[i].next);
+            }
+            saw_blank |= blank;
+            prev = expanded.get(width..).unwrap_or("").to_owned();
             i += 1;
         }
-        // Trailing blank lines belong between items, not to the item's content.
-        i -= blank_run;
         let blocks = lex(&inner, false);
         out.push(Block::Container(inner, blocks));
-        for _ in 0..blank_run {
-            out.push(Block::Other);
-        }
-        if blank_run > 0 {
-            i += blank_run;
-        }
     }
     i
 }
 
-/// Byte index in `l` where column `col` starts (a tab that straddles it is kept whole).
-fn byte_at_col(l: &str, want: usize) -> usize {
-    let mut col = 0;
-    for (i, b) in l.bytes().enumerate() {
-        if col >= want {
-            return i;
-        }
-        match b {
-            b' ' => col += 1,
-            b'\t' => col += 4 - col % 4,
-            _ => return i,
-        }
+/// `TL` at the first non-space of a line (case-insensitive).
+fn item_breaks(body: &str, at_eof: bool) -> bool {
+    let b = body.as_bytes();
+    if body.starts_with('#') || body.starts_with("```") || body.starts_with("~~~") || is_pw_hr(body)
+    {
+        return true;
     }
-    l.len()
+    if body.starts_with("<!--")
+        || (b.first() == Some(&b'<')
+            && b.get(1).is_some_and(u8::is_ascii_alphabetic)
+            && body[2..].contains('>'))
+    {
+        return true;
+    }
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let mlen = if (1..=9).contains(&digits) && matches!(b.get(digits), Some(b'.' | b')')) {
+        digits + 1
+    } else if matches!(b.first(), Some(b'-' | b'+' | b'*')) {
+        1
+    } else {
+        return false;
+    };
+    match b.get(mlen) {
+        Some(b'\t' | b' ') => true,
+        None => at_eof,
+        _ => false,
+    }
+}
+
+/// `Pw`'s rule alternative: `- *- *-[- ]*`, `_ *_ *_[_ ]*`, `[*] *[*] *[*][* ]*`, to the end.
+fn is_pw_hr(body: &str) -> bool {
+    let Some(&c) = body.as_bytes().first() else {
+        return false;
+    };
+    matches!(c, b'-' | b'_' | b'*')
+        && body.bytes().filter(|&b| b == c).count() >= 3
+        && body.bytes().all(|b| b == c || b == b' ')
+}
+
+/// `NL(previous, D)`: whether a lazy line may follow `prev`.
+fn lazy_after(prev: &str, d: usize) -> bool {
+    let o = prev.bytes().take_while(|&b| b == b' ').count();
+    let code_like = {
+        let sp = prev.bytes().take_while(|&b| b == b' ').count();
+        (sp >= 4 || (sp <= 3 && prev.as_bytes().get(sp) == Some(&b'\t')))
+            && !super::js::trim(prev).is_empty()
+    };
+    let pw = {
+        let r = &prev[o.min(prev.len())..];
+        r.starts_with('#') || r.starts_with("```") || r.starts_with("~~~") || is_pw_hr(r)
+    };
+    !code_like && (o > d || !pw)
 }
 
 /// A list marker: kind (bullet char or ordered delimiter), width with its spaces, content start.
@@ -325,13 +585,12 @@ pub(crate) struct Marker {
     kind: u8,
     width: usize,
     content: usize,
-    interrupts: bool,
 }
 
 pub(crate) fn list_marker(body: &str) -> Option<Marker> {
     let b = body.as_bytes();
-    let (kind, mlen, start_one) = match b.first()? {
-        c @ (b'-' | b'+' | b'*') => (*c, 1, true),
+    let (kind, mlen) = match b.first()? {
+        c @ (b'-' | b'+' | b'*') => (*c, 1),
         b'0'..=b'9' => {
             let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
             if digits > 9 {
@@ -341,7 +600,7 @@ pub(crate) fn list_marker(body: &str) -> Option<Marker> {
             if d != b'.' && d != b')' {
                 return None;
             }
-            (d, digits + 1, &body[..digits] == "1")
+            (d, digits + 1)
         }
         _ => return None,
     };
@@ -360,7 +619,6 @@ pub(crate) fn list_marker(body: &str) -> Option<Marker> {
         kind,
         width,
         content,
-        interrupts: !empty && start_one,
     })
 }
 
@@ -428,10 +686,27 @@ fn is_def(body: &str) -> bool {
         return false;
     };
     let label = &rest[..close];
-    !label.trim().is_empty()
-        && !label.contains('[')
-        && rest[close + 1..].starts_with(':')
-        && !rest[close + 2..].trim().is_empty()
+    if label.trim().is_empty() || label.contains('[') || !rest[close + 1..].starts_with(':') {
+        return false;
+    }
+    let after = rest[close + 2..].trim_start_matches([' ', '\t']);
+    let dest_len = if let Some(r) = after.strip_prefix('<') {
+        match r.find('>') {
+            Some(i) => i + 2,
+            None => return false,
+        }
+    } else {
+        after.find([' ', '\t']).unwrap_or(after.len())
+    };
+    if dest_len == 0 {
+        return false;
+    }
+    let title = after[dest_len..].trim_matches([' ', '\t']);
+    title.is_empty()
+        || (title.len() >= 2
+            && ((title.starts_with('"') && title.ends_with('"'))
+                || (title.starts_with('\'') && title.ends_with('\''))
+                || (title.starts_with('(') && title.ends_with(')'))))
 }
 
 const BLOCK_TAGS: &[&str] = &[
@@ -502,19 +777,26 @@ const BLOCK_TAGS: &[&str] = &[
 
 /// The CommonMark HTML block kind (1-7) a line body starts, if any.
 pub(crate) fn html_start(body: &str, in_paragraph: bool) -> Option<u8> {
-    let lower = body.get(..body.len().min(12))?.to_ascii_lowercase();
     if !body.starts_with('<') {
         return None;
     }
-    for t in ["<script", "<pre", "<style", "<textarea"] {
-        if lower.starts_with(t)
-            && body[t.len()..]
-                .chars()
-                .next()
-                .is_none_or(|c| c == ' ' || c == '\t' || c == '>')
-        {
-            return Some(1);
-        }
+    let b = body.as_bytes();
+    let name_at = |i: usize| -> String {
+        b[i.min(b.len())..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .map(|c| c.to_ascii_lowercase() as char)
+            .collect()
+    };
+    let raw_names = ["script", "pre", "style", "textarea"];
+    let open_name = name_at(1);
+    if raw_names.contains(&open_name.as_str())
+        && body[1 + open_name.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| c == ' ' || c == '\t' || c == '>')
+    {
+        return Some(1);
     }
     if body.starts_with("<!--") {
         return Some(2);
@@ -529,41 +811,54 @@ pub(crate) fn html_start(body: &str, in_paragraph: bool) -> Option<u8> {
         return Some(4);
     }
     let name_start = if body.starts_with("</") { 2 } else { 1 };
-    let name: String = body[name_start..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric())
-        .collect::<String>()
-        .to_ascii_lowercase();
+    let name = name_at(name_start);
     let after = &body[name_start + name.len()..];
     if BLOCK_TAGS.contains(&name.as_str())
         && (after.is_empty() || after.starts_with([' ', '\t', '>']) || after.starts_with("/>"))
     {
         return Some(6);
     }
-    if !in_paragraph && super::markdown::html_tag_len(body).is_some_and(|n| is_blank(&body[n..])) {
+    if !in_paragraph
+        && !raw_names.iter().any(|t| name.starts_with(t))
+        && super::markdown::html_tag_len(body).is_some_and(|n| is_blank(&body[n..]))
+    {
         return Some(7);
     }
     None
 }
 
-/// Whether line `j` ends an HTML block of `kind` opened on line `i`.
-fn html_ends(kind: u8, s: &str, ls: &[Line], i: usize, j: usize) -> bool {
-    let line = &s[ls[j].start..ls[j].end];
-    let from = if j == i { indent(line).1 } else { 0 };
-    let l = &line[from..];
+/// Where an HTML block of `kind` ends if it ends on `line` (`open` = the opener's offset on
+/// its first line): kinds 1, 2 at the end of the line, 3-5 right after their terminator
+/// (the client's `marked` heritage), 6-7 before a blank line.
+fn html_end(kind: u8, s: &str, line: Line, open: Option<usize>) -> Option<usize> {
+    let from = open.unwrap_or(line.start);
+    let l = &s[from..line.end];
+    let eol = Some(line.end);
     match kind {
         1 => {
             let lower = l.to_ascii_lowercase();
-            ["</script>", "</pre>", "</style>", "</textarea>"]
+            let found = ["</script>", "</pre>", "</style>", "</textarea>"]
                 .iter()
-                .any(|t| lower.contains(t))
+                .any(|t| lower.contains(t));
+            if found { eol } else { None }
         }
-        2 => l
-            .get(if j == i { 4 } else { 0 }..)
-            .is_some_and(|r| r.contains("-->")),
-        3 => l.contains("?>"),
-        4 => l.contains('>'),
-        5 => l.contains("]]>"),
-        _ => ls.get(j + 1).is_none_or(|n| is_blank(&s[n.start..n.end])),
+        2 => {
+            let skip = if open.is_some() { 2 } else { 0 };
+            if l[skip..].contains("-->") { eol } else { None }
+        }
+        3 => l[if open.is_some() { 2 } else { 0 }..]
+            .find("?>")
+            .map(|i| from + i + 2 + if open.is_some() { 2 } else { 0 }),
+        4 => l.find('>').map(|i| from + i + 1),
+        5 => l[if open.is_some() { 9 } else { 0 }..]
+            .find("]]>")
+            .map(|i| from + i + 3 + if open.is_some() { 9 } else { 0 }),
+        _ => {
+            let next_blank = s[line.next..]
+                .split('\n')
+                .next()
+                .is_none_or(|n| line.next >= s.len() || is_blank(n));
+            if next_blank { eol } else { None }
+        }
     }
 }

@@ -166,7 +166,16 @@ fn inline(src: &Src, span: std::ops::Range<usize>, sink: &mut Sink<'_>) {
                 .map(|n| (n, None)),
             b'[' => link(s, p, 1),
             b'!' if b.get(p + 1) == Some(&b'[') => link(s, p, 2).map(|(n, _)| (n, None)),
-            b'*' | b'_' => emphasis(s, p, span.start),
+            b'*' | b'_' => match emphasis(s, p, span.start) {
+                Some((lead, n, inner)) => {
+                    p += lead;
+                    Some((n, inner))
+                }
+                None => {
+                    p += b[p..].iter().take_while(|&&x| x == c).count();
+                    continue;
+                }
+            },
             _ => None,
         };
         match token {
@@ -355,8 +364,13 @@ fn link(s: &str, p: usize, open: usize) -> Option<(usize, Option<std::ops::Range
 }
 
 /// Emphasis at `p`: a left-flanking run closed later by a right-flanking run of the same
-/// character. Returns its length and the span of its content.
-fn emphasis(s: &str, p: usize, start: usize) -> Option<(usize, Option<std::ops::Range<usize>>)> {
+/// character. Returns the unused part of the opening run (text), the token's length after
+/// it and the span of its content.
+fn emphasis(
+    s: &str,
+    p: usize,
+    start: usize,
+) -> Option<(usize, usize, Option<std::ops::Range<usize>>)> {
     let b = s.as_bytes();
     let c = b[p];
     if p > start && b[p - 1] == c {
@@ -384,7 +398,8 @@ fn emphasis(s: &str, p: usize, start: usize) -> Option<(usize, Option<std::ops::
                 flanking(af, bf) && (c == b'*' || !flanking(bf, af) || af.is_some_and(is_punct));
             if closes && i > p + n {
                 let m = n.min(k).min(2);
-                return Some((i + m - p, Some(p + m..i)));
+                let at = p + n - m;
+                return Some((at - p, i + m - at, Some(at + m..i)));
             }
             i += k;
         } else {

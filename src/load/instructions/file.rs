@@ -24,10 +24,9 @@ use super::deny::Deny;
 use super::excludes::Excludes;
 use super::imports::{self, Approval};
 use super::paths::{self, is_inside_casefold};
-use super::rules;
 use crate::env::ClientEnv;
 use crate::fsread::{self, Unread};
-use crate::load::{Kind, Loaded, Size, SkipWhy, Skipped, Why};
+use crate::load::{Kind, Loaded, Size, SkipWhy, Skipped, Why, rule_paths};
 use crate::settings::Settings;
 use crate::text::{comments, frontmatter, js, markdown};
 
@@ -87,12 +86,21 @@ impl<'e> Loader<'e> {
         self.env
     }
 
+    /// The client's `includeExternal` for a startup load of this kind: always for User files,
+    /// else the approval flag.
+    pub fn include_external(&self, kind: Kind) -> bool {
+        kind == Kind::User || self.approval.approved
+    }
+
+    /// The second half of the client's external test (`n !== "User" || NLn()`): User chains
+    /// are confined under the `local-agent` entrypoint.
+    pub fn may_leave(&self, kind: Kind) -> bool {
+        kind != Kind::User || !self.local_agent
+    }
+
     /// Whether files of this kind (and their chains) may reach outside the start directory.
     pub fn allow_external(&self, kind: Kind) -> bool {
-        match kind {
-            Kind::User => !self.local_agent,
-            _ => self.approval.approved,
-        }
+        self.include_external(kind) && self.may_leave(kind)
     }
 
     /// Whether `path` is the start directory or below it (case-insensitive, as the client).
@@ -234,11 +242,8 @@ impl<'e> Loader<'e> {
         if let Some(k) = resolved_key {
             self.processed.insert(k);
         }
-        let (text, bytes) = match read_text(path) {
-            Ok(text) => {
-                let n = text.len() as u64;
-                (text, n)
-            }
+        let (text, bytes) = match fsread::read_capped(Path::new(path), MAX_FILE_BYTES) {
+            Ok(raw) => (decode(&raw), raw.len() as u64),
             Err(Unread::Missing) => return skip(skipped, SkipWhy::Missing),
             Err(Unread::NotRegular(what)) => {
                 return skip(skipped, SkipWhy::NotRegular { what: what.into() });
@@ -326,7 +331,7 @@ pub struct Processed {
 /// Frontmatter removal, comment stripping and the import scan of one file's text.
 pub fn process(text: &str) -> Processed {
     let split = frontmatter::split(text);
-    let globs = split.yaml.and_then(rules::conditional_globs);
+    let globs = rule_paths::is_conditional(split.yaml);
     let imports = if split.body.contains('@') {
         markdown::imports(split.body)
     } else {
@@ -344,10 +349,16 @@ pub fn process(text: &str) -> Processed {
 /// invalid sequence (WHATWG decoder, BOM kept).
 pub fn read_text(path: &str) -> Result<String, Unread> {
     let bytes = fsread::read_capped(Path::new(path), MAX_FILE_BYTES)?;
-    Ok(encoding_rs::UTF_8
-        .decode_without_bom_handling(&bytes)
+    Ok(decode(&bytes))
+}
+
+/// UTF-8 decoding as the client's runtime does it (WHATWG: one U+FFFD per maximal invalid
+/// subsequence, a BOM kept as U+FEFF).
+pub fn decode(bytes: &[u8]) -> String {
+    encoding_rs::UTF_8
+        .decode_without_bom_handling(bytes)
         .0
-        .into_owned())
+        .into_owned()
 }
 
 /// A path with its symlinks resolved (`Gr`).

@@ -180,7 +180,19 @@ pub fn load(env: &ClientEnv, settings: &Settings) -> Instructions {
         &mut loader.processed,
     );
 
-    walk::lazy_below(&loader.cwd, &mut lazy);
+    if walk::lazy_below(&loader.cwd, &mut lazy) {
+        skipped.push(Skipped {
+            path: loader.cwd.clone(),
+            kind: None,
+            from: None,
+            why: SkipWhy::Other {
+                reason: format!(
+                    "lazy scan stopped after {} directories: deeper subdirectory files not listed",
+                    walk::MAX_SCAN_DIRS
+                ),
+            },
+        });
+    }
     Instructions {
         entries: list.into_iter().map(|e| e.loaded).collect(),
         skipped,
@@ -263,3 +275,6 @@ fn source_off(skipped: &mut Vec<Skipped>, source: &str) {
         },
     });
 }
+
+#[cfg(test)]
+mod tests;

@@ -27,15 +27,63 @@ pub struct RulesOut<'o> {
     pub lazy: &'o mut Vec<Lazy>,
 }
 
-/// Loads one rules folder of this kind.
+/// Loads one rules folder of this kind for the startup block: unconditional entries go to
+/// `out.entries`, conditional ones (a rule or an import with a conditional `paths:`) to
+/// `out.lazy` and `out.skipped`.
 pub fn load(loader: &mut Loader<'_>, rules_dir: &str, kind: Kind, out: &mut RulesOut<'_>) {
+    let include_external = loader.include_external(kind);
+    for e in collect(
+        loader,
+        rules_dir,
+        kind,
+        include_external,
+        false,
+        out.skipped,
+    ) {
+        match e.globs {
+            Some(globs) => {
+                out.skipped.push(Skipped {
+                    path: e.loaded.path.clone(),
+                    kind: Some(kind),
+                    from: None,
+                    why: SkipWhy::Conditional {
+                        globs: globs.clone(),
+                    },
+                });
+                out.lazy.push(Lazy {
+                    path: e.loaded.path,
+                    why: LazyWhy::ConditionalRule { globs },
+                });
+            }
+            None => out.entries.push(e),
+        }
+    }
+}
+
+/// Every rule under `rules_dir` in raw directory order, each followed by its imports, BEFORE
+/// the conditional filter (`Gze`). `include_external` is the client's `includeExternal`
+/// (startup: [`Loader::include_external`]); `conditional` is its `conditionalRule` flag (a
+/// rules folder reached through a symlinked `.claude` outside the start directory is then
+/// skipped even with approval).
+pub fn collect(
+    loader: &mut Loader<'_>,
+    rules_dir: &str,
+    kind: Kind,
+    include_external: bool,
+    conditional: bool,
+    skipped: &mut Vec<Skipped>,
+) -> Vec<Emitted> {
     let mut walk = Walk {
         loader,
         kind,
         top: rules_dir.to_owned(),
         visited: HashSet::new(),
+        include_external,
+        conditional,
     };
-    walk.dir(rules_dir, None, None, out);
+    let mut found = Vec::new();
+    walk.dir(rules_dir, None, None, &mut found, skipped);
+    found
 }
 
 struct Walk<'l, 'e> {
@@ -43,6 +91,8 @@ struct Walk<'l, 'e> {
     kind: Kind,
     top: String,
     visited: HashSet<String>,
+    include_external: bool,
+    conditional: bool,
 }
 
 impl Walk<'_, '_> {
@@ -51,7 +101,8 @@ impl Walk<'_, '_> {
         dir: &str,
         discovered: Option<&str>,
         linked_from: Option<String>,
-        out: &mut RulesOut<'_>,
+        found: &mut Vec<Emitted>,
+        skipped: &mut Vec<Skipped>,
     ) {
         if self.visited.contains(dir) {
             return;
@@ -65,7 +116,7 @@ impl Walk<'_, '_> {
             self.visited.insert(real.path.clone());
         }
         let kind = self.kind;
-        let may_leave = self.loader.allow_external(kind);
+        let may_leave = self.include_external && self.loader.may_leave(kind);
         let user_rules = paths::to_string(&self.loader.env().config_dir().join("rules"));
         let not_user =
             kind != Kind::User && !is_inside_casefold(discovered.unwrap_or(dir), &user_rules);
@@ -82,8 +133,11 @@ impl Walk<'_, '_> {
             && outside
             && self.covers_cwd(&dirname(&parent))
             && is_link(&parent);
-        if !may_leave && (dir_is_link || (parent_is_link && !self.loader.approval.approved)) {
-            out.skipped.push(self.skip(
+        if !may_leave
+            && (dir_is_link
+                || (parent_is_link && (self.conditional || !self.loader.approval.approved)))
+        {
+            skipped.push(self.skip(
                 dir,
                 None,
                 SkipWhy::ExternalNotApproved {
@@ -113,7 +167,7 @@ impl Walk<'_, '_> {
             if shown != target.path
                 && let Some(hit) = self.loader.excludes.hit(&shown, kind)
             {
-                out.skipped.push(self.skip(
+                skipped.push(self.skip(
                     &shown,
                     None,
                     SkipWhy::Excluded {
@@ -145,7 +199,7 @@ impl Walk<'_, '_> {
                 .clone()
                 .or_else(|| (escapes && not_user).then(|| shown.clone()));
             if (is_dir || (is_file && name.ends_with(".md"))) && escapes && !may_leave {
-                out.skipped.push(self.skip(
+                skipped.push(self.skip(
                     &shown,
                     None,
                     SkipWhy::ExternalNotApproved {
@@ -156,13 +210,13 @@ impl Walk<'_, '_> {
             }
             if is_dir {
                 let disc = (shown != target.path).then_some(shown.as_str());
-                self.dir(&target.path, disc, link_of, out);
+                self.dir(&target.path, disc, link_of, found, skipped);
             } else if is_file && name.ends_with(".md") {
                 if shown != target.path
                     && !self.loader.processed.contains(&target.path)
                     && let Some(rule) = self.loader.deny.hit(&shown, kind)
                 {
-                    out.skipped.push(self.skip(
+                    skipped.push(self.skip(
                         &shown,
                         None,
                         SkipWhy::DeniedRead {
@@ -174,28 +228,7 @@ impl Walk<'_, '_> {
                 let why = Why::Rule {
                     dir: self.top.clone(),
                 };
-                let tree = self
-                    .loader
-                    .load_tree(&target.path, kind, why, 0, out.skipped);
-                for e in tree {
-                    match e.globs {
-                        Some(globs) => {
-                            out.skipped.push(Skipped {
-                                path: e.loaded.path.clone(),
-                                kind: Some(kind),
-                                from: None,
-                                why: SkipWhy::Conditional {
-                                    globs: globs.clone(),
-                                },
-                            });
-                            out.lazy.push(Lazy {
-                                path: e.loaded.path,
-                                why: LazyWhy::ConditionalRule { globs },
-                            });
-                        }
-                        None => out.entries.push(e),
-                    }
-                }
+                found.extend(self.loader.load_tree(&target.path, kind, why, 0, skipped));
             }
         }
     }
@@ -227,139 +260,4 @@ fn is_link(path: &str) -> bool {
     Path::new(path)
         .symlink_metadata()
         .is_ok_and(|m| m.file_type().is_symlink())
-}
-
-/// The globs of a conditional rule frontmatter, `None` when the rule is unconditional.
-///
-/// TODO: replace with `crate::load::rule_paths` (branch `reading`) once it lands; this
-/// fallback reads a `paths:` key as a scalar, flow list or block list, splits on commas
-/// outside braces, expands one level of `{a,b}`, drops a trailing `/**`, and treats an
-/// all-`**` list as unconditional.
-pub fn conditional_globs(yaml: &str) -> Option<Vec<String>> {
-    let mut lines = yaml.lines();
-    let value = loop {
-        let line = lines.next()?;
-        if let Some(rest) = line.strip_prefix("paths") {
-            let rest = rest.trim_start();
-            if let Some(v) = rest.strip_prefix(':') {
-                break v.trim().to_owned();
-            }
-        }
-    };
-    let mut raw: Vec<String> = Vec::new();
-    if value.is_empty() {
-        for line in lines {
-            let t = line.trim();
-            match t.strip_prefix('-') {
-                Some(item) => raw.push(unquote(item.trim()).to_owned()),
-                None if t.is_empty() => continue,
-                None => break,
-            }
-        }
-    } else if let Some(inner) = value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
-        raw.extend(
-            split_commas(inner)
-                .into_iter()
-                .map(|s| unquote(s.trim()).to_owned()),
-        );
-    } else {
-        let v = unquote(&value);
-        let falsy = matches!(v, "" | "null" | "~" | "false" | "0") && v == value
-            || value.parse::<f64>().is_ok();
-        if falsy || value == "\"\"" || value == "''" {
-            return None;
-        }
-        raw.extend(split_commas(v).into_iter().map(str::to_owned));
-    }
-    let globs: Vec<String> = raw
-        .iter()
-        .flat_map(|p| expand_braces(p.trim()))
-        .map(|p| p.strip_suffix("/**").map(str::to_owned).unwrap_or(p))
-        .filter(|p| !p.is_empty())
-        .collect();
-    (!globs.is_empty() && !globs.iter().all(|g| g == "**")).then_some(globs)
-}
-
-fn unquote(s: &str) -> &str {
-    for q in ['"', '\''] {
-        if let Some(inner) = s.strip_prefix(q).and_then(|v| v.strip_suffix(q)) {
-            return inner;
-        }
-    }
-    s
-}
-
-fn split_commas(s: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0i32, 0);
-    for (i, c) in s.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            ',' if depth <= 0 => {
-                out.push(&s[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&s[start..]);
-    out
-}
-
-fn expand_braces(p: &str) -> Vec<String> {
-    let (Some(open), Some(close)) = (p.find('{'), p.find('}')) else {
-        return vec![p.to_owned()];
-    };
-    if close < open {
-        return vec![p.to_owned()];
-    }
-    let (head, body, tail) = (&p[..open], &p[open + 1..close], &p[close + 1..]);
-    body.split(',')
-        .flat_map(|alt| expand_braces(&format!("{head}{alt}{tail}")))
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn unconditional_shapes() {
-        for y in [
-            "paths:\n",
-            "paths: null\n",
-            "paths: \"\"\n",
-            "paths: 0\n",
-            "paths: false\n",
-            "paths: []\n",
-            "paths: \"**\"\n",
-            "paths: [\"**/**\", \"**\"]\n",
-            "paths: \"{**,**}\"\n",
-            "globs: src/**\n",
-        ] {
-            assert_eq!(conditional_globs(y), None, "{y:?}");
-        }
-    }
-
-    #[test]
-    fn conditional_shapes() {
-        assert_eq!(conditional_globs("paths: \"src/**\"\n").unwrap(), ["src"]);
-        assert_eq!(
-            conditional_globs("paths: \"{**,x}\"\n").unwrap(),
-            ["**", "x"]
-        );
-        assert_eq!(
-            conditional_globs("paths:\n  - \"**\"\n  - a.md\n").unwrap(),
-            ["**", "a.md"]
-        );
-        assert_eq!(
-            conditional_globs("paths: src/**/*.{ts,tsx}\n").unwrap(),
-            ["src/**/*.ts", "src/**/*.tsx"]
-        );
-        assert_eq!(
-            conditional_globs("paths: [unclosed\n").unwrap(),
-            ["[unclosed"]
-        );
-    }
 }

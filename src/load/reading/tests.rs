@@ -54,7 +54,13 @@ impl Procedure for Fake {
             .collect()
     }
 
-    fn rules(&mut self, dir: &Path, kind: Kind, processed: &mut HashSet<String>) -> Vec<Candidate> {
+    fn rules(
+        &mut self,
+        dir: &Path,
+        kind: Kind,
+        processed: &mut HashSet<String>,
+        _: bool,
+    ) -> Vec<Candidate> {
         let why = Why::Rule {
             dir: dir.to_string_lossy().into_owned(),
         };
