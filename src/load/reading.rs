@@ -50,8 +50,8 @@ pub trait Procedure {
 
 /// For each read path, in order, the files the client would attach (each is one block).
 pub fn load(env: &ClientEnv, session: &Session, reads: &[String]) -> Vec<Vec<Loaded>> {
-    // Until the instruction loader's per-file procedure lands, nothing is attached.
-    load_with(env, session, reads, &mut NoFiles)
+    let mut loader = super::instructions::Loader::new(env, &session.settings);
+    load_with(env, session, reads, &mut loader)
 }
 
 /// [`load`] with an explicit per-file procedure.
@@ -84,18 +84,6 @@ pub fn load_with(
                 .collect()
         })
         .collect()
-}
-
-/// A procedure that finds no file (placeholder until `instructions::Loader` is merged).
-struct NoFiles;
-
-impl Procedure for NoFiles {
-    fn file(&mut self, _: &Path, _: Kind, _: &mut HashSet<String>) -> Vec<Candidate> {
-        Vec::new()
-    }
-    fn rules(&mut self, _: &Path, _: Kind, _: &mut HashSet<String>, _: bool) -> Vec<Candidate> {
-        Vec::new()
-    }
 }
 
 /// The folders a read of `file` visits (`iVt`).
@@ -298,6 +286,7 @@ fn relabel(mut loaded: Loaded, why: &Why) -> Loaded {
 }
 
 mod cut;
+mod procedure;
 
 #[cfg(test)]
 mod tests;
