@@ -105,7 +105,10 @@ pub fn truncate(body: &str) -> Truncation {
     let first_dropped = if x >= utf16 {
         String::new()
     } else {
-        let d = units[x..].iter().position(|&u| u == nl).map_or(utf16, |p| x + p);
+        let d = units[x..]
+            .iter()
+            .position(|&u| u == nl)
+            .map_or(utf16, |p| x + p);
         js::trim(&String::from_utf16_lossy(&units[x..d])).to_owned()
     };
     let what = if kept_lines == 0 {
@@ -257,7 +260,10 @@ pub fn check_measured(utf16: usize, lines: usize) -> Option<WriteWarning> {
             "lines",
             format!("{lines} lines"),
             format!("{MAX_LINES}-line"),
-            format!("{} lines", (MAX_LINES as f64 * TARGET_FRACTION).floor() as u64),
+            format!(
+                "{} lines",
+                (MAX_LINES as f64 * TARGET_FRACTION).floor() as u64
+            ),
         )
     } else {
         (
@@ -278,9 +284,7 @@ pub fn check_measured(utf16: usize, lines: usize) -> Option<WriteWarning> {
             "Error: this write left the {label} at {path} at {size}, over its {cap} read limit. The write succeeded, but everything past the limit is silently dropped each time the index is loaded \u{2014} entries at the end are already invisible to readers. Rewrite it"
         )
     } else {
-        format!(
-            "The {label} at {path} is {size}, approaching the {cap} read limit. Compact it"
-        )
+        format!("The {label} at {path} is {size}, approaching the {cap} read limit. Compact it")
     };
     Some(WriteWarning {
         text: format!(

@@ -77,7 +77,10 @@ pub fn strip_controls(text: &str) -> String {
 
 /// Whether the sanitizer deletes `c` (after line-separator normalization).
 pub fn removed(c: char) -> bool {
-    if matches!(c, '\u{200C}' | '\u{200D}' | '\u{FE0E}' | '\u{FE0F}' | '\t' | '\n') {
+    if matches!(
+        c,
+        '\u{200C}' | '\u{200D}' | '\u{FE0E}' | '\u{FE0F}' | '\t' | '\n'
+    ) {
         return false;
     }
     if c.is_ascii() {
@@ -143,7 +146,8 @@ fn channel_tail(rest: &str) -> bool {
     let span: String = rest.chars().take_while(|&c| c != '>').take(126).collect();
     let chars: Vec<char> = span.chars().collect();
     (0..chars.len().min(121)).any(|i| {
-        let before_ok = i == 0 || !(chars[i - 1].is_alphanumeric() || matches!(chars[i - 1], '_' | '-'));
+        let before_ok =
+            i == 0 || !(chars[i - 1].is_alphanumeric() || matches!(chars[i - 1], '_' | '-'));
         let tail: String = chars[i..].iter().collect();
         before_ok
             && tail.starts_with("source")

@@ -2,7 +2,10 @@ use super::*;
 
 #[test]
 fn line_separators_become_newlines() {
-    assert_eq!(strip_controls("a\r\nb\rc\u{2028}d\u{2029}e"), "a\nb\nc\nd\ne");
+    assert_eq!(
+        strip_controls("a\r\nb\rc\u{2028}d\u{2029}e"),
+        "a\nb\nc\nd\ne"
+    );
 }
 
 #[test]
