@@ -19,3 +19,4 @@ pub mod memory;
 pub mod render;
 pub mod settings;
 pub mod text;
+pub mod verify;

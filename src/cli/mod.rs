@@ -3,6 +3,7 @@
 
 mod client_args;
 mod context;
+mod verify;
 
 pub use client_args::ClientArgs;
 
@@ -23,6 +24,8 @@ pub struct Cli {
 enum Command {
     /// Print exactly the memory reminder the client would send at session start.
     Context(context::Args),
+    /// Run the installed client against a local stub and compare its memory reminder with ccmem's.
+    Verify(verify::Args),
 }
 
 /// Parses the process arguments, runs the command, and returns its exit status. Errors are
@@ -42,6 +45,7 @@ pub fn main() -> ExitStatus {
     };
     let result = match cli.command {
         Command::Context(args) => context::run(args),
+        Command::Verify(args) => verify::run(args),
     };
     match result {
         Ok(status) => status,
