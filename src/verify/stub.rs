@@ -287,4 +287,83 @@ mod tests {
         assert!(text.contains("\"model\":\"m1\""));
         assert!(text.ends_with("\n\n"));
     }
+
+    /// Sends one raw HTTP/1.1 request and returns the whole response.
+    fn send(stub: &Stub, host: &str, method: &str, body: &str) -> String {
+        use std::io::Write;
+        let mut conn = std::net::TcpStream::connect(stub.addr()).unwrap();
+        write!(
+            conn,
+            "{method} /v1/messages?beta=true HTTP/1.1\r\nHost: {host}\r\nx-api-key: k\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut out = String::new();
+        conn.read_to_string(&mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn serves_streaming_and_plain_shapes_over_http() {
+        let stub = Stub::start().unwrap();
+        assert!(stub.addr().ip().is_loopback());
+        assert!(stub.base_url().starts_with("http://127.0.0.1:"));
+        let host = stub.addr().to_string();
+        let msgs = r#""messages":[{"role":"user","content":"hi"}]"#;
+
+        let streamed = send(
+            &stub,
+            &host,
+            "POST",
+            &format!(r#"{{"model":"m9","stream":true,{msgs}}}"#),
+        );
+        assert!(streamed.starts_with("HTTP/1.1 200"), "{streamed}");
+        assert!(
+            streamed
+                .to_ascii_lowercase()
+                .contains("content-type: text/event-stream")
+        );
+        assert!(streamed.contains("event: message_stop") && streamed.contains("\"model\":\"m9\""));
+
+        let plain = send(&stub, &host, "POST", &format!(r#"{{"model":"m8",{msgs}}}"#));
+        let body = plain.split("\r\n\r\n").nth(1).unwrap();
+        let v: Value = serde_json::from_str(body).unwrap();
+        assert_eq!(v["content"][0]["text"], "ok");
+        assert_eq!(v["model"], "m8");
+
+        let get = send(&stub, &host, "GET", "");
+        assert!(
+            get.starts_with("HTTP/1.1 200") && get.ends_with("{}"),
+            "{get}"
+        );
+
+        let log = stub.requests();
+        assert_eq!(log.len(), 3);
+        assert!(
+            log[0].is_messages_call() && log[1].is_messages_call() && !log[2].is_messages_call()
+        );
+        assert_eq!(log[0].header("X-API-KEY"), Some("k"));
+        assert_eq!(log[0].path, "/v1/messages?beta=true");
+    }
+
+    #[test]
+    fn refuses_a_foreign_host_header_over_http() {
+        let stub = Stub::start().unwrap();
+        let reply = send(
+            &stub,
+            "attacker.example",
+            "POST",
+            r#"{"messages":[{"role":"user","content":"x"}]}"#,
+        );
+        assert!(reply.starts_with("HTTP/1.1 403"), "{reply}");
+        let log = stub.requests();
+        assert_eq!(log.len(), 1);
+        assert!(log[0].refused.is_some());
+        assert!(
+            !log[0].is_messages_call(),
+            "a refused request never counts as captured"
+        );
+        assert_eq!(log[0].body, Value::Null, "a refused body is not read");
+    }
 }
