@@ -28,7 +28,9 @@ try: env.update(json.load(open(os.path.join(os.environ["HOME"], ".claude/setting
 except OSError: pass
 flag = json.loads(args[args.index("--settings") + 1])
 env.update(flag.get("env", {}))
-reminder = open(os.environ["FAKE_REMINDER"]).read()
+src = os.environ.get("FAKE_REMINDER", "")
+src = src if os.path.exists(src) else "reminder.txt"
+reminder = open(src).read().replace("@CWD@", os.getcwd()) if os.path.exists(src) else ""
 body = {"model": "m", "stream": True, "messages": [{"role": "user", "content": [
     {"type": "text", "text": reminder}, {"type": "text", "text": "hi"}]}]}
 headers = {"content-type": "application/json", "x-api-key": env.get("ANTHROPIC_API_KEY", "")}
@@ -314,4 +316,95 @@ fn hanging_client_is_stopped_at_the_time_limit() {
         .code(2);
     let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(err.contains("did not finish within 1 s"), "{err}");
+}
+
+fn put(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+#[test]
+fn capture_writes_a_normalized_case_from_the_project() {
+    let w = World::new();
+    put(&w.project, "sub/CLAUDE.md", "nested\n");
+    put(&w.project, "docs/x.md", "imported\n");
+    put(&w.project, "CLAUDE.md", "see @docs/x.md\n");
+    put(&w.project, "src/main.rs", "not memory\n");
+    std::fs::create_dir(w.project.join(".git")).unwrap();
+    let reminder = "<system-reminder>\nCodebase and user instructions\n\nContents of @CWD@/CLAUDE.md:\n</system-reminder>";
+    w.set_reminder(reminder);
+    let case = w.root.join("case");
+    let case_s = case.to_string_lossy().into_owned();
+    w.verify(
+        &["--capture", &case_s, "--bare"],
+        &[("CLAUDE_CODE_SIMPLE", "0")],
+    )
+    .code(0);
+    for f in ["CLAUDE.md", "sub/CLAUDE.md", "docs/x.md"] {
+        assert!(case.join("tree").join(f).is_file(), "{f} not copied");
+    }
+    assert!(!case.join("tree/src/main.rs").exists());
+    assert!(case.join("tree/home").is_dir());
+    assert!(
+        !case.join("tree/home/.claude/CLAUDE.md").exists(),
+        "home must not be copied"
+    );
+    let spec: Value =
+        serde_json::from_slice(&std::fs::read(case.join("case.json")).unwrap()).unwrap();
+    assert_eq!(spec["args"], serde_json::json!(["--bare"]));
+    assert_eq!(spec["env"]["CLAUDE_CODE_SIMPLE"], "0");
+    let expected = std::fs::read_to_string(case.join("expected.txt")).unwrap();
+    assert!(
+        expected.contains("Contents of {ROOT}/CLAUDE.md:"),
+        "{expected}"
+    );
+
+    // Re-capturing keeps tree/ and case.json and rewrites expected.txt.
+    std::fs::write(case.join("expected.txt"), "stale").unwrap();
+    w.verify(&["--capture", &case_s], &[]).code(0);
+    let again = std::fs::read_to_string(case.join("expected.txt")).unwrap();
+    assert_eq!(again, expected);
+}
+
+#[test]
+fn replay_reports_match_drift_mismatch_and_skip() {
+    let w = World::new();
+    let cases = w.root.join("cases");
+    // Under --bare ccmem predicts no reminder whatever the loader does.
+    for (name, reminder, expected) in [
+        ("a-match", "", ""),
+        ("b-drift", "", "stale text"),
+        (
+            "c-mismatch",
+            "<system-reminder>\nCodebase and user instructions\nX\n</system-reminder>",
+            "",
+        ),
+    ] {
+        put(&cases, &format!("{name}/tree/reminder.txt"), reminder);
+        put(
+            &cases,
+            &format!("{name}/case.json"),
+            r#"{"args": ["--bare"]}"#,
+        );
+        put(&cases, &format!("{name}/expected.txt"), expected);
+    }
+    put(&cases, "d-reading/case.json", r#"{"read": "x.md"}"#);
+    put(&cases, "d-reading/expected.txt", "");
+    let dir = cases.to_string_lossy().into_owned();
+    let out = w.verify(&["--replay", &dir], &[]).code(1);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    for line in [
+        "ok a-match",
+        "DRIFT b-drift",
+        "MISMATCH c-mismatch",
+        "skip d-reading",
+    ] {
+        assert!(stdout.contains(line), "{line}\n{stdout}");
+    }
+    assert!(
+        stdout.ends_with("verify: 2 passed, 1 failed, 1 skipped\n"),
+        "{stdout}"
+    );
+    w.verify(&["--replay", &dir, "--only", "a-"], &[]).code(0);
 }
