@@ -174,31 +174,21 @@ fn run_replay(
     cases: &std::path::Path,
     timeout: Duration,
 ) -> anyhow::Result<ExitStatus> {
-    let results = replay::replay(cases, &args.only, Some(&args.claude), timeout)?;
+    let json = args.json;
+    let results = replay::replay(cases, &args.only, Some(&args.claude), timeout, |r| {
+        if !json {
+            let _ = print_case(r);
+        }
+    })?;
     let count = |s: replay::Status| results.iter().filter(|r| r.status == s).count();
     let passed = count(replay::Status::Match) + count(replay::Status::Drift);
     let failed = count(replay::Status::Mismatch) + count(replay::Status::Error);
     let skipped = count(replay::Status::Skipped);
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if json {
         let v = json!({"passed": passed, "failed": failed, "skipped": skipped, "cases": results});
         writeln!(out, "{v:#}")?;
     } else {
-        for r in &results {
-            let tag = match r.status {
-                replay::Status::Match => "ok",
-                replay::Status::Drift => "DRIFT",
-                replay::Status::Mismatch => "MISMATCH",
-                replay::Status::Skipped => "skip",
-                replay::Status::Error => "ERROR",
-            };
-            writeln!(out, "{tag} {} ({} ms)", r.name, r.client_ms)?;
-            if !r.detail.is_empty() && r.status != replay::Status::Skipped {
-                for line in r.detail.lines().take(40) {
-                    writeln!(out, "    {line}")?;
-                }
-            }
-        }
         writeln!(
             out,
             "verify: {passed} passed, {failed} failed, {skipped} skipped"
@@ -206,4 +196,22 @@ fn run_replay(
     }
     out.flush()?;
     Ok(ExitStatus::findings_if(failed > 0))
+}
+
+fn print_case(r: &replay::CaseResult) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    let tag = match r.status {
+        replay::Status::Match => "ok",
+        replay::Status::Drift => "DRIFT",
+        replay::Status::Mismatch => "MISMATCH",
+        replay::Status::Skipped => "skip",
+        replay::Status::Error => "ERROR",
+    };
+    writeln!(out, "{tag} {} ({} ms)", r.name, r.client_ms)?;
+    if r.status != replay::Status::Skipped {
+        for line in r.detail.lines().take(40) {
+            writeln!(out, "    {line}")?;
+        }
+    }
+    out.flush()
 }

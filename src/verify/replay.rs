@@ -80,12 +80,14 @@ pub fn run_case(
     Ok(run)
 }
 
-/// Runs every case under `cases` whose name starts with `only`, one at a time, in name order.
+/// Runs every case under `cases` whose name starts with `only`, one at a time, in name order,
+/// calling `each` as each case ends.
 pub fn replay(
     cases: &Path,
     only: &str,
     bin: Option<&str>,
     timeout: Duration,
+    mut each: impl FnMut(&CaseResult),
 ) -> anyhow::Result<Vec<CaseResult>> {
     let mut names: Vec<String> = std::fs::read_dir(cases)
         .map_err(|e| anyhow::anyhow!("{}: {e}", cases.display()))?
@@ -97,7 +99,11 @@ pub fn replay(
     names.sort();
     Ok(names
         .iter()
-        .map(|n| one(&cases.join(n), n, bin, timeout))
+        .map(|n| {
+            let r = one(&cases.join(n), n, bin, timeout);
+            each(&r);
+            r
+        })
         .collect())
 }
 
