@@ -37,7 +37,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Write a conformance case (tree/, case.json, expected.txt) into CASE_DIR; re-capture
-    /// expected.txt when CASE_DIR/tree already exists.
+    /// expected.txt when CASE_DIR already holds a case (tree/ or case.json).
     #[arg(long, value_name = "CASE_DIR", conflicts_with = "replay")]
     capture: Option<PathBuf>,
     /// Run every case under CASES_DIR through the client and ccmem, byte for byte.

@@ -1,7 +1,7 @@
 //! `ccmem verify --capture CASE_DIR`: write a conformance case from the real client, in the
 //! layout of the oracle's `cases/` (see [`super::case`]).
 //!
-//! - When `CASE_DIR/tree/` exists, the case is **re-captured**: its `tree/` and `case.json` are
+//! - When `CASE_DIR/tree/` or `CASE_DIR/case.json` exists, the case is **re-captured**: its `tree/` and `case.json` are
 //!   kept, it is materialized and run through the client, and `expected.txt` is rewritten. This
 //!   is how the project regenerates its corpus for a new client version.
 //! - Otherwise a **new case** is made from the current directory. ROOT is the git root of the
@@ -59,7 +59,7 @@ pub struct Written {
     pub case: PathBuf,
     /// Files copied into a new `tree/` (0 when re-capturing).
     pub copied: usize,
-    /// True when `tree/` already existed.
+    /// True when the case already existed (tree/ or case.json).
     pub recaptured: bool,
     /// The text written to `expected.txt`.
     pub expected: String,
@@ -76,7 +76,7 @@ pub fn capture(
     bin: Option<&str>,
     timeout: Duration,
 ) -> anyhow::Result<Written> {
-    let recaptured = case_dir.join("tree").is_dir();
+    let recaptured = case_dir.join("tree").is_dir() || case_dir.join("case.json").is_file();
     let mut copied = 0;
     if !recaptured {
         let root = crate::load::git::git_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
