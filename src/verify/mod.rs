@@ -54,6 +54,9 @@ pub enum VerifyError {
         /// The tail of its output.
         output: String,
     },
+    /// Something the client reads changed while it ran, so the comparison would mean nothing.
+    #[error("{0} changed while the client ran (another process is writing it); run again")]
+    Unstable(String),
     /// The run would not be isolated, so it is refused.
     #[error("refusing to run the client: {0}")]
     Unsafe(String),
@@ -168,12 +171,18 @@ pub fn verify(opts: &Options) -> Result<Outcome, VerifyError> {
         client::isolated_env(&opts.vars, &base_url),
         flags,
     );
+    let managed_before = fingerprint(&model_env.managed_dir);
     let (capture, predicted) = std::thread::scope(|s| {
         let prediction = s.spawn(|| predict(&model_env));
         let capture = client::run(&invocation, &stub);
         (capture, prediction.join().unwrap_or_default())
     });
     let capture = capture?;
+    if fingerprint(&model_env.managed_dir) != managed_before {
+        return Err(VerifyError::Unstable(
+            model_env.managed_dir.display().to_string(),
+        ));
+    }
     let client = extract::first_messages_call(&capture.requests)
         .map(|r| extract::reminder(&r.body))
         .unwrap_or_default();
@@ -183,6 +192,27 @@ pub fn verify(opts: &Options) -> Result<Outcome, VerifyError> {
         predicted,
         capture,
     })
+}
+
+/// Every path below `dir` with its size and modification time (empty when `dir` is absent).
+/// The managed folder is shared machine-wide; a change during a run voids the comparison.
+fn fingerprint(dir: &std::path::Path) -> Vec<(PathBuf, u64, Option<std::time::SystemTime>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.filter_map(Result::ok) {
+            let Ok(meta) = e.metadata() else { continue };
+            if meta.is_dir() && out.len() < 10_000 {
+                stack.push(e.path());
+            }
+            out.push((e.path(), meta.len(), meta.modified().ok()));
+        }
+    }
+    out.sort();
+    out
 }
 
 #[cfg(test)]
@@ -195,6 +225,19 @@ mod tests {
         let d = diff("a\nb\n", "a\nc\n", "client", "ccmem");
         assert!(d.starts_with("--- client\n+++ ccmem\n"), "{d}");
         assert!(d.contains("-b\n") && d.contains("+c\n"), "{d}");
+    }
+
+    #[test]
+    fn fingerprint_sees_changes() {
+        let t = tempfile::tempdir().unwrap();
+        let before = fingerprint(t.path());
+        assert_eq!(before, fingerprint(t.path()));
+        std::fs::create_dir(t.path().join(".claude")).unwrap();
+        std::fs::write(t.path().join(".claude/r.md"), "x").unwrap();
+        let after = fingerprint(t.path());
+        assert_ne!(before, after);
+        assert_eq!(after.len(), 2);
+        assert!(fingerprint(&t.path().join("absent")).is_empty());
     }
 
     #[test]
