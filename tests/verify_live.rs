@@ -87,7 +87,7 @@ fn live_client_reminder_matches_and_nothing_leaks() {
     assert!(!marker.exists(), "the apiKeyHelper ran");
     for r in &outcome.capture.requests {
         assert!(r.refused.is_none(), "{:?}", r.path);
-        assert_eq!(r.header("x-api-key"), Some(verify::client::DUMMY_KEY));
+        assert_eq!(r.header("x-api-key"), Some(verify::isolate::DUMMY_KEY));
         assert_eq!(
             r.header("authorization"),
             None,

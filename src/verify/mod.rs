@@ -2,7 +2,8 @@
 //! reminder it sends, and hold ccmem's own prediction against it byte for byte.
 //!
 //! Data flow: [`stub::Stub`] (127.0.0.1, ephemeral port) ← [`client::run`] (the real client,
-//! isolated from every credential) → [`extract::reminder`] (the client's text) ; in parallel
+//! isolated by [`isolate`]
+//! from every credential) → [`extract::reminder`] (the client's text) ; in parallel
 //! [`predict`] (`load::load_session` + `render::reminder::startup`, for the same directory,
 //! environment and flags) → [`Outcome`]. [`capture`] writes a conformance case from a run;
 //! [`replay`] runs a whole case corpus live; [`version`] caches `claude --version`.
@@ -11,6 +12,7 @@ pub mod capture;
 pub mod case;
 pub mod client;
 pub mod extract;
+pub mod isolate;
 pub mod replay;
 pub mod stub;
 pub mod version;
@@ -152,10 +154,10 @@ pub fn verify(opts: &Options) -> Result<Outcome, VerifyError> {
     let base_url = stub.base_url();
     let user_env = ClientEnv::new(opts.cwd.clone(), opts.vars.clone(), opts.flags.clone());
     let settings = Settings::load(&user_env);
-    if let Some(why) = client::policy_blocker(&settings) {
+    if let Some(why) = isolate::policy_blocker(&settings) {
         return Err(VerifyError::Unsafe(why));
     }
-    let flag_settings = client::settings_override(&settings, &base_url);
+    let flag_settings = isolate::settings_override(&settings, &base_url);
     let invocation = client::Invocation {
         bin: bin.clone(),
         cwd: opts.cwd.clone(),
@@ -168,7 +170,7 @@ pub fn verify(opts: &Options) -> Result<Outcome, VerifyError> {
     flags.settings = Some(flag_settings.to_string());
     let model_env = ClientEnv::new(
         opts.cwd.clone(),
-        client::isolated_env(&opts.vars, &base_url),
+        isolate::isolated_env(&opts.vars, &base_url),
         flags,
     );
     let managed_before = fingerprint(&model_env.managed_dir);
