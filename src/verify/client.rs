@@ -31,7 +31,7 @@ pub struct Invocation {
     pub vars: BTreeMap<String, String>,
     /// Client flags other than `--settings` (e.g. `--add-dir X`, `--bare`).
     pub args: Vec<String>,
-    /// The `--settings` JSON to pass (see [`settings_override`]).
+    /// The `--settings` JSON to pass (see [`super::isolate::settings_override`]).
     pub settings: Value,
     /// How long the client may run.
     pub timeout: Duration,

@@ -2,8 +2,7 @@
 //! reminder it sends, and hold ccmem's own prediction against it byte for byte.
 //!
 //! Data flow: [`stub::Stub`] (127.0.0.1, ephemeral port) ← [`client::run`] (the real client,
-//! isolated by [`isolate`]
-//! from every credential) → [`extract::reminder`] (the client's text) ; in parallel
+//! kept from every credential by [`isolate`]) → [`extract::reminder`] (the client's text); in parallel
 //! [`predict`] (`load::load_session` + `render::reminder::startup`, for the same directory,
 //! environment and flags) → [`Outcome`]. [`capture`] writes a conformance case from a run;
 //! [`replay`] runs a whole case corpus live; [`version`] caches `claude --version`.
