@@ -21,8 +21,9 @@
 //!   `.claude`, or symlinked folders; a symlinked file is copied as its content; files over
 //!   1 MiB are left out. Nothing from the user's home is copied: `tree/home/` is created empty,
 //!   so the case is the project's memory alone. `case.json` records `cwd` (relative to ROOT),
-//!   the client flags, and the memory switches set in the environment
-//!   ([`MEMORY_VARS`]).
+//!   the client flags, the memory switches set in the environment ([`MEMORY_VARS`]), and a
+//!   `setup` that makes the folders git would not keep empty: the cwd, and `.git/` when ROOT is
+//!   a git root (so the case keeps the git-root semantics of auto memory).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -90,6 +91,7 @@ pub fn capture(
         copied = files.len();
         let rel_cwd = cwd.strip_prefix(&root).unwrap_or(Path::new(""));
         let spec = Spec {
+            setup: setup_script(&root, rel_cwd),
             cwd: (!rel_cwd.as_os_str().is_empty()).then(|| rel_cwd.to_string_lossy().into_owned()),
             env: MEMORY_VARS
                 .iter()
@@ -113,6 +115,24 @@ pub fn capture(
         expected: run.client,
         predicted: run.predicted,
     })
+}
+
+/// Folders a case needs that git would not keep when empty: the cwd, and `.git/` when ROOT is
+/// a git root (an empty `.git/` makes the client treat ROOT as one). Made by `case.json`'s
+/// `setup`, as the oracle's cases do.
+fn setup_script(root: &Path, rel_cwd: &Path) -> Option<String> {
+    let mut dirs = Vec::new();
+    if root.join(".git").exists() {
+        dirs.push(".git".to_owned());
+    }
+    if !rel_cwd.as_os_str().is_empty() {
+        dirs.push(rel_cwd.to_string_lossy().into_owned());
+    }
+    let quoted: Vec<String> = dirs
+        .iter()
+        .map(|d| format!("'{}'", d.replace('\'', r"'\''")))
+        .collect();
+    (!dirs.is_empty()).then(|| format!("mkdir -p {}", quoted.join(" ")))
 }
 
 /// The files of a new case's `tree/`, relative to `root`, per the module rules.
@@ -255,6 +275,21 @@ mod tests {
                 "docs/b.md",
                 "sub/AGENTS.md"
             ]
+        );
+    }
+
+    #[test]
+    fn setup_makes_cwd_and_git_marker() {
+        let t = tempfile::tempdir().unwrap();
+        assert_eq!(setup_script(t.path(), Path::new("")), None);
+        assert_eq!(
+            setup_script(t.path(), Path::new("it's/sub")).as_deref(),
+            Some(r"mkdir -p 'it'\''s/sub'")
+        );
+        std::fs::create_dir(t.path().join(".git")).unwrap();
+        assert_eq!(
+            setup_script(t.path(), Path::new("")).as_deref(),
+            Some("mkdir -p '.git'")
         );
     }
 
