@@ -63,6 +63,22 @@ pub fn isolated_env(vars: &BTreeMap<String, String>, base_url: &str) -> BTreeMap
     env
 }
 
+/// Credential and routing variables blanked in the `--settings` env even when no settings file
+/// read here names them (a settings file ccmem does not model could still set them).
+pub const ALWAYS_BLANK: [&str; 11] = [
+    "ANTHROPIC_AUTH_TOKEN",
+    "ANTHROPIC_CUSTOM_HEADERS",
+    "CLAUDE_CODE_OAUTH_TOKEN",
+    "CLAUDE_CODE_USE_BEDROCK",
+    "CLAUDE_CODE_USE_VERTEX",
+    "CLAUDE_CODE_USE_FOUNDRY",
+    "AWS_BEARER_TOKEN_BEDROCK",
+    "HTTPS_PROXY",
+    "HTTP_PROXY",
+    "https_proxy",
+    "http_proxy",
+];
+
 /// The `--settings` layer passed to the client: the user's own flag settings (if any) with
 /// `apiKeyHelper` emptied, hooks off, and every credential variable named in any layer's `env`
 /// re-set (to `""`, or to the stub's values for the key and base URL).
@@ -75,6 +91,9 @@ pub fn settings_override(settings: &Settings, base_url: &str) -> Value {
         Some(Value::Object(m)) => m.clone(),
         _ => Map::new(),
     };
+    for k in ALWAYS_BLANK {
+        env.insert(k.to_owned(), json!(""));
+    }
     for layer in &settings.layers {
         if let Some(Value::Object(m)) = layer.value.get("env") {
             for k in m.keys().filter(|k| is_credential_var(k)) {
@@ -177,6 +196,7 @@ mod tests {
         assert_eq!(o["apiKeyHelper"], json!(""));
         assert_eq!(o["env"]["ANTHROPIC_AUTH_TOKEN"], json!(""));
         assert_eq!(o["env"]["BAR"], json!("2"));
+        assert_eq!(o["env"]["CLAUDE_CODE_USE_BEDROCK"], json!(""));
         assert!(o["env"].get("FOO").is_none());
         assert_eq!(o["env"]["ANTHROPIC_BASE_URL"], json!("http://127.0.0.1:1"));
         assert!(policy_blocker(&s).is_none());
