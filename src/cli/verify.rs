@@ -124,7 +124,7 @@ fn print_outcome(args: &Args, o: &verify::Outcome, installed: &str) -> anyhow::R
             "client: {} ({installed}); ccmem models {CLIENT_VERSION}; client ran {ms} ms",
             o.bin.display()
         )?;
-        if let Some(note) = version::mismatch_note(installed) {
+        if let Some(note) = version::mismatch_note(installed).filter(|_| installed != "unknown") {
             writeln!(out, "note: {note}")?;
         }
     }
