@@ -16,7 +16,7 @@ const FAKE: &str = r#"#!/usr/bin/env python3
 import json, os, sys, time, urllib.request
 args = sys.argv[1:]
 if args == ["--version"]:
-    print("2.1.332 (Claude Code)"); sys.exit(0)
+    print(os.environ.get("FAKE_VERSION", "2.1.332") + " (Claude Code)"); sys.exit(0)
 json.dump({"argv": args, "env": dict(os.environ)}, open(os.environ["FAKE_RECORD"], "w"))
 mode = os.environ.get("FAKE_MODE", "ok")
 if mode == "fail": sys.stderr.write("boom: the fake failed\n"); sys.exit(3)
@@ -407,4 +407,20 @@ fn replay_reports_match_drift_mismatch_and_skip() {
         "{stdout}"
     );
     w.verify(&["--replay", &dir, "--only", "a-"], &[]).code(0);
+}
+
+#[test]
+fn a_different_installed_version_gets_one_note_line() {
+    let w = World::new();
+    w.set_reminder(&w.predicted());
+    let out = w.verify(&[], &[("FAKE_VERSION", "2.1.400")]).code(0);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("note: installed Claude Code is 2.1.400; ccmem models 2.1.332\n"),
+        "{stdout}"
+    );
+    let same = World::new();
+    same.set_reminder(&same.predicted());
+    let out = same.verify(&[], &[]).code(0);
+    assert!(!String::from_utf8_lossy(&out.get_output().stdout).contains("note:"));
 }
