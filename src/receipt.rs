@@ -154,6 +154,8 @@ pub struct Receipt {
     pub findings: Vec<FindingView>,
     /// For each `--reading PATH`, what the client would attach then.
     pub reads: Vec<ReadView>,
+    /// One line when the installed client is not the version modeled.
+    pub client_note: Option<String>,
 }
 
 /// What a file read later in the session attaches.
@@ -227,6 +229,7 @@ impl Receipt {
             problems: session.settings.problems.clone(),
             findings,
             reads: Vec::new(),
+            client_note: None,
         }
     }
 
