@@ -13,4 +13,14 @@ fi
 echo "live-conformance: client $bin ($("$bin" --version))"
 cargo build --quiet
 CCMEM_CLAUDE_BIN="$bin" cargo test --quiet --test verify_live
-target/debug/ccmem verify --claude "$bin" --replay "${1:-tests/oracle/cases}"
+if [ $# -gt 0 ]; then
+  target/debug/ccmem verify --claude "$bin" --replay "$1"
+else
+  status=0
+  for cases in tests/oracle/cases tests/oracle/cases-captured; do
+    [ -d "$cases" ] || continue
+    echo "live-conformance: $cases"
+    target/debug/ccmem verify --claude "$bin" --replay "$cases" || status=1
+  done
+  exit $status
+fi
