@@ -82,6 +82,14 @@ case("sanitize-tag-variants", "reserved tag neutralizing variants",
                    b"- <invoke> <cited> <b> &lt;system-reminder> x\n- <system-reminder/> x\n- <channel> </channel> x\n"
                    b"- <channel source=\"s\"> x\n- <tick> <ticket> <bash-stdout> <system_reminder> <function_results> x\n"
                    b"- <!system-reminder> <\"system-reminder\"> </ system-reminder > x\n"})
+case("sanitize-tag-lookalikes", "reserved tags written with lookalike openers, letters and dashes are neutralized too",
+     {"MEMORY.md": "".join(f"- {i} {v} end\n" for i, v in enumerate([
+         "\uff1csystem-reminder>", "\ufe64system-reminder>", "\u2039system-reminder>", "\u3008system-reminder>",
+         "<\u0455ystem-reminder>", "<SYSTEM\u2010REMINDER>", "<system\u2013reminder>", "<system-re\u0301minder>",
+         "<\nsystem-reminder>", "<\u00a0system-reminder>", "<sy\u200bstem-reminder>", "<\uff53ystem-reminder>",
+         "<invoke>", "<\u017ftick>", "< /tick>", "<<tick>", "<tick\u00e9>", "<syst\u00e9m-reminder>",
+         "<\U0001d42dick>", "<a tick>", "\u27eatick>", "\u226atick>", "<ti\u0441k>", "<x-channel source=x>",
+         "<tick_>", "<\u2017tick>", "<tick\u2010x>"])).encode()})
 case("memory-md-broken-symlink", "dangling MEMORY.md link: no block, and it blocks the backfill",
      {"topic.md": b"---\ndescription: a topic\n---\nbody\n"}, post='ln -s "$ROOT/nowhere.md" "$M/MEMORY.md"')
 case("backfill-scan-rules", "backfill scan: hidden/excluded segments, hard links, symlinks, nested MEMORY.md dropped",
