@@ -103,6 +103,13 @@ case("backfill-scan-rules", "backfill scan: hidden/excluded segments, hard links
 case("backfill-cap-140", "150 topic files: the generated index stops at 140 lines, newest first",
      {f"t{i:03d}.md": f"---\ndescription: topic number {i}\n---\n".encode() for i in range(150)},
      mtimes={f"t{i:03d}.md": 1700000000 + i for i in range(150)})
+case("backfill-description-types", "backfill: non-string descriptions are ignored, folded scalars joined, broken YAML retried with quoted values",
+     {"a.md": b"---\ndescription: 123\n---\n", "b.md": b"---\ndescription: plain text\n---\n",
+      "c.md": b"---\ndescription: [x, y]\n---\n", "d.md": b"---\nname: d\ndescription: >\n  folded\n  text\n---\n",
+      "e.md": b"---\ndescription: 'bad: yaml: [\n---\n", "f.md": b"---\ndescription: true\n---\n",
+      "g.md": b"---\ndescription: uses a: colon\n---\n"},
+     mtimes={"a.md": 1700000007, "b.md": 1700000006, "c.md": 1700000005, "d.md": 1700000004, "e.md": 1700000003,
+             "f.md": 1700000002, "g.md": 1700000001})
 case("dir-no-git", "no git: the cwd itself is the key", {"MEMORY.md": b"- no git\n"},
      pre="mkdir -p proj", mvar_line='M="$HOME/.claude/projects/$(slug "$ROOT/proj")/memory"; mkdir -p "$M"', cwd="proj")
 case("dir-empty-dotgit", "an empty .git folder makes a git root", {"MEMORY.md": b"- empty dotgit root\n"},
