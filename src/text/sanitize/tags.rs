@@ -37,7 +37,7 @@ fn unit(c: char) -> Unit {
     if c.is_ascii() {
         return if c == '<' || c == '>' {
             Unit::Bracket
-        } else if c.is_ascii_control() {
+        } else if c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r') {
             Unit::Gap
         } else {
             Unit::Ascii(c.to_ascii_lowercase())
@@ -101,36 +101,42 @@ fn is_connector(c: char) -> bool {
         || matches!(c, '\u{2017}' | '\u{2CD}' | '\u{7FA}' | '\u{640}')
 }
 
-/// The reading of `units` flattened to letters: `(letter, foreign)`; gaps as `('\0', false)`,
-/// fillers as `(' ', false)`, brackets as `('<', false)`.
-fn flatten(units: &[Unit]) -> Vec<(char, bool)> {
-    let mut out = Vec::with_capacity(units.len());
-    for u in units {
-        match u {
-            Unit::Ascii(c) => out.push((*c, false)),
-            Unit::Foreign(s) => out.extend(s.chars().map(|c| (c, true))),
-            Unit::Bracket => out.push(('<', false)),
-            Unit::Gap => out.push(('\0', false)),
-            Unit::Other => out.push((' ', false)),
+/// The reading of the text after an opener, flattened to letters and pulled on demand:
+/// `(letter, foreign)`; gaps read as `'\0'`, fillers as `' '`, brackets as `'<'`.
+struct Reading<'a> {
+    chars: std::str::Chars<'a>,
+    flat: Vec<(char, bool)>,
+}
+
+impl Reading<'_> {
+    fn at(&mut self, p: usize) -> Option<(char, bool)> {
+        while self.flat.len() <= p {
+            match unit(self.chars.next()?) {
+                Unit::Ascii(c) => self.flat.push((c, false)),
+                Unit::Foreign(s) => self.flat.extend(s.chars().map(|c| (c, true))),
+                Unit::Bracket => self.flat.push(('<', false)),
+                Unit::Gap => self.flat.push(('\0', false)),
+                Unit::Other => self.flat.push((' ', false)),
+            }
         }
+        Some(self.flat[p])
     }
-    out
 }
 
 fn is_name(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-'
 }
 
-/// Matches `name` at `r[at..]`; returns the index after it.
-fn match_at(r: &[(char, bool)], at: usize, name: &str) -> Option<usize> {
+/// Matches `name` at reading position `at`; returns the position after it.
+fn match_at(r: &mut Reading, at: usize, name: &str) -> Option<usize> {
     let mut p = at;
     for (i, want) in name.chars().enumerate() {
         if i > 0 {
-            while r.get(p).is_some_and(|&(c, _)| c == '\0') {
+            while r.at(p).is_some_and(|(c, _)| c == '\0') {
                 p += 1;
             }
         }
-        let &(got, _) = r.get(p)?;
+        let (got, _) = r.at(p)?;
         let ok = match want {
             '-' | '_' => got == '-' || got == '_',
             w => got == w,
@@ -143,28 +149,31 @@ fn match_at(r: &[(char, bool)], at: usize, name: &str) -> Option<usize> {
     Some(p)
 }
 
-/// Whether the text after an opener (`rest`) starts a reserved tag.
+/// Whether the text after an opener (`rest`) starts a reserved tag: lazily skipped filler,
+/// a name, then a character that is not an ASCII name character.
 pub fn reserved_after(rest: &str, names: &[&str]) -> bool {
     if rest.starts_with('\\') {
         return false;
     }
-    let units: Vec<Unit> = rest.chars().take(4096).map(unit).collect();
-    let r = flatten(&units);
+    let mut r = Reading {
+        chars: rest.chars(),
+        flat: Vec::new(),
+    };
     let mut at = 0;
     loop {
         for name in names {
-            if let Some(end) = match_at(&r, at, name) {
-                let tail_ok = match r.get(end) {
+            if let Some(end) = match_at(&mut r, at, name) {
+                let tail_ok = match r.at(end) {
                     None => true,
-                    Some(&(c, foreign)) => foreign || !is_name(c),
+                    Some((c, foreign)) => foreign || !is_name(c),
                 };
                 if tail_ok {
                     return true;
                 }
             }
         }
-        match r.get(at) {
-            Some(&(c, foreign)) if foreign || (c != '<' && !is_name(c)) => at += 1,
+        match r.at(at) {
+            Some((c, foreign)) if foreign || (c != '<' && !is_name(c)) => at += 1,
             _ => return false,
         }
     }
