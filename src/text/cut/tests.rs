@@ -249,3 +249,15 @@ fn write_check_strips_frontmatter_and_comments_when_whole() {
         "the same file unstripped (255 lines) would warn"
     );
 }
+
+#[test]
+fn other_indexes_are_measured_raw() {
+    let text = format!("<!--\n{}-->\n{}", "c\n".repeat(100), lines(100, 1));
+    assert!(write_check(&text).is_none());
+    let raw = write_check_other_index(text.as_bytes()).unwrap();
+    assert!(
+        raw.text.contains("202 lines, over its 200-line"),
+        "{}",
+        raw.text
+    );
+}
