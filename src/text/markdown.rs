@@ -315,10 +315,11 @@ impl Finds {
         let k = ["-->", "?>", "]]>", ">"]
             .iter()
             .position(|n| *n == needle)?;
-        if let Some((q, r)) = self.last[k] {
-            if q <= from && r.is_none_or(|x| x >= from) {
-                return r;
-            }
+        if let Some((q, r)) = self.last[k]
+            && q <= from
+            && r.is_none_or(|x| x >= from)
+        {
+            return r;
         }
         let r = s.get(from..)?.find(needle).map(|i| from + i);
         self.last[k] = Some((from, r));
