@@ -615,3 +615,136 @@ fn accept(raw: &str) -> Option<String> {
                 .is_some_and(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b)));
     ok.then_some(h)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn paths(t: &str) -> Vec<String> {
+        imports(t).into_iter().map(|r| r.path).collect()
+    }
+
+    #[test]
+    fn accepted_syntax() {
+        let t = "@x.md @./x.md @../x.md @-x.md @_x.md @.x.md @noext @x.md,y.md @a&b.md \
+                 @Design\\ Docs/x.md @x.md#sec @~/h.md @/abs.md";
+        assert_eq!(
+            paths(t),
+            [
+                "x.md",
+                "./x.md",
+                "../x.md",
+                "-x.md",
+                "_x.md",
+                ".x.md",
+                "noext",
+                "x.md,y.md",
+                "a&b.md",
+                "Design Docs/x.md",
+                "x.md",
+                "~/h.md",
+                "/abs.md"
+            ]
+        );
+    }
+
+    #[test]
+    fn rejected_syntax() {
+        for t in [
+            "mid@x.md",
+            "(@x.md)",
+            "\"@x.md\"",
+            "'@x.md'",
+            "@@x",
+            "@#x",
+            "@\"x\"",
+            "@~x",
+            "@*x",
+            "@/",
+            "@#only",
+            "@",
+        ] {
+            assert_eq!(paths(t), Vec::<String>::new(), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn path_stops_at_whitespace_or_a_lone_backslash() {
+        assert_eq!(paths("@win\\path.md"), ["win"]);
+        assert_eq!(paths("@trail\\ "), ["trail "]);
+        assert_eq!(paths("@a.md, @b.md. @c.md;"), ["a.md,", "b.md.", "c.md;"]);
+    }
+
+    #[test]
+    fn skipped_contexts() {
+        for t in [
+            "```\n@fenced.md\n```\n",
+            "    @indented.md\n",
+            "`@span.md`",
+            "<div>@x.md</div>\n",
+            "[text](@url.md)",
+            "![@alt.md](p)",
+            "\\@escaped.md",
+            "<!-- @in-comment.md -->\n",
+        ] {
+            assert_eq!(paths(t), Vec::<String>::new(), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn scanned_contexts() {
+        assert_eq!(paths("# Head @h.md\n"), ["h.md"]);
+        assert_eq!(paths("> quote @q.md\n"), ["q.md"]);
+        assert_eq!(paths("*@em.md* **@st.md**"), ["em.md", "st.md"]);
+        assert_eq!(paths("[see @l.md](u)"), ["l.md"]);
+        assert_eq!(paths("| a | @cell.md |\n|---|---|\n"), ["cell.md"]);
+        assert_eq!(paths("<!-- c --> @after.md\n"), ["after.md"]);
+    }
+
+    #[test]
+    fn a_token_boundary_acts_as_start_of_text() {
+        // After an escape, code span, tag or link the next text token starts at `@`.
+        assert_eq!(paths("a\\\\@e.md"), ["e.md"]);
+        assert_eq!(paths("a`c`@c.md"), ["c.md"]);
+        assert_eq!(paths("x <span>@s.md</span>"), ["s.md"]);
+        assert_eq!(paths("**b**@h.md"), ["h.md"]);
+        assert_eq!(paths("a*@x.md"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn list_items_are_scanned_raw_then_by_token() {
+        assert_eq!(paths("- item @c.md\n"), ["c.md", "c.md"]);
+        // The raw scan sees link syntax the token scan does not.
+        assert_eq!(paths("- [t]( @u.md)\n"), ["u.md)"]);
+    }
+
+    #[test]
+    fn offsets_point_at_the_at_sign_in_the_original_text() {
+        let t = "line\r\n\r\n- x @a.md\r\n> @b.md\n";
+        for r in imports(t) {
+            assert_eq!(&t[r.offset..r.offset + 1], "@");
+        }
+        assert_eq!(imports(t).last().map(|r| r.offset), t.rfind('@'));
+    }
+
+    proptest! {
+        #[test]
+        fn offsets_are_at_signs(
+            parts in proptest::collection::vec(
+                prop_oneof![
+                    Just("@a.md"), Just(" "), Just("\n"), Just("\r\n"), Just("- "), Just("> "),
+                    Just("`"), Just("*"), Just("_"), Just("["), Just("]("), Just(")"),
+                    Just("<!--"), Just("-->"), Just("\\"), Just("\t"), Just("é"), Just("x"),
+                ],
+                0..40,
+            )
+        ) {
+            let text: String = parts.concat();
+            for r in imports(&text) {
+                prop_assert_eq!(text.as_bytes().get(r.offset), Some(&b'@'));
+                prop_assert!(!r.path.is_empty() && !r.path.contains('#'));
+            }
+        }
+    }
+}
