@@ -356,7 +356,13 @@ fn size_counts_bytes_on_disk_and_the_trimmed_content() {
     let settings = Settings::load(&env);
     let mut loader = Loader::new(&env, &settings);
     let why = Why::Ancestor { dir: "p".into() };
-    let tree = loader.load_tree(&t.path("p/CLAUDE.md"), Kind::Project, why, 0, &mut Vec::new());
+    let tree = loader.load_tree(
+        &t.path("p/CLAUDE.md"),
+        Kind::Project,
+        why,
+        0,
+        &mut Vec::new(),
+    );
     let size = tree[0].loaded.size;
     assert_eq!((size.bytes, size.lines, size.utf16), (9, 2, 5));
 }

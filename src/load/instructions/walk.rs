@@ -102,27 +102,44 @@ pub fn lazy_below(cwd: &str, out: &mut Vec<Lazy>) -> bool {
         if visited > MAX_SCAN_DIRS {
             return true;
         }
-        if dir != cwd {
-            for name in ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"] {
-                let p = join(&dir, name);
-                if Path::new(&p).is_file() {
-                    out.push(Lazy {
-                        path: p,
-                        why: LazyWhy::Subdirectory,
-                    });
-                }
-            }
-            rule_files(&join(&dir, ".claude/rules"), 0, out);
-        }
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
+        let mut has = [false; 3];
         for e in entries.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
+            let name = e.file_name();
+            let name = name.to_string_lossy();
             let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
-            if is_dir && name != ".claude" && !SKIP_DIRS.contains(&name.as_str()) {
-                queue.push_back(join(&dir, &name));
+            match name.as_ref() {
+                "CLAUDE.md" => has[0] = true,
+                "CLAUDE.local.md" => has[1] = true,
+                ".claude" => has[2] = true,
+                n if is_dir && !SKIP_DIRS.contains(&n) => queue.push_back(join(&dir, n)),
+                _ => {}
             }
+        }
+        if dir == cwd {
+            continue;
+        }
+        let mut found = |p: String| {
+            if Path::new(&p).is_file() {
+                out.push(Lazy {
+                    path: p,
+                    why: LazyWhy::Subdirectory,
+                });
+            }
+        };
+        if has[0] {
+            found(join(&dir, "CLAUDE.md"));
+        }
+        if has[2] {
+            found(join(&dir, ".claude/CLAUDE.md"));
+        }
+        if has[1] {
+            found(join(&dir, "CLAUDE.local.md"));
+        }
+        if has[2] {
+            rule_files(&join(&dir, ".claude/rules"), 0, out);
         }
     }
     false
