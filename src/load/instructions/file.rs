@@ -19,6 +19,7 @@
 use std::collections::HashSet;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
+use std::rc::Rc;
 
 use super::deny::Deny;
 use super::excludes::Excludes;
@@ -58,9 +59,9 @@ pub struct Loader<'e> {
     /// The external-import approval.
     pub approval: Approval,
     /// `claudeMdExcludes`.
-    pub excludes: Excludes,
+    pub excludes: Rc<Excludes>,
     /// Read deny rules.
-    pub deny: Deny,
+    pub deny: Rc<Deny>,
     local_agent: bool,
     unverified_host: bool,
 }
@@ -74,10 +75,26 @@ impl<'e> Loader<'e> {
             home: paths::to_string(&env.home),
             processed: HashSet::new(),
             approval: Approval::read(env),
-            excludes: Excludes::from_settings(settings),
-            deny: Deny::from_settings(env, settings),
+            excludes: Rc::new(Excludes::from_settings(settings)),
+            deny: Rc::new(Deny::from_settings(env, settings)),
             local_agent: env.var("CLAUDE_CODE_ENTRYPOINT") == Some("local-agent"),
             unverified_host: unverified_host(env),
+        }
+    }
+
+    /// A loader sharing this one's settings (approval, excludes, deny rules) with its own,
+    /// empty processed set (the AGENTS.md plugin and lazy loads keep separate sets).
+    pub fn fork(&self) -> Self {
+        Loader {
+            env: self.env,
+            cwd: self.cwd.clone(),
+            home: self.home.clone(),
+            processed: HashSet::new(),
+            approval: self.approval.clone(),
+            excludes: Rc::clone(&self.excludes),
+            deny: Rc::clone(&self.deny),
+            local_agent: self.local_agent,
+            unverified_host: self.unverified_host,
         }
     }
 

@@ -170,15 +170,8 @@ pub fn load(env: &ClientEnv, settings: &Settings) -> Instructions {
         .into_iter()
         .flatten()
         .collect();
-    agents::apply(
-        env,
-        settings,
-        &dirs,
-        seeds,
-        &mut list,
-        &mut skipped,
-        &mut loader.processed,
-    );
+    let added = agents::apply(&loader, settings, &dirs, seeds, &mut list, &mut skipped);
+    loader.processed.extend(added);
 
     if walk::lazy_below(&loader.cwd, &mut lazy) {
         skipped.push(Skipped {
