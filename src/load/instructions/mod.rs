@@ -10,9 +10,16 @@
 //! each entry followed by its import subtree ([`file::Loader`]); then the AGENTS.md plugin edits
 //! the list ([`agents`]).
 //!
-//! Modules: [`file`] (the per-file procedure), [`imports`] (resolution, approval), [`rules`],
+//! Modules: [`file`] (the per-file procedure, [`Loader`]), [`access`] (resolution, refused
+//! paths, capped reads), [`imports`] (resolution, approval), [`rules`],
 //! [`walk`] (ancestors and the lazy scan), [`agents`], [`excludes`], [`deny`], [`paths`].
+//!
+//! Lazy loading reuses the same procedures: [`Loader::load_tree`] (one file and its imports,
+//! pre-order, with globs and chain root) and [`rules::collect`] (a rules folder before the
+//! conditional filter); a lazy load keeps its own processed set ([`Loader::fork`], or swap
+//! [`Loader::processed`]).
 
+pub mod access;
 pub mod agents;
 pub mod deny;
 pub mod excludes;
