@@ -10,7 +10,7 @@
 //! each entry followed by its import subtree ([`file::Loader`]); then the AGENTS.md plugin edits
 //! the list ([`agents`]).
 //!
-//! Modules: [`file`] (the per-file procedure, [`Loader`]), [`access`] (resolution, refused
+//! Modules: [`file`](mod@file) (the per-file procedure, [`Loader`]), [`access`] (resolution, refused
 //! paths, capped reads), [`imports`] (resolution, approval), [`rules`],
 //! [`walk`] (ancestors and the lazy scan), [`agents`], [`excludes`], [`deny`], [`paths`].
 //!
