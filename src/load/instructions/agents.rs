@@ -218,9 +218,11 @@ fn duplicate_of(e: &Emitted, list: &[Emitted], taken: &HashSet<String>) -> Optio
         .map(|o| o.loaded.path.clone())
 }
 
-/// The directory a chain root belongs to: the part before `/.claude/`, else its dirname.
+/// The directory a chain root belongs to: the part before the LAST `/.claude/`, else its
+/// dirname (so `p/.claude/w/CLAUDE.md` belongs to `p`; captured in
+/// `instr-agents-both-claude-dir-path`).
 fn root_dir(root: &str) -> String {
-    match root.find("/.claude/") {
+    match root.rfind("/.claude/") {
         Some(i) => root[..i].to_owned(),
         None => dirname(root),
     }
@@ -311,5 +313,10 @@ mod tests {
     fn chain_root_directory() {
         assert_eq!(root_dir("/r/p/.claude/rules/x.md"), "/r/p");
         assert_eq!(root_dir("/r/p/CLAUDE.md"), "/r/p");
+        assert_eq!(root_dir("/r/p/.claude/w/CLAUDE.md"), "/r/p");
+        assert_eq!(
+            root_dir("/r/p/.claude/w/.claude/rules/r.md"),
+            "/r/p/.claude/w"
+        );
     }
 }
