@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use anstyle::{AnsiColor, Style};
 
 use crate::load::automem::{IndexState, Measure};
-use crate::load::{LazyWhy, Why};
+use crate::load::{LazyWhy, SkipWhy, Why};
 use crate::receipt::{Receipt, group, skip_words};
 use crate::text::cut::{MAX_LINES, MAX_UTF16};
 
@@ -106,10 +106,10 @@ pub fn why_words(why: &Why) -> String {
         Why::AddDir { dir } => format!("--add-dir {dir}"),
         Why::Import { from, line, depth } => format!("import from {from}:{line} (depth {depth})"),
         Why::AgentsMd { mode } => format!("AGENTS.md ({mode})"),
+        Why::LazyNested { dir } => format!("in {dir}, between the start directory and the file read"),
+        Why::LazyRule { dir, pattern } => format!("conditional rule in {dir}: paths pattern \"{pattern}\" matched"),
         Why::AutoMemIndex => "auto-memory index".into(),
         Why::AutoMemBackfill => "auto-memory index the client would GENERATE and write (MEMORY.md is missing; ccmem wrote nothing)".into(),
-        #[allow(unreachable_patterns)]
-        other => format!("{other:?}"),
     }
 }
 
@@ -292,17 +292,36 @@ fn reads(o: &mut String, r: &Receipt) {
 }
 
 fn skipped(o: &mut String, r: &Receipt) {
-    if r.skipped.is_empty() {
+    if r.skipped
+        .iter()
+        .all(|s| matches!(s.why, SkipWhy::Conditional { .. }))
+    {
         return;
     }
     let _ = writeln!(o, "\n{BOLD}Skipped{BOLD:#}");
-    for s in &r.skipped {
+    // Conditional rules are listed under "Reachable only later".
+    for s in r
+        .skipped
+        .iter()
+        .filter(|s| !matches!(s.why, SkipWhy::Conditional { .. }))
+    {
         let from = s
             .from
             .as_ref()
             .map(|(f, l)| format!(" (from {f}:{l})"))
             .unwrap_or_default();
-        let _ = writeln!(o, "  {}{from} {DIM}—{DIM:#} {}", s.path, skip_words(&s.why));
+        let hint =
+            if s.why == SkipWhy::Missing && s.path.ends_with(['.', ',', ';', ':', '!', '?', ')']) {
+                " (trailing punctuation after an @import is part of the path)"
+            } else {
+                ""
+            };
+        let _ = writeln!(
+            o,
+            "  {}{from} {DIM}—{DIM:#} {}{hint}",
+            s.path,
+            skip_words(&s.why)
+        );
     }
 }
 
