@@ -124,7 +124,8 @@ pub fn load(env: &ClientEnv, settings: &Settings) -> Instructions {
         );
         Some(user_file)
     } else {
-        source_off(&mut skipped, "userSettings");
+        let cfg = paths::to_string(&env.config_dir());
+        source_off(&mut skipped, "userSettings", &[join(&cfg, "CLAUDE.md")]);
         None
     };
 
@@ -157,11 +158,17 @@ pub fn load(env: &ClientEnv, settings: &Settings) -> Instructions {
             list.extend(loader.load_tree(&p, Kind::Local, why, 0, &mut skipped));
         }
     }
+    let cwd = loader.cwd.clone();
     if !project_on {
-        source_off(&mut skipped, "projectSettings");
+        let files = [join(&cwd, "CLAUDE.md"), join(&cwd, ".claude/CLAUDE.md")];
+        source_off(&mut skipped, "projectSettings", &files);
     }
     if !local_on {
-        source_off(&mut skipped, "localSettings");
+        source_off(
+            &mut skipped,
+            "localSettings",
+            &[join(&cwd, "CLAUDE.local.md")],
+        );
     }
 
     add_dirs(
@@ -265,16 +272,15 @@ fn add_dirs(
     }
 }
 
-fn source_off(skipped: &mut Vec<Skipped>, source: &str) {
-    skipped.push(Skipped {
-        path: String::new(),
-        kind: None,
-        from: None,
-        why: SkipWhy::SourceDisabled {
-            source: source.into(),
-        },
-    });
+fn source_off(skipped: &mut Vec<Skipped>, source: &str, files: &[String]) {
+    for f in files.iter().filter(|f| std::path::Path::new(f).exists()) {
+        skipped.push(Skipped {
+            path: f.clone(),
+            kind: None,
+            from: None,
+            why: SkipWhy::SourceDisabled {
+                source: source.into(),
+            },
+        });
+    }
 }
-
-#[cfg(test)]
-mod tests;
