@@ -220,7 +220,7 @@ impl<'e> Loader<'e> {
             return skip(
                 skipped,
                 SkipWhy::Unreadable {
-                    error: "dangling symlink".into(),
+                    error: link_error(path).into(),
                 },
             );
         }
@@ -357,6 +357,14 @@ pub fn process(text: &str) -> Processed {
         globs,
         body_start: split.body_start,
         imports,
+    }
+}
+
+/// Why a symlink cannot be resolved, in words.
+fn link_error(path: &str) -> &'static str {
+    match std::fs::metadata(path) {
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => "symlink loop",
+        _ => "dangling symlink",
     }
 }
 

@@ -284,3 +284,6 @@ fn source_off(skipped: &mut Vec<Skipped>, source: &str, files: &[String]) {
         });
     }
 }
+
+#[cfg(test)]
+mod tests;

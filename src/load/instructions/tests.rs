@@ -475,3 +475,19 @@ fn agents_groups_go_before_deeper_folders_and_before_memory() {
         ]
     );
 }
+
+#[test]
+fn loops_and_dangling_links_are_told_apart() {
+    let t = Tree::new(&[("p/CLAUDE.md", "P @loop.md @gone.md")]);
+    std::os::unix::fs::symlink("loop.md", t.path("p/loop.md")).unwrap();
+    std::os::unix::fs::symlink("nothing.md", t.path("p/gone.md")).unwrap();
+    let (_, skipped) = t.load_one("p/CLAUDE.md", Kind::Project);
+    let errors: Vec<String> = skipped
+        .iter()
+        .map(|s| match &s.why {
+            SkipWhy::Unreadable { error } => error.clone(),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(errors, ["symlink loop", "dangling symlink"]);
+}
