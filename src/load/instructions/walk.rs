@@ -2,7 +2,7 @@
 //! directory for files that only load lazily.
 //!
 //! Ancestors: the start directory and every parent up to but excluding `/`, outermost first.
-//! A directory listed in `CLAUDE_CODE_AUTOMOUNT_ROOTS` is skipped whole. In a git worktree
+//! A directory listed in `CLAUDE_CODE_AUTOMOUNT_ROOTS`, or an autofs map root, is skipped whole. In a git worktree
 //! nested inside its main checkout, directories inside the main checkout but outside the
 //! worktree get no project files (CLAUDE.local.md still loads).
 
@@ -38,7 +38,7 @@ pub fn ancestors(env: &ClientEnv) -> (Vec<WalkDir>, Vec<Skipped>) {
     let mut skipped = Vec::new();
     let mut d = cwd.clone();
     while d != "/" && !d.is_empty() {
-        if automount.contains(&d) {
+        if automount.contains(&d) || is_autofs(&d) {
             skipped.push(Skipped {
                 path: d.clone(),
                 kind: None,
@@ -72,6 +72,23 @@ pub fn ancestors(env: &ClientEnv) -> (Vec<WalkDir>, Vec<Skipped>) {
     dirs.reverse();
     skipped.reverse();
     (dirs, skipped)
+}
+
+/// Linux `AUTOFS_SUPER_MAGIC`: the file system type of an automounter map root.
+const AUTOFS_SUPER_MAGIC: i64 = 0x0187;
+
+/// Whether `dir` is an autofs map root (the client skips those without touching them further).
+fn is_autofs(dir: &str) -> bool {
+    let Ok(c) = std::ffi::CString::new(dir) else {
+        return false;
+    };
+    let mut buf = std::mem::MaybeUninit::<libc::statfs>::uninit();
+    // SAFETY: `c` is NUL-terminated and `buf` is large enough for one `statfs`.
+    let ok = unsafe { libc::statfs(c.as_ptr(), buf.as_mut_ptr()) } == 0;
+    // SAFETY: initialized by the successful call above. (`f_type`'s width varies by target.)
+    #[allow(clippy::unnecessary_cast)]
+    let magic = ok && unsafe { buf.assume_init() }.f_type as i64 == AUTOFS_SUPER_MAGIC;
+    magic
 }
 
 /// `(worktree root, main checkout root)` when the start directory is in a linked worktree that
@@ -199,6 +216,12 @@ mod tests {
         let (dirs, skipped) = ancestors(&e);
         assert_eq!(dirs.len(), 2);
         assert_eq!(skipped[0].path, "/nonexistent-x/a");
+    }
+
+    #[test]
+    fn ordinary_folders_are_not_autofs_roots() {
+        assert!(!is_autofs("/"));
+        assert!(!is_autofs("/nonexistent-x"));
     }
 
     #[test]
