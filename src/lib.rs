@@ -21,3 +21,4 @@ pub mod receipt;
 pub mod render;
 pub mod settings;
 pub mod text;
+pub mod verify;

@@ -6,6 +6,7 @@ mod client_args;
 mod context;
 pub mod progress;
 mod receipt;
+mod verify;
 
 pub use client_args::ClientArgs;
 
@@ -33,6 +34,8 @@ enum Command {
     Budget(budget::Args),
     /// Show what loads at session start, why, what is cut, lazy and skipped.
     Receipt(receipt::Args),
+    /// Run the installed client against a local stub and compare its memory reminder with ccmem's.
+    Verify(verify::Args),
 }
 
 /// Parses the process arguments, runs the command, and returns its exit status. Errors are
@@ -60,6 +63,7 @@ pub fn main() -> ExitStatus {
         Command::Context(args) => context::run(args),
         Command::Budget(args) => budget::run(args),
         Command::Receipt(args) => receipt::run(args),
+        Command::Verify(args) => verify::run(args),
     };
     match result {
         Ok(status) => status,

@@ -34,6 +34,9 @@ pub fn human(r: &Receipt) -> String {
         "{BOLD}ccmem receipt{BOLD:#} {DIM}· models Claude Code {} · {}{DIM:#}",
         r.client_version, r.cwd
     );
+    if let Some(note) = &r.client_note {
+        let _ = writeln!(o, "{YELLOW}note: {note}{YELLOW:#}");
+    }
     if let Some(why) = r.disabled {
         let _ = writeln!(
             o,

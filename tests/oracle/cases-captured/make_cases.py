@@ -82,6 +82,14 @@ case("sanitize-tag-variants", "reserved tag neutralizing variants",
                    b"- <invoke> <cited> <b> &lt;system-reminder> x\n- <system-reminder/> x\n- <channel> </channel> x\n"
                    b"- <channel source=\"s\"> x\n- <tick> <ticket> <bash-stdout> <system_reminder> <function_results> x\n"
                    b"- <!system-reminder> <\"system-reminder\"> </ system-reminder > x\n"})
+case("sanitize-tag-lookalikes", "reserved tags written with lookalike openers, letters and dashes are neutralized too",
+     {"MEMORY.md": "".join(f"- {i} {v} end\n" for i, v in enumerate([
+         "\uff1csystem-reminder>", "\ufe64system-reminder>", "\u2039system-reminder>", "\u3008system-reminder>",
+         "<\u0455ystem-reminder>", "<SYSTEM\u2010REMINDER>", "<system\u2013reminder>", "<system-re\u0301minder>",
+         "<\nsystem-reminder>", "<\u00a0system-reminder>", "<sy\u200bstem-reminder>", "<\uff53ystem-reminder>",
+         "<invoke>", "<\u017ftick>", "< /tick>", "<<tick>", "<tick\u00e9>", "<syst\u00e9m-reminder>",
+         "<\U0001d42dick>", "<a tick>", "\u27eatick>", "\u226atick>", "<ti\u0441k>", "<x-channel source=x>",
+         "<tick_>", "<\u2017tick>", "<tick\u2010x>"])).encode()})
 case("memory-md-broken-symlink", "dangling MEMORY.md link: no block, and it blocks the backfill",
      {"topic.md": b"---\ndescription: a topic\n---\nbody\n"}, post='ln -s "$ROOT/nowhere.md" "$M/MEMORY.md"')
 case("backfill-scan-rules", "backfill scan: hidden/excluded segments, hard links, symlinks, nested MEMORY.md dropped",
@@ -95,6 +103,13 @@ case("backfill-scan-rules", "backfill scan: hidden/excluded segments, hard links
 case("backfill-cap-140", "150 topic files: the generated index stops at 140 lines, newest first",
      {f"t{i:03d}.md": f"---\ndescription: topic number {i}\n---\n".encode() for i in range(150)},
      mtimes={f"t{i:03d}.md": 1700000000 + i for i in range(150)})
+case("backfill-description-types", "backfill: non-string descriptions are ignored, folded scalars joined, broken YAML retried with quoted values",
+     {"a.md": b"---\ndescription: 123\n---\n", "b.md": b"---\ndescription: plain text\n---\n",
+      "c.md": b"---\ndescription: [x, y]\n---\n", "d.md": b"---\nname: d\ndescription: >\n  folded\n  text\n---\n",
+      "e.md": b"---\ndescription: 'bad: yaml: [\n---\n", "f.md": b"---\ndescription: true\n---\n",
+      "g.md": b"---\ndescription: uses a: colon\n---\n"},
+     mtimes={"a.md": 1700000007, "b.md": 1700000006, "c.md": 1700000005, "d.md": 1700000004, "e.md": 1700000003,
+             "f.md": 1700000002, "g.md": 1700000001})
 case("dir-no-git", "no git: the cwd itself is the key", {"MEMORY.md": b"- no git\n"},
      pre="mkdir -p proj", mvar_line='M="$HOME/.claude/projects/$(slug "$ROOT/proj")/memory"; mkdir -p "$M"', cwd="proj")
 case("dir-empty-dotgit", "an empty .git folder makes a git root", {"MEMORY.md": b"- empty dotgit root\n"},
