@@ -136,3 +136,25 @@ fn replay_imports() {
         }
     }
 }
+
+#[test]
+fn replay_cut() {
+    use ccmem::text::{cut, js};
+    for data in corpus("cut") {
+        let Some((&reps, rest)) = data.split_first() else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(rest).repeat(1 + usize::from(reps % 64));
+        let body = comments::strip(frontmatter::split(&text).body).into_owned();
+        let t = cut::truncate(&body);
+        let trimmed = js::trim(&body);
+        assert_eq!(t.lines, trimmed.matches('\n').count() + 1);
+        assert_eq!(t.utf16, js::utf16_len(trimmed));
+        if let Some(c) = &t.cut {
+            assert!(c.kept_utf16 <= cut::MAX_UTF16 && c.kept_lines <= cut::MAX_LINES);
+            assert!(t.content.starts_with(&trimmed[..c.kept_bytes]));
+        } else {
+            assert_eq!(t.content, trimmed);
+        }
+    }
+}

@@ -1,14 +1,30 @@
-//! Block structure of Markdown as the client's lexer (a rewritten `marked`, `gfm: false`)
-//! splits it, reduced to what comment stripping and the `@import` scan need.
+//! Block structure of Markdown as the client's lexer (a rewritten `marked`, `gfm: false`,
+//! class `BPe` in chunk-z2hgkt87) splits it, reduced to what comment stripping and the
+//! `@import` scan need.
 //!
-//! The input must already be LF-normalized (the client lexes `\r\n`/`\r` as `\n`). The
-//! lexer is line based and follows CommonMark block rules (which the fork implements):
-//! fenced and indented code, ATX and setext headings, thematic breaks, the seven HTML block
-//! kinds (a comment block ends on the line of the first `-->` and takes all `\n` after it),
-//! block quotes and list items with lazy continuation, link reference definitions and
-//! paragraphs (which HTML kinds 1-6, fences, headings, rules, quotes and lists interrupt).
-//! Spans are byte ranges of the lexed text; container content is re-lexed from a
-//! [`Src`] that maps its bytes back to the outer text.
+//! The input must already be LF-normalized (the client lexes `\r\n`/`\r` as `\n`). Rules are
+//! CommonMark's where the fork follows them, and the fork's own where it does not (checked
+//! against the client's lexer run under node, see `fuzz/oracle/`):
+//! - HTML blocks: kinds 1-2 end at the end of the line holding the terminator (`<!-->` and
+//!   `<!--->` close at once), kinds 3-5 right after `?>`/`>`/`]]>` (the rest of that line is
+//!   lexed as a new block), kinds 6-7 before a blank line; all take the `\n`s after them.
+//!   Kind 7 excludes `script|pre|style|textarea` tag names, so `</pre>` alone is a paragraph.
+//! - A paragraph ends at a blank line or at the `sp` regex: `>`, `- `/`+ `/`* `, `1. `/`1) `,
+//!   an ATX heading, a fence followed by `\n`, a rule, or HTML of kinds 1, 2, 6 **at column 0
+//!   only** (so ` <!-- c -->` after a paragraph line is paragraph text, not a comment block).
+//! - Setext headings are tried before paragraphs and may span lines a paragraph would stop at
+//!   (`EL`/`mL`); a failed scan is remembered (`noSetextUntil`).
+//! - List items continue per `hp()`: lines indented to the content column (tabs as four
+//!   spaces, `replaceAll`), blank lines, and lazy lines unless a blank line was seen; a line
+//!   starting (at most `min(3, indent-1)` spaces in) with `#`, a fence, a rule, `<!--`,
+//!   `<X…>` or a list marker ends the item. Inside items text is lexed line by line, so any
+//!   block start ends it, and after a nested list the rest of the item lexes as top level
+//!   (`blockTokens` leaves `state.top` true).
+//! - Block quotes take lazy lines unless `sp`, a list marker or an indented (≤ 3) HTML start
+//!   (`Sw`, case-insensitive) begins the line.
+//!
+//! Spans are byte ranges of the lexed text; container content is re-lexed from a [`Src`] that
+//! maps its bytes back to the outer text.
 
 /// Deepest container nesting that is lexed; deeper `>`/list lines are paragraph text. Each
 /// level copies its content, so this bounds the work on adversarial input (the client itself
