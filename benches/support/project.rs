@@ -14,17 +14,27 @@ pub fn build(root: &Path) -> (PathBuf, PathBuf) {
         "Never push to main.\n",
     )
     .unwrap();
+    // Imports must stay inside the start directory (external ones need approval), so every
+    // level imports documents that live in the cwd's docs/ folder.
+    let levels: Vec<String> = (0..10).map(|l| format!("d{l}")).collect();
+    let docs = root.join("w").join(levels.join("/")).join("docs");
+    fs::create_dir_all(&docs).unwrap();
     let mut dir = root.join("w");
     for level in 0..10 {
-        dir = dir.join(format!("d{level}"));
+        dir = dir.join(&levels[level]);
         fs::create_dir_all(dir.join(".claude/rules")).unwrap();
+        let down = levels[level + 1..].join("/");
         let mut claude = format!("# Level {level}\n\nSome guidance for level {level}.\n");
         for i in 0..2 {
-            let name = format!("docs/imp{level}_{i}.md");
-            claude.push_str(&format!("See @{name} for details.\n"));
-            fs::create_dir_all(dir.join("docs")).unwrap();
+            let name = format!("imp{level}_{i}.md");
+            let rel = if down.is_empty() {
+                format!("docs/{name}")
+            } else {
+                format!("{down}/docs/{name}")
+            };
+            claude.push_str(&format!("See @{rel} for details.\n"));
             fs::write(
-                dir.join(&name),
+                docs.join(&name),
                 format!("Imported guidance {level}.{i}\n").repeat(5),
             )
             .unwrap();

@@ -21,7 +21,7 @@ pub struct Args {
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
     let env = args.client.client_env()?;
-    let session = load::load_session(&env);
+    let session = load::load_session_with(&env, load::Detail::Reminder);
     let mut out = std::io::stdout().lock();
     if args.reading.is_empty() {
         if let Some(text) = reminder::startup(&session.entries) {

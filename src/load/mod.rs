@@ -39,8 +39,23 @@ pub struct Session {
     pub settings: Settings,
 }
 
-/// Runs the startup load.
+/// How much a load computes beyond the reminder itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Everything, including what is reachable only lazily (subdirectory files, topic files).
+    Full,
+    /// Only what the startup reminder needs (for `context`, hooks and `verify`).
+    Reminder,
+}
+
+/// Runs the startup load with every detail (see [`load_session_with`]).
 pub fn load_session(env: &ClientEnv) -> Session {
+    load_session_with(env, Detail::Full)
+}
+
+/// Runs the startup load.
+pub fn load_session_with(env: &ClientEnv, detail: Detail) -> Session {
+    let full = detail == Detail::Full;
     let settings = Settings::load(env);
     if let Some(why) = env.instructions_disabled() {
         return Session {
@@ -53,12 +68,12 @@ pub fn load_session(env: &ClientEnv) -> Session {
             settings,
         };
     }
-    let mut instr = instructions::load(env, &settings);
+    let mut instr = instructions::load_with(env, &settings, full);
     // A walk candidate that does not exist is not news; a missing import target is.
     instr
         .skipped
         .retain(|s| s.why != SkipWhy::Missing || s.from.is_some());
-    let automem = automem::load(env, &settings, &instr.processed);
+    let automem = automem::load_with(env, &settings, &instr.processed, full);
     let mut entries = instr.entries;
     entries.extend(automem.entry.clone());
     let mut lazy = instr.lazy;

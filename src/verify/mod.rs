@@ -120,7 +120,7 @@ pub fn diff(old: &str, new: &str, old_name: &str, new_name: &str) -> String {
 
 /// ccmem's prediction for an environment: the startup reminder, or `""` when none is sent.
 pub fn predict(env: &ClientEnv) -> String {
-    let session = crate::load::load_session(env);
+    let session = crate::load::load_session_with(env, crate::load::Detail::Reminder);
     crate::render::reminder::startup(&session.entries).unwrap_or_default()
 }
 

@@ -140,6 +140,17 @@ pub fn measure_index(path: &Path) -> IndexState {
 /// Resolves and loads the auto-memory index as the client does at session start. `processed`
 /// is the set of paths already loaded as instruction files (the entry is dropped if it is there).
 pub fn load(env: &ClientEnv, settings: &Settings, processed: &HashSet<String>) -> Report {
+    load_with(env, settings, processed, true)
+}
+
+/// As [`load`]; `scan_topics` also lists the topic files of the folder (a directory walk the
+/// reminder itself does not need).
+pub fn load_with(
+    env: &ClientEnv,
+    settings: &Settings,
+    processed: &HashSet<String>,
+    scan_topics: bool,
+) -> Report {
     if let Some(why) = enabled::off_reason(env, settings) {
         return Report::off(&why);
     }
@@ -190,7 +201,9 @@ pub fn load(env: &ClientEnv, settings: &Settings, processed: &HashSet<String>) -
         },
     };
     let visible = processed_index.as_ref().map_or("", |p| p.visible.as_str());
-    report.lazy = topics::lazy(&on_disk, &found.path, visible);
+    if scan_topics {
+        report.lazy = topics::lazy(&on_disk, &found.path, visible);
+    }
     report.entry = processed_index
         .filter(|p| !index::is_empty(&p.content))
         .filter(|_| !store_mode && !processed.contains(&index_path))

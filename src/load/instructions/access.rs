@@ -40,7 +40,16 @@ pub struct Resolved {
 impl Resolved {
     /// Resolves `path`.
     pub fn of(path: &str) -> Self {
-        match std::fs::canonicalize(path) {
+        // Most walk candidates do not exist: one lstat settles those without the
+        // per-component readlink calls of realpath(3).
+        let Ok(meta) = Path::new(path).symlink_metadata() else {
+            return Resolved {
+                path: path.to_owned(),
+                is_symlink: false,
+                canonical: false,
+            };
+        };
+        match realpath(Path::new(path), meta.file_type().is_symlink()) {
             Ok(real) => {
                 let real = paths::to_string(&real);
                 Resolved {
@@ -63,6 +72,30 @@ impl Resolved {
     pub fn dangling(&self) -> bool {
         self.is_symlink && !self.canonical
     }
+}
+
+/// `realpath(3)` with the directory part memoized: a file that is not itself a symlink is
+/// `realpath(dir) + name`, and the same few ancestor directories are resolved for every
+/// candidate of a walk. Symlinked files take the plain path.
+fn realpath(path: &Path, is_symlink: bool) -> std::io::Result<std::path::PathBuf> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    use std::path::PathBuf;
+    thread_local! {
+        static DIRS: RefCell<HashMap<PathBuf, PathBuf>> = RefCell::new(HashMap::new());
+    }
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return std::fs::canonicalize(path);
+    };
+    if is_symlink || name == ".." || name == "." || dir.as_os_str().is_empty() {
+        return std::fs::canonicalize(path);
+    }
+    if let Some(real) = DIRS.with(|d| d.borrow().get(dir).cloned()) {
+        return Ok(real.join(name));
+    }
+    let real = std::fs::canonicalize(dir)?;
+    DIRS.with(|d| d.borrow_mut().insert(dir.to_path_buf(), real.clone()));
+    Ok(real.join(name))
 }
 
 /// Paths the client never reads instruction files from: network paths, device and process

@@ -54,8 +54,15 @@ pub struct Instructions {
 /// Path literal of the managed-settings `claudeMd` entry.
 pub const MANAGED_SETTINGS_PATH: &str = "<managed-settings>";
 
-/// Loads every instruction file the client would load at start.
+/// Loads every instruction file the client would load at start, with the lazy scan.
 pub fn load(env: &ClientEnv, settings: &Settings) -> Instructions {
+    load_with(env, settings, true)
+}
+
+/// Loads every instruction file the client would load at start; `scan_lazy` also lists the
+/// files below the start directory that load only later (a walk of the subtree, which the
+/// reminder itself does not need).
+pub fn load_with(env: &ClientEnv, settings: &Settings, scan_lazy: bool) -> Instructions {
     let mut loader = Loader::new(env, settings);
     let mut list: Vec<Emitted> = Vec::new();
     let mut skipped: Vec<Skipped> = Vec::new();
@@ -187,7 +194,7 @@ pub fn load(env: &ClientEnv, settings: &Settings) -> Instructions {
     let added = agents::apply(&loader, settings, &dirs, seeds, &mut list, &mut skipped);
     loader.processed.extend(added);
 
-    if walk::lazy_below(&loader.cwd, &mut lazy) {
+    if scan_lazy && walk::lazy_below(&loader.cwd, &mut lazy) {
         skipped.push(Skipped {
             path: loader.cwd.clone(),
             kind: None,
