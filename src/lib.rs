@@ -17,5 +17,6 @@ pub mod fsread;
 pub mod load;
 pub mod memory;
 pub mod render;
+pub mod rules;
 pub mod settings;
 pub mod text;
