@@ -1,8 +1,10 @@
 //! Command-line interface: clap derive, one file per subcommand. Raw arguments become
 //! immutable values once; commands receive those, never raw strings.
 
+mod audit;
 mod client_args;
 mod context;
+mod explain;
 
 pub use client_args::ClientArgs;
 
@@ -23,6 +25,10 @@ pub struct Cli {
 enum Command {
     /// Print exactly the memory reminder the client would send at session start.
     Context(context::Args),
+    /// Audit a memory library against the typed write spec.
+    Audit(audit::Args),
+    /// Print the documentation of an audit rule.
+    Explain(explain::Args),
 }
 
 /// Parses the process arguments, runs the command, and returns its exit status. Errors are
@@ -42,6 +48,8 @@ pub fn main() -> ExitStatus {
     };
     let result = match cli.command {
         Command::Context(args) => context::run(args),
+        Command::Audit(args) => audit::run(args),
+        Command::Explain(args) => explain::run(args),
     };
     match result {
         Ok(status) => status,

@@ -2,7 +2,6 @@
 //! size cap, and its parsed frontmatter. A file that cannot be read as text keeps the reason.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use jiff::Timestamp;
 
@@ -92,7 +91,7 @@ pub enum Content {
     /// Text and frontmatter.
     Text {
         /// The whole file.
-        text: Arc<str>,
+        text: String,
         /// Frontmatter and body offsets.
         parsed: Parsed,
     },
@@ -109,8 +108,6 @@ pub struct MemFile {
     pub path: PathBuf,
     /// What the name makes it (from the file name alone).
     pub role: Role,
-    /// Modification time (following links), when it could be read.
-    pub mtime: Option<Timestamp>,
     /// Text or the reason there is none.
     pub content: Content,
 }
@@ -125,10 +122,6 @@ impl MemFile {
         } else {
             role_of(name)
         };
-        let mtime = std::fs::metadata(&path)
-            .ok()
-            .and_then(|m| m.modified().ok())
-            .and_then(|t| Timestamp::try_from(t).ok());
         let content = match fsread::read_capped(&path, cap) {
             Ok(bytes) => decode(bytes),
             Err(Unread::TooLarge(n)) => Content::Unread(Unreadable::Io(format!(
@@ -140,9 +133,15 @@ impl MemFile {
             rel,
             path,
             role,
-            mtime,
             content,
         }
+    }
+
+    /// Modification time (following links), read on demand (only `stale-entry` needs it, and
+    /// only for files without a usable `modified`).
+    pub fn mtime(&self) -> Option<Timestamp> {
+        let t = std::fs::metadata(&self.path).ok()?.modified().ok()?;
+        Timestamp::try_from(t).ok()
     }
 
     /// The text, when the file was read.
@@ -194,7 +193,7 @@ fn decode(bytes: Vec<u8>) -> Content {
         Ok(s) => {
             let parsed = meta::parse(&s);
             Content::Text {
-                text: Arc::from(s),
+                text: s,
                 parsed,
             }
         }

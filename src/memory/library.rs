@@ -13,8 +13,12 @@ use super::scan::{self, WalkError};
 /// Where a link leads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target {
-    /// A file of the library (its index in [`Library::files`]).
+    /// A file of the library (its index in [`Library::files`]), named by its path.
     File(usize),
+    /// A file of the library matched by name only: a wiki link `[[topic]]` that equals a
+    /// file's topic or frontmatter `name` but not its file name. Not broken, but it does not
+    /// make the file reachable: the model gets a name to search for, not a file to open.
+    Named(usize),
     /// An existing path that is not a scanned library file (outside the folder, hidden…).
     Outside,
     /// Nothing there.
@@ -106,6 +110,7 @@ impl Library {
     /// How MEMORY.md reaches each file, by file index.
     pub fn reach(&self) -> Vec<Reach> {
         let mut reach = vec![Reach::Unreachable; self.files.len()];
+        // `Named` links do not count (see `Target::Named`).
         let Some(index) = self.index() else {
             return reach;
         };
@@ -195,7 +200,7 @@ impl Library {
             Syntax::Wiki => match as_path(&format!("{}.md", link.target)) {
                 Target::Missing => keys
                     .get(&wiki_key(&link.target))
-                    .map_or(Target::Missing, |&t| Target::File(t)),
+                    .map_or(Target::Missing, |&t| Target::Named(t)),
                 found => found,
             },
         }
@@ -268,7 +273,11 @@ mod tests {
             ("MEMORY.md", "# Index\n- [a](user_a.md)\n- [hub](reference_g_hub.md)\n"),
             ("user_a.md", "- [b](user_b.md)\n"),
             ("user_b.md", "x\n"),
-            ("reference_g_hub.md", "- [c](user_c.md)\n- [[sub-hub]]\n"),
+            (
+                "reference_g_hub.md",
+                "- [c](user_c.md)\n- [[reference_sub_hub]]\n- [[user-e]]\n",
+            ),
+            ("user_e.md", "x\n"),
             ("user_c.md", "x\n"),
             ("reference_sub_hub.md", "- [d](user_d.md)\n"),
             ("user_d.md", "x\n"),
@@ -282,6 +291,7 @@ mod tests {
         assert_eq!(of("user_c.md"), Reach::ViaHub(hub));
         assert_eq!(of("reference_sub_hub.md"), Reach::ViaHub(hub));
         assert_eq!(of("user_d.md"), Reach::Unreachable);
+        assert_eq!(of("user_e.md"), Reach::Unreachable, "a fuzzy name match does not reach");
     }
 
     #[test]
@@ -300,8 +310,8 @@ mod tests {
             targets,
             [
                 Target::File(lib.find("user_a.md").unwrap()),
-                Target::File(lib.find("project_a_topic.md").unwrap()),
-                Target::File(lib.find("user_z.md").unwrap()),
+                Target::Named(lib.find("project_a_topic.md").unwrap()),
+                Target::Named(lib.find("user_z.md").unwrap()),
                 Target::Missing
             ]
         );

@@ -58,16 +58,26 @@ fn walk(
         }
         let rel = format!("{prefix}{name}");
         let path = entry.path();
-        // Follow links to see folders; a loop fails here or is caught by `seen`.
-        let is_dir = std::fs::metadata(&path).map(|m| (m.is_dir(), m.dev(), m.ino()));
-        match is_dir {
-            Ok((true, dev, ino)) => {
-                if depth < MAX_DEPTH && seen.insert((dev, ino)) {
+        // The directory entry's type costs no `stat`; only links are followed (to see
+        // folders; a loop fails here or is caught by `seen`).
+        let kind = entry.file_type();
+        let may_be_dir = kind.as_ref().map_or(true, |k| k.is_dir() || k.is_symlink());
+        let dir = if may_be_dir {
+            std::fs::metadata(&path)
+                .ok()
+                .filter(|m| m.is_dir())
+                .map(|m| (m.dev(), m.ino()))
+        } else {
+            None
+        };
+        match dir {
+            Some(id) => {
+                if depth < MAX_DEPTH && seen.insert(id) {
                     walk(&path, &format!("{rel}/"), depth + 1, seen, files, errors);
                 }
             }
-            _ if name.ends_with(".md") => files.push(rel),
-            _ => {}
+            None if name.ends_with(".md") => files.push(rel),
+            None => {}
         }
     }
 }

@@ -9,8 +9,6 @@
 //! shingle sets. [`pairs`] finds the pairs above a threshold with LSH banding, so a 20,000-file
 //! library is not compared pair by pair.
 
-use std::collections::HashMap;
-
 use xxhash_rust::xxh3::xxh3_64_with_seed;
 
 /// Tokens per shingle.
@@ -35,22 +33,30 @@ pub struct Signature {
 impl Signature {
     /// The signature of `text`.
     pub fn of(text: &str) -> Signature {
+        Signature::of_parts(&[text])
+    }
+
+    /// The signature of the concatenation of `parts` (each part ends a token), without
+    /// copying them into one string.
+    pub fn of_parts(parts: &[&str]) -> Signature {
         let mut values = [EMPTY; BINS];
         let mut window = [0u64; SHINGLE];
         let mut n = 0usize;
-        for token in tokens(text) {
-            window.rotate_left(1);
-            window[SHINGLE - 1] = xxh3_64_with_seed(token.as_bytes(), SEED);
-            n += 1;
-            if n < SHINGLE {
-                continue;
-            }
-            let h = shingle_hash(&window);
-            let bin = (h >> 58) as usize; // top 6 bits pick one of 64 bins
-            let v = h & ((1 << 58) - 1);
-            if v < values[bin] {
-                values[bin] = v;
-            }
+        let mut buf = String::new();
+        for part in parts {
+            each_token(part, &mut buf, |token| {
+                window.rotate_left(1);
+                window[SHINGLE - 1] = xxh3_64_with_seed(token.as_bytes(), SEED);
+                n += 1;
+                if n >= SHINGLE {
+                    let h = shingle_hash(&window);
+                    let bin = (h >> 58) as usize; // top 6 bits pick one of 64 bins
+                    let v = h & ((1 << 58) - 1);
+                    if v < values[bin] {
+                        values[bin] = v;
+                    }
+                }
+            });
         }
         if n > 0 && n < SHINGLE {
             // Short text: the whole token run is the one shingle.
@@ -77,18 +83,27 @@ pub fn similarity(a: &Signature, b: &Signature) -> f64 {
 /// Every pair `(i, j, similarity)` with `i < j` and similarity at least `threshold`, sorted.
 /// `None` entries take no part.
 pub fn pairs(sigs: &[Option<Signature>], threshold: f64) -> Vec<(usize, usize, f64)> {
+    let live: Vec<(usize, &Signature)> = sigs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.as_ref().filter(|s| !s.empty).map(|s| (i, s)))
+        .collect();
     let mut candidates: Vec<(usize, usize)> = Vec::new();
+    let mut keyed: Vec<(u64, usize)> = Vec::with_capacity(live.len());
     for band in 0..BANDS {
-        let mut buckets: HashMap<&[u64], Vec<usize>> = HashMap::new();
-        for (i, sig) in sigs.iter().enumerate() {
-            if let Some(sig) = sig.as_ref().filter(|s| !s.empty) {
-                let key = &sig.values[band * ROWS..(band + 1) * ROWS];
-                buckets.entry(key).or_default().push(i);
-            }
-        }
-        for members in buckets.values().filter(|m| m.len() > 1) {
-            for (k, &i) in members.iter().enumerate() {
-                candidates.extend(members[k + 1..].iter().map(|&j| (i, j)));
+        // Sort by a hash of the band instead of a hash map: equal bands end up adjacent (a
+        // hash collision only adds a candidate, which the exact comparison below drops).
+        keyed.clear();
+        keyed.extend(live.iter().map(|&(i, s)| {
+            let key = s.values[band * ROWS..(band + 1) * ROWS]
+                .iter()
+                .fold(band as u64, |h, &v| mix(h ^ v));
+            (key, i)
+        }));
+        keyed.sort_unstable();
+        for run in keyed.chunk_by(|a, b| a.0 == b.0).filter(|r| r.len() > 1) {
+            for (k, &(_, i)) in run.iter().enumerate() {
+                candidates.extend(run[k + 1..].iter().map(|&(_, j)| (i, j)));
             }
         }
     }
@@ -140,29 +155,42 @@ fn is_cjk(c: char) -> bool {
         | 0x20000..=0x2FA1F)
 }
 
-/// Lower-cased word tokens; each CJK character is a token.
-fn tokens(text: &str) -> impl Iterator<Item = String> + '_ {
+/// Calls `f` with each lower-cased word token of `text`; each CJK character is a token.
+/// `buf` is scratch space, so a token costs no allocation.
+fn each_token(text: &str, buf: &mut String, mut f: impl FnMut(&str)) {
     let mut chars = text.char_indices().peekable();
-    std::iter::from_fn(move || {
-        loop {
-            let (start, c) = chars.next()?;
-            if is_cjk(c) {
-                return Some(c.to_string());
-            }
-            if !c.is_alphanumeric() {
-                continue;
-            }
-            let mut end = start + c.len_utf8();
-            while let Some(&(i, d)) = chars.peek() {
-                if !d.is_alphanumeric() || is_cjk(d) {
-                    break;
-                }
-                end = i + d.len_utf8();
-                chars.next();
-            }
-            return Some(text[start..end].to_lowercase());
+    while let Some((start, c)) = chars.next() {
+        if is_cjk(c) {
+            f(&text[start..start + c.len_utf8()]);
+            continue;
         }
-    })
+        if !c.is_alphanumeric() {
+            continue;
+        }
+        let mut end = start + c.len_utf8();
+        while let Some(&(i, d)) = chars.peek() {
+            if !d.is_alphanumeric() || is_cjk(d) {
+                break;
+            }
+            end = i + d.len_utf8();
+            chars.next();
+        }
+        let word = &text[start..end];
+        if word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+            f(word);
+        } else {
+            buf.clear();
+            buf.extend(word.chars().flat_map(char::to_lowercase));
+            f(buf);
+        }
+    }
+}
+
+#[cfg(test)]
+fn tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    each_token(text, &mut String::new(), |t| out.push(t.to_owned()));
+    out
 }
 
 #[cfg(test)]
@@ -194,7 +222,7 @@ mod tests {
 
     #[test]
     fn cjk_is_tokenized_per_character() {
-        let t: Vec<String> = tokens("React Query 在tab切换后死锁").collect();
+        let t = tokens("React Query 在tab切换后死锁");
         assert_eq!(t, ["react", "query", "在", "tab", "切", "换", "后", "死", "锁"]);
         let a = Signature::of("浏览器端 supabase 在 tab 切换后死锁,必须用 fetch 调 REST API");
         let b = Signature::of("浏览器端 supabase 在 tab 切换后死锁,必须用 fetch() 调 REST API 接口");

@@ -2,3 +2,4 @@
 //! decides anything; it prints what `load` and the other layers computed.
 
 pub mod reminder;
+pub mod audit;

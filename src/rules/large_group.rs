@@ -39,7 +39,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         .iter()
         .filter(|l| {
             let role = match l.target {
-                Target::File(t) => ctx.lib.files[t].role.clone(),
+                Target::File(t) | Target::Named(t) => ctx.lib.files[t].role.clone(),
                 Target::Missing | Target::Outside => {
                     role_of(l.link.target.rsplit('/').next().unwrap_or(""))
                 }

@@ -28,21 +28,21 @@ declare_rule! {
     pub const RULE = ("near-duplicate", Soft, Check::Library(check));
 }
 
-/// The text compared: description and body.
-fn compared(ctx: &Ctx, i: usize) -> Option<String> {
+/// The signature of what is compared: description and body.
+fn signature(ctx: &Ctx, i: usize) -> Option<Signature> {
     let file = &ctx.lib.files[i];
     if matches!(file.role, Role::Index | Role::Hub { .. }) {
         return None;
     }
     let (text, parsed) = file.parsed()?;
     let desc = file.meta().and_then(|m| m.description.as_deref()).unwrap_or("");
-    Some(format!("{desc}\n{}", &text[parsed.body_start..]))
+    Some(Signature::of_parts(&[desc, &text[parsed.body_start..]]))
 }
 
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let sigs: Vec<Option<Signature>> = (0..ctx.lib.files.len())
         .into_par_iter()
-        .map(|i| compared(ctx, i).map(|t| Signature::of(&t)))
+        .map(|i| signature(ctx, i))
         .collect();
     for (i, j, s) in similar::pairs(&sigs, ctx.cfg.near_duplicate_similarity) {
         let first = &ctx.lib.files[i].rel;

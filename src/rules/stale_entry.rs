@@ -46,7 +46,7 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     let (when, source) = match written.and_then(parse_modified) {
         Some(t) => (t, "by `modified`".to_owned()),
         None => {
-            let Some(t) = file.mtime else { return };
+            let Some(t) = file.mtime() else { return };
             let why = match written {
                 Some(w) => format!("by file time; `modified: {w}` is not a date"),
                 None => "by file time; no `modified` field".to_owned(),

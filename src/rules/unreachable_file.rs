@@ -6,8 +6,10 @@ use crate::memory::library::Reach;
 declare_rule! {
     /// ## What it does
     /// Flags a memory file that MEMORY.md does not reach: neither linked from MEMORY.md nor
-    /// from a hub (`reference_<group>_hub.md`) that MEMORY.md links. Every link syntax counts
-    /// (`[t](x.md)`, `[[x]]`, `` `x.md` ``).
+    /// from a hub (`reference_<group>_hub.md`) that MEMORY.md links. Links that name the file
+    /// count in every syntax (`[t](x.md)`, `[[x]]`, `[[x.md]]`, `` `x.md` ``); a wiki link that
+    /// matches only the file's topic or frontmatter `name` (`[[x-topic]]`) does not, since it
+    /// gives the model a name to search for rather than a file to open.
     ///
     /// ## Why it matters
     /// At session start the model sees MEMORY.md and nothing else; a file that is linked only
@@ -48,7 +50,7 @@ mod tests {
             ("MEMORY.md", "- [a](user_a.md)\n- [h](reference_g_hub.md)\n"),
             ("user_a.md", &(fm("user", "") + "[b](user_b.md)\n")),
             ("user_b.md", &e),
-            ("reference_g_hub.md", &(fm("reference", "") + "- [[user_c]]\n")),
+            ("reference_g_hub.md", &(fm("reference", "") + "- [[user_c]]\n- [[n]]\n")),
             ("user_c.md", &e),
             ("reference_lost_hub.md", &(fm("reference", "") + "- [d](user_d.md)\n")),
             ("user_d.md", &e),
