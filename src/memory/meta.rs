@@ -74,8 +74,36 @@ pub fn parse(text: &str) -> Parsed {
     }
 }
 
-/// Parses a YAML block into [`Meta`]. An empty block is an empty mapping.
+/// Parses a YAML block into [`Meta`]. An empty block is an empty mapping. The common simple
+/// shape takes a fast path ([`super::meta_fast`]) with the same result.
 pub fn parse_yaml(yaml: &str) -> Front {
+    if yaml.trim().is_empty() {
+        return Front::Parsed(Meta::default());
+    }
+    if let Some((top, nested)) = super::meta_fast::parse(yaml) {
+        let get = |keys: &[&str]| -> Option<String> {
+            let pick = |m: &std::collections::BTreeMap<&str, &str>| {
+                keys.iter()
+                    .find_map(|k| m.get(k).filter(|v| !v.is_empty()).map(|v| (*v).to_owned()))
+            };
+            pick(&top).or_else(|| pick(&nested))
+        };
+        return Front::Parsed(Meta {
+            name: get(&["name"]),
+            description: get(&["description"]),
+            kind: get(&["type"]),
+            node_type: get(&["node_type"]),
+            modified: get(&["modified"]),
+            status: get(&["status"]),
+            superseded_by: get(&["superseded_by", "superseded-by", "replaced_by"]),
+            retired: get(&["retired"]).is_some_and(|v| v.eq_ignore_ascii_case("true")),
+        });
+    }
+    parse_yaml_full(yaml)
+}
+
+/// Parses a YAML block with serde-saphyr.
+pub(super) fn parse_yaml_full(yaml: &str) -> Front {
     if yaml.trim().is_empty() {
         return Front::Parsed(Meta::default());
     }

@@ -9,5 +9,6 @@ pub mod file;
 pub mod library;
 pub mod links;
 pub mod meta;
+mod meta_fast;
 pub mod scan;
 pub mod similar;

@@ -155,28 +155,49 @@ fn is_cjk(c: char) -> bool {
         | 0x20000..=0x2FA1F)
 }
 
-/// Calls `f` with each lower-cased word token of `text`; each CJK character is a token.
-/// `buf` is scratch space, so a token costs no allocation.
+/// Calls `f` with each lower-cased word token of `text`: runs of letters and digits, and each
+/// CJK character on its own. `buf` is scratch space, so a token costs no allocation (and an
+/// all-lowercase ASCII word is not even copied).
 fn each_token(text: &str, buf: &mut String, mut f: impl FnMut(&str)) {
-    let mut chars = text.char_indices().peekable();
-    while let Some((start, c)) = chars.next() {
-        if is_cjk(c) {
-            f(&text[start..start + c.len_utf8()]);
-            continue;
-        }
-        if !c.is_alphanumeric() {
-            continue;
-        }
-        let mut end = start + c.len_utf8();
-        while let Some(&(i, d)) = chars.peek() {
-            if !d.is_alphanumeric() || is_cjk(d) {
-                break;
+    let bytes = text.as_bytes();
+    let word_char = |c: char| !is_cjk(c) && c.is_alphanumeric();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let c = if b < 0x80 {
+            b as char
+        } else {
+            text[i..].chars().next().unwrap_or(' ')
+        };
+        if !word_char(c) {
+            let start = i;
+            i += c.len_utf8();
+            if is_cjk(c) {
+                f(&text[start..i]);
             }
-            end = i + d.len_utf8();
-            chars.next();
+            continue;
         }
-        let word = &text[start..end];
-        if word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+        let start = i;
+        let mut plain = true;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b < 0x80 {
+                if !b.is_ascii_alphanumeric() {
+                    break;
+                }
+                plain &= !b.is_ascii_uppercase();
+                i += 1;
+            } else {
+                let d = text[i..].chars().next().unwrap_or(' ');
+                if !word_char(d) {
+                    break;
+                }
+                plain = false;
+                i += d.len_utf8();
+            }
+        }
+        let word = &text[start..i];
+        if plain {
             f(word);
         } else {
             buf.clear();
@@ -224,6 +245,7 @@ mod tests {
     fn cjk_is_tokenized_per_character() {
         let t = tokens("React Query 在tab切换后死锁");
         assert_eq!(t, ["react", "query", "在", "tab", "切", "换", "后", "死", "锁"]);
+        assert_eq!(tokens("Ünïcode café2 ДА"), ["ünïcode", "café2", "да"]);
         let a = Signature::of("浏览器端 supabase 在 tab 切换后死锁,必须用 fetch 调 REST API");
         let b = Signature::of("浏览器端 supabase 在 tab 切换后死锁,必须用 fetch() 调 REST API 接口");
         assert!(similarity(&a, &b) > 0.7);

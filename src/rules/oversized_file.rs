@@ -26,10 +26,11 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
         return;
     }
     let Some(text) = file.text() else { return };
-    let lines = text.lines().count();
+    let mut lines = 0;
     let mut h2 = 0;
     let mut fence = false;
     for l in text.lines() {
+        lines += 1;
         let t = l.trim_start();
         if t.starts_with("```") || t.starts_with("~~~") {
             fence = !fence;
