@@ -27,22 +27,34 @@ fn finds_exactly_the_planted_violations() {
     let lib = dir.path().join("memory");
     copy_dir(&Path::new(FIXTURE).join("memory"), &lib);
     // Restore the generator's file ages relative to BASE (git keeps no mtimes).
-    let ages: BTreeMap<String, u64> =
-        serde_json::from_str(&std::fs::read_to_string(Path::new(FIXTURE).join("ages.json")).unwrap())
-            .unwrap();
+    let ages: BTreeMap<String, u64> = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(FIXTURE).join("ages.json")).unwrap(),
+    )
+    .unwrap();
     for (name, age) in &ages {
         let secs = BASE - age * 86_400 - if *age > 0 { 3600 } else { 0 };
-        let f = std::fs::File::options().append(true).open(lib.join(name)).unwrap();
-        f.set_modified(SystemTime::UNIX_EPOCH + Duration::from_secs(secs)).unwrap();
-    }
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(Path::new(FIXTURE).join("manifest.json")).unwrap())
+        let f = std::fs::File::options()
+            .append(true)
+            .open(lib.join(name))
             .unwrap();
+        f.set_modified(SystemTime::UNIX_EPOCH + Duration::from_secs(secs))
+            .unwrap();
+    }
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(FIXTURE).join("manifest.json")).unwrap(),
+    )
+    .unwrap();
     let truth = &manifest["S"]["truth"];
 
     // The generator counts files untouched for 30+ days; ask for the same line.
-    let config = Config { stale_days: 30, ..Config::default() };
-    let opts = Options { config, now: jiff::Timestamp::from_second(BASE as i64).unwrap() };
+    let config = Config {
+        stale_days: 30,
+        ..Config::default()
+    };
+    let opts = Options {
+        config,
+        now: jiff::Timestamp::from_second(BASE as i64).unwrap(),
+    };
     let result = audit(&lib, &opts).unwrap();
 
     let mut files: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
@@ -64,7 +76,11 @@ fn finds_exactly_the_planted_violations() {
     assert_eq!(count_of("large-group"), want("groups_over_15"));
     assert_eq!(files_of("stale-entry"), want("untouched_30d"));
     assert_eq!(files_of("unreachable-file"), want("not_indexed"));
-    assert_eq!(result.summary.files as u64, want("files") + 1, "MEMORY.md counts as a file");
+    assert_eq!(
+        result.summary.files as u64,
+        want("files") + 1,
+        "MEMORY.md counts as a file"
+    );
 
     // Nothing the generator did not plant. (`missing-modified` is planted too, as the
     // "no_modified" style, but the manifest does not count it.)
@@ -82,7 +98,11 @@ fn finds_exactly_the_planted_violations() {
     ]
     .into();
     let found: BTreeSet<&str> = count.keys().copied().collect();
-    assert!(found.is_subset(&planted), "unexpected rules: {:?}", found.difference(&planted));
+    assert!(
+        found.is_subset(&planted),
+        "unexpected rules: {:?}",
+        found.difference(&planted)
+    );
     // A file counts against compliance once, however many hard findings it has.
     let hard_files: BTreeSet<&str> = result
         .diagnostics
@@ -90,5 +110,8 @@ fn finds_exactly_the_planted_violations() {
         .filter(|d| d.severity == ccmem::rules::Severity::Error)
         .map(|d| d.path.as_str())
         .collect();
-    assert_eq!(result.summary.compliant, result.summary.files - hard_files.len());
+    assert_eq!(
+        result.summary.compliant,
+        result.summary.files - hard_files.len()
+    );
 }

@@ -101,8 +101,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
 
 /// `projects/*/memory` folders, sorted.
 fn sweep_folders(projects: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let entries = std::fs::read_dir(projects)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", projects.display()))?;
+    let entries =
+        std::fs::read_dir(projects).map_err(|e| anyhow::anyhow!("{}: {e}", projects.display()))?;
     let mut out: Vec<PathBuf> = entries
         .flatten()
         .map(|e| e.path().join("memory"))

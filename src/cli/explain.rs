@@ -29,7 +29,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
             writeln!(out, "{}", serde_json::to_string_pretty(&list)?)?;
         } else {
             for r in RULES {
-                writeln!(out, "{:<27} {:<4} {}", r.name, format!("{:?}", r.category).to_lowercase(), r.summary())?;
+                writeln!(
+                    out,
+                    "{:<27} {:<4} {}",
+                    r.name,
+                    format!("{:?}", r.category).to_lowercase(),
+                    r.summary()
+                )?;
             }
         }
         return Ok(ExitStatus::Clean);

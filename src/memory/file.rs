@@ -192,10 +192,7 @@ fn decode(bytes: Vec<u8>) -> Content {
     match String::from_utf8(bytes) {
         Ok(s) => {
             let parsed = meta::parse(&s);
-            Content::Text {
-                text: s,
-                parsed,
-            }
+            Content::Text { text: s, parsed }
         }
         Err(e) => Content::Unread(Unreadable::InvalidUtf8(e.utf8_error().valid_up_to())),
     }
@@ -208,7 +205,11 @@ fn memchr_nul(bytes: &[u8]) -> bool {
 /// The 1-based line holding byte `offset` of `text`.
 pub fn line_of(text: &str, offset: usize) -> usize {
     let end = offset.min(text.len());
-    text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
 }
 
 #[cfg(test)]

@@ -150,9 +150,9 @@ impl Library {
         };
         let mut out = Vec::new();
         let mut offset = parsed.body_start;
-        let mut line = super::file::line_of(text, offset);
+        let first = super::file::line_of(text, offset);
         let mut fence: Option<&str> = None;
-        for raw in text[parsed.body_start..].split_inclusive('\n') {
+        for (line, raw) in (first..).zip(text[parsed.body_start..].split_inclusive('\n')) {
             let trimmed = raw.trim_start();
             if let Some(open) = fence {
                 if trimmed.starts_with(open) {
@@ -172,7 +172,6 @@ impl Library {
                 }
             }
             offset += raw.len();
-            line += 1;
         }
         out
     }
@@ -270,7 +269,10 @@ mod tests {
     #[test]
     fn reach_through_hubs_only_one_level() {
         let (_d, lib) = lib(&[
-            ("MEMORY.md", "# Index\n- [a](user_a.md)\n- [hub](reference_g_hub.md)\n"),
+            (
+                "MEMORY.md",
+                "# Index\n- [a](user_a.md)\n- [hub](reference_g_hub.md)\n",
+            ),
             ("user_a.md", "- [b](user_b.md)\n"),
             ("user_b.md", "x\n"),
             (
@@ -291,7 +293,11 @@ mod tests {
         assert_eq!(of("user_c.md"), Reach::ViaHub(hub));
         assert_eq!(of("reference_sub_hub.md"), Reach::ViaHub(hub));
         assert_eq!(of("user_d.md"), Reach::Unreachable);
-        assert_eq!(of("user_e.md"), Reach::Unreachable, "a fuzzy name match does not reach");
+        assert_eq!(
+            of("user_e.md"),
+            Reach::Unreachable,
+            "a fuzzy name match does not reach"
+        );
     }
 
     #[test]
@@ -305,7 +311,11 @@ mod tests {
             ("project_a_topic.md", "x\n"),
             ("user_z.md", "---\nname: named_thing\n---\nx\n"),
         ]);
-        let targets: Vec<Target> = lib.links(lib.index().unwrap()).iter().map(|l| l.target).collect();
+        let targets: Vec<Target> = lib
+            .links(lib.index().unwrap())
+            .iter()
+            .map(|l| l.target)
+            .collect();
         assert_eq!(
             targets,
             [
@@ -328,7 +338,10 @@ mod tests {
             (".hidden/user_h.md", "x\n"),
         ]);
         let links = lib.links(lib.index().unwrap());
-        assert_eq!(links[0].target, Target::File(lib.find("sub/user_a.md").unwrap()));
+        assert_eq!(
+            links[0].target,
+            Target::File(lib.find("sub/user_a.md").unwrap())
+        );
         assert_eq!(links[1].target, Target::Outside);
         assert_eq!(links[2].target, Target::Missing);
         assert_eq!(normalize("a/../../b"), None);

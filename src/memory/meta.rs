@@ -111,7 +111,8 @@ pub(super) fn parse_yaml_full(yaml: &str) -> Front {
         Ok(v) => v,
         Err(e) => {
             let msg = e.to_string();
-            let first = msg.lines().next().unwrap_or("invalid YAML").to_owned();
+            let first = msg.lines().next().unwrap_or("invalid YAML");
+            let first = first.strip_prefix("error: ").unwrap_or(first).to_owned();
             return Front::Invalid { error: first };
         }
     };
@@ -162,7 +163,8 @@ mod tests {
 
     #[test]
     fn flat_and_nested_forms() {
-        let m = meta("---\nname: a\ndescription: d\ntype: feedback\nmodified: 2026-01-02\n---\n# T\n");
+        let m =
+            meta("---\nname: a\ndescription: d\ntype: feedback\nmodified: 2026-01-02\n---\n# T\n");
         assert_eq!(m.kind.as_deref(), Some("feedback"));
         assert_eq!(m.modified.as_deref(), Some("2026-01-02"));
         let m = meta(

@@ -95,8 +95,14 @@ fn is_plain(v: &str) -> bool {
 /// `YYYY-MM-DD`, optionally with a time (`T` or space) and a zone: never a number to YAML.
 fn is_date(v: &str) -> bool {
     let b = v.as_bytes();
-    let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
-    if !(digits(0..4) && b.get(4) == Some(&b'-') && digits(5..7) && b.get(7) == Some(&b'-') && digits(8..10)) {
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
+    if !(digits(0..4)
+        && b.get(4) == Some(&b'-')
+        && digits(5..7)
+        && b.get(7) == Some(&b'-')
+        && digits(8..10))
+    {
         return false;
     }
     b.len() == 10

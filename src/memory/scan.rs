@@ -71,11 +71,10 @@ fn walk(
             None
         };
         match dir {
-            Some(id) => {
-                if depth < MAX_DEPTH && seen.insert(id) {
-                    walk(&path, &format!("{rel}/"), depth + 1, seen, files, errors);
-                }
+            Some(id) if depth < MAX_DEPTH && seen.insert(id) => {
+                walk(&path, &format!("{rel}/"), depth + 1, seen, files, errors);
             }
+            Some(_) => {}
             None if name.ends_with(".md") => files.push(rel),
             None => {}
         }

@@ -76,7 +76,12 @@ pub fn similarity(a: &Signature, b: &Signature) -> f64 {
     if a.empty || b.empty {
         return 0.0;
     }
-    let equal = a.values.iter().zip(&b.values).filter(|(x, y)| x == y).count();
+    let equal = a
+        .values
+        .iter()
+        .zip(&b.values)
+        .filter(|(x, y)| x == y)
+        .count();
     equal as f64 / BINS as f64
 }
 
@@ -244,10 +249,14 @@ mod tests {
     #[test]
     fn cjk_is_tokenized_per_character() {
         let t = tokens("React Query 在tab切换后死锁");
-        assert_eq!(t, ["react", "query", "在", "tab", "切", "换", "后", "死", "锁"]);
+        assert_eq!(
+            t,
+            ["react", "query", "在", "tab", "切", "换", "后", "死", "锁"]
+        );
         assert_eq!(tokens("Ünïcode café2 ДА"), ["ünïcode", "café2", "да"]);
         let a = Signature::of("浏览器端 supabase 在 tab 切换后死锁,必须用 fetch 调 REST API");
-        let b = Signature::of("浏览器端 supabase 在 tab 切换后死锁,必须用 fetch() 调 REST API 接口");
+        let b =
+            Signature::of("浏览器端 supabase 在 tab 切换后死锁,必须用 fetch() 调 REST API 接口");
         assert!(similarity(&a, &b) > 0.7);
     }
 
@@ -262,7 +271,9 @@ mod tests {
         let edited = A.replace("tab switch", "tab change");
         let sigs = vec![
             Some(Signature::of(A)),
-            Some(Signature::of("an unrelated note about billing invoices and coupons in stripe")),
+            Some(Signature::of(
+                "an unrelated note about billing invoices and coupons in stripe",
+            )),
             None,
             Some(Signature::of(&edited)),
         ];

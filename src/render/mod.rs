@@ -1,5 +1,5 @@
 //! Renderers: the client's exact reminder text, and the human and JSON views. Rendering never
 //! decides anything; it prints what `load` and the other layers computed.
 
-pub mod reminder;
 pub mod audit;
+pub mod reminder;

@@ -24,10 +24,16 @@ pub fn codes(line: &str) -> Vec<&str> {
     let mut rest = line;
     while let Some(open) = rest.find("<!--") {
         let after = &rest[open + 4..];
-        let Some(close) = after.find("-->") else { break };
+        let Some(close) = after.find("-->") else {
+            break;
+        };
         let inner = after[..close].trim();
         if let Some(list) = inner.strip_prefix(MARK) {
-            out.extend(list.split([',', ' ']).map(str::trim).filter(|c| !c.is_empty()));
+            out.extend(
+                list.split([',', ' '])
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty()),
+            );
         }
         rest = &after[close + 3..];
     }
@@ -36,7 +42,9 @@ pub fn codes(line: &str) -> Vec<&str> {
 
 /// Removes the diagnostics a comment suppresses.
 pub fn apply(lib: &Library, diags: &mut Vec<Diagnostic>) {
-    let mut per_file: HashMap<String, Option<(Vec<Vec<&str>>, usize)>> = HashMap::new();
+    // Per file: the rule names listed on each line, and the first body line.
+    type Listed<'t> = Option<(Vec<Vec<&'t str>>, usize)>;
+    let mut per_file: HashMap<String, Listed> = HashMap::new();
     diags.retain(|d| {
         let entry = per_file.entry(d.path.clone()).or_insert_with(|| {
             let file = &lib.files[lib.find(&d.path)?];
@@ -49,12 +57,8 @@ pub fn apply(lib: &Library, diags: &mut Vec<Diagnostic>) {
         let Some((lines, body_line)) = entry else {
             return true;
         };
-        let listed = |line: usize| {
-            line >= 1
-                && lines
-                    .get(line - 1)
-                    .is_some_and(|c| c.iter().any(|&c| c == d.rule))
-        };
+        let listed =
+            |line: usize| line >= 1 && lines.get(line - 1).is_some_and(|c| c.contains(&d.rule));
         !(listed(d.line) || listed(d.line.saturating_sub(1)) || listed(*body_line))
     });
 }

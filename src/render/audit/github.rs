@@ -17,7 +17,12 @@ pub(super) fn render(out: &mut dyn Write, audits: &[Audited]) -> io::Result<()> 
                 props += &format!(",col={col}");
             }
             props += &format!(",title={}", escape_property(d.rule));
-            writeln!(out, "::{} {props}::{}", d.severity.as_str(), escape_data(&d.message))?;
+            writeln!(
+                out,
+                "::{} {props}::{}",
+                d.severity.as_str(),
+                escape_data(&d.message)
+            )?;
         }
     }
     Ok(())
@@ -25,7 +30,9 @@ pub(super) fn render(out: &mut dyn Write, audits: &[Audited]) -> io::Result<()> 
 
 /// Escapes a command's message (`%`, CR, LF).
 fn escape_data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 /// Escapes a command property (also `:` and `,`).

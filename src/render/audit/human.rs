@@ -7,8 +7,8 @@ use std::io::{self, Write};
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 
 use super::{Audited, shown_path, total};
-use crate::rules::{Diagnostic, Severity};
 use crate::rules::run::Summary;
+use crate::rules::{Diagnostic, Severity};
 
 pub(super) fn render(out: &mut dyn Write, audits: &[Audited], sweep: bool) -> io::Result<()> {
     let renderer = Renderer::styled();

@@ -84,7 +84,12 @@ pub fn total(audits: &[Audited]) -> Summary {
 }
 
 /// Writes the audits in `format`. `color` applies to the human format only.
-pub fn render(out: &mut dyn Write, format: Format, audits: &[Audited], sweep: bool) -> io::Result<()> {
+pub fn render(
+    out: &mut dyn Write,
+    format: Format,
+    audits: &[Audited],
+    sweep: bool,
+) -> io::Result<()> {
     match format {
         Format::Human => human::render(out, audits, sweep),
         Format::Json => json::render(out, audits, sweep),
