@@ -87,13 +87,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
         .iter()
         .map(|(root, audit)| Audited { root, audit })
         .collect();
-    let mut out = anstream::stdout().lock();
-    view::render(&mut out, format, &shown, args.all)?;
-    out.flush()?;
+    // Buffered: the JSON of a large library is tens of thousands of lines, and a line-buffered
+    // stdout would write each one separately. Only the human view goes through anstream (which
+    // strips its colours when stdout is not a terminal).
+    if format == Format::Human {
+        let mut out = std::io::BufWriter::new(anstream::stdout().lock());
+        view::render(&mut out, format, &shown, args.all)?;
+        out.flush()?;
+    } else {
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        view::render(&mut out, format, &shown, args.all)?;
+        out.flush()?;
+    }
     if failed {
         return Ok(ExitStatus::Error);
     }
     let total = view::total(&shown);
+    drop(shown);
+    // The process ends here: freeing every file's text one by one would only cost time.
+    std::mem::forget(audits);
     Ok(ExitStatus::findings_if(
         total.errors > 0 || (args.strict && total.warnings > 0),
     ))

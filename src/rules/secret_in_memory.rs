@@ -57,6 +57,12 @@ const PATTERNS: [(&str, &str); 9] = [
     ),
 ];
 
+/// Literals every pattern contains: one cheap scan of the text (no overlapping search) rules
+/// out almost every file before the set runs.
+static LITERALS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"sk-|gh[pousr]_|github_pat_|AKIA|ASIA|(?i:aws_?secret)|xox[abposr]-|hooks\.slack\.com|PRIVATE KEY-----")
+        .expect("valid regex")
+});
 static SET: LazyLock<RegexSet> =
     LazyLock::new(|| RegexSet::new(PATTERNS.iter().map(|p| p.1)).expect("valid regexes"));
 static EACH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
@@ -68,6 +74,9 @@ static EACH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 
 /// `(byte range, kind)` of every secret in `text`.
 pub fn find(text: &str) -> Vec<(std::ops::Range<usize>, &'static str)> {
+    if !LITERALS.is_match(text) {
+        return Vec::new();
+    }
     let hits = SET.matches(text);
     let mut out = Vec::new();
     for k in hits.iter() {
