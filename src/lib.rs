@@ -16,6 +16,7 @@ pub mod exit;
 pub mod fsread;
 pub mod load;
 pub mod memory;
+pub mod receipt;
 pub mod render;
 pub mod rules;
 pub mod settings;

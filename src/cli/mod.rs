@@ -5,6 +5,7 @@ mod audit;
 mod client_args;
 mod context;
 mod explain;
+mod receipt;
 
 pub use client_args::ClientArgs;
 
@@ -17,6 +18,9 @@ use crate::exit::ExitStatus;
 #[command(name = "ccmem", version, about, long_about = None)]
 #[command(after_help = concat!("Models Claude Code ", "2.1.332", "."))]
 pub struct Cli {
+    /// Run as if started in DIR (as `git -C`): the client's start directory.
+    #[arg(short = 'C', global = true, value_name = "DIR")]
+    directory: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -29,6 +33,8 @@ enum Command {
     Audit(audit::Args),
     /// Print the documentation of an audit rule.
     Explain(explain::Args),
+    /// Show what loads at session start, why, what is cut, lazy and skipped.
+    Receipt(receipt::Args),
 }
 
 /// Parses the process arguments, runs the command, and returns its exit status. Errors are
@@ -46,10 +52,17 @@ pub fn main() -> ExitStatus {
             return code;
         }
     };
+    if let Some(dir) = &cli.directory
+        && let Err(e) = std::env::set_current_dir(dir)
+    {
+        eprintln!("ccmem: error: cannot enter {}: {e}", dir.display());
+        return ExitStatus::Error;
+    }
     let result = match cli.command {
         Command::Context(args) => context::run(args),
         Command::Audit(args) => audit::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::Receipt(args) => receipt::run(args),
     };
     match result {
         Ok(status) => status,

@@ -2,4 +2,5 @@
 //! decides anything; it prints what `load` and the other layers computed.
 
 pub mod audit;
+pub mod receipt;
 pub mod reminder;
