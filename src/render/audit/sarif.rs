@@ -9,6 +9,21 @@ use serde_json::{Value, json};
 use super::{Audited, shown_path};
 use crate::rules::{RULES, doc_text};
 
+/// A path as a relative (or absolute-path) URI reference: `%`, spaces, `#` and `?` escaped.
+fn uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            ' ' => out.push_str("%20"),
+            '#' => out.push_str("%23"),
+            '?' => out.push_str("%3F"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 pub(super) fn render(out: &mut dyn Write, audits: &[Audited]) -> io::Result<()> {
     let rules: Vec<Value> = RULES
         .iter()
@@ -39,7 +54,7 @@ pub(super) fn render(out: &mut dyn Write, audits: &[Audited]) -> io::Result<()> 
                     "level": d.severity.as_str(),
                     "message": {"text": d.message},
                     "locations": [{"physicalLocation": {
-                        "artifactLocation": {"uri": shown_path(a.root, d)},
+                        "artifactLocation": {"uri": uri(&shown_path(a.root, d))},
                         "region": region,
                     }}],
                 })
@@ -61,4 +76,12 @@ pub(super) fn render(out: &mut dyn Write, audits: &[Audited]) -> io::Result<()> 
     });
     serde_json::to_writer_pretty(&mut *out, &doc)?;
     writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn uris_escape_what_would_change_their_meaning() {
+        assert_eq!(super::uri("my memory/a#1?.md"), "my%20memory/a%231%3F.md");
+    }
 }
