@@ -64,7 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
         }
     };
     if !args.all && !folders[0].is_dir() {
-        anyhow::bail!("{}: not a folder", folders[0].display());
+        anyhow::bail!("{}: no memory folder there", folders[0].display());
     }
     let bar = progress(args.all, folders.len());
     let mut audits: Vec<(PathBuf, Audit)> = Vec::new();
