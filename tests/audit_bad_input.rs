@@ -157,3 +157,26 @@ fn each_bad_file_is_a_finding_and_nothing_is_written() {
     );
     assert_eq!(doc["summary"]["files"], 9);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Whatever the bytes, the audit finishes and reports on every file.
+    #[test]
+    fn any_content_is_audited_without_panic(
+        index in "(?s)(---\n)?[-#\\[\\]()`*_a-z0-9:. \n<>!]{0,300}",
+        entry in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..400),
+        yaml in "[a-z_:\\[\\]{}'\" \n-]{0,80}",
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("MEMORY.md"), &index).unwrap();
+        std::fs::write(dir.path().join("user_bytes.md"), &entry).unwrap();
+        std::fs::write(dir.path().join("feedback_yaml.md"), format!("---\n{yaml}\n---\nbody\n")).unwrap();
+        let opts = ccmem::rules::run::Options {
+            config: ccmem::rules::config::Config::default(),
+            now: jiff::Timestamp::from_second(1_800_000_000).unwrap(),
+        };
+        let audit = ccmem::rules::run::audit(dir.path(), &opts).unwrap();
+        proptest::prop_assert_eq!(audit.summary.files, 3);
+    }
+}
