@@ -45,11 +45,10 @@ impl Signature {
         let mut values = [EMPTY; BINS];
         let mut window = [0u64; SHINGLE];
         let mut n = 0usize;
-        let mut buf = String::new();
         for part in parts {
-            each_token(part, &mut buf, |token| {
+            each_token_id(part, |id| {
                 window.rotate_left(1);
-                window[SHINGLE - 1] = fnv1a(token.as_bytes());
+                window[SHINGLE - 1] = id;
                 n += 1;
                 if n >= SHINGLE {
                     let h = shingle_hash(&window);
@@ -136,9 +135,10 @@ fn shingle_hash(window: &[u64; SHINGLE]) -> u64 {
 }
 
 /// A token's id (64-bit FNV-1a: tokens are a few bytes long, where it is cheapest).
+#[cfg(test)]
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    bytes.iter().fold(FNV_OFFSET, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(FNV_PRIME)
     })
 }
 
@@ -171,9 +171,10 @@ fn is_cjk(c: char) -> bool {
         | 0x20000..=0x2FA1F)
 }
 
-/// Calls `f` with each lower-cased word token of `text`: runs of letters and digits, and each
+/// Calls `f` with each lower-cased word token (the reference for [`each_token_id`]) of `text`: runs of letters and digits, and each
 /// CJK character on its own. `buf` is scratch space, so a token costs no allocation (and an
 /// all-lowercase ASCII word is not even copied).
+#[cfg(test)]
 fn each_token(text: &str, buf: &mut String, mut f: impl FnMut(&str)) {
     let bytes = text.as_bytes();
     let word_char = |c: char| !is_cjk(c) && c.is_alphanumeric();
@@ -223,6 +224,66 @@ fn each_token(text: &str, buf: &mut String, mut f: impl FnMut(&str)) {
     }
 }
 
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// The hot path of [`each_token`]: calls `f` with `fnv1a(token)` of each token, hashing while
+/// scanning (no copy, no second pass). A test checks both give the same ids.
+fn each_token_id(text: &str, mut f: impl FnMut(u64)) {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b < 0x80 && !b.is_ascii_alphanumeric() {
+            i += 1;
+            continue;
+        }
+        let mut h = FNV_OFFSET;
+        let mut any = false;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b < 0x80 {
+                if !b.is_ascii_alphanumeric() {
+                    break;
+                }
+                h = (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(FNV_PRIME);
+                any = true;
+                i += 1;
+                continue;
+            }
+            let c = text[i..].chars().next().unwrap_or(' ');
+            if is_cjk(c) {
+                if !any {
+                    // A CJK character is a token of its own.
+                    for &u in &bytes[i..i + c.len_utf8()] {
+                        h = (h ^ u64::from(u)).wrapping_mul(FNV_PRIME);
+                    }
+                    any = true;
+                    i += c.len_utf8();
+                }
+                break;
+            }
+            if !c.is_alphanumeric() {
+                if !any {
+                    i += c.len_utf8();
+                }
+                break;
+            }
+            let mut utf8 = [0u8; 4];
+            for l in c.to_lowercase() {
+                for &u in l.encode_utf8(&mut utf8).as_bytes() {
+                    h = (h ^ u64::from(u)).wrapping_mul(FNV_PRIME);
+                }
+            }
+            any = true;
+            i += c.len_utf8();
+        }
+        if any {
+            f(h);
+        }
+    }
+}
+
 #[cfg(test)]
 fn tokens(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -265,6 +326,22 @@ mod tests {
             ["react", "query", "在", "tab", "切", "换", "后", "死", "锁"]
         );
         assert_eq!(tokens("Ünïcode café2 ДА"), ["ünïcode", "café2", "да"]);
+    }
+
+    #[test]
+    fn hot_path_ids_equal_token_hashes() {
+        for text in [
+            "React Query 在tab切换后死锁,必须用 fetch() 调 REST API",
+            "Ünïcode café2 ДА — x_y-z 42 ",
+            "混合mixed文本text。标点，符号！",
+            "",
+            "ǅungla İstanbul ß",
+        ] {
+            let mut ids = Vec::new();
+            each_token_id(text, |h| ids.push(h));
+            let want: Vec<u64> = tokens(text).iter().map(|t| fnv1a(t.as_bytes())).collect();
+            assert_eq!(ids, want, "{text}");
+        }
         let a = Signature::of("浏览器端 supabase 在 tab 切换后死锁,必须用 fetch 调 REST API");
         let b =
             Signature::of("浏览器端 supabase 在 tab 切换后死锁,必须用 fetch() 调 REST API 接口");
