@@ -19,6 +19,7 @@ pub mod load;
 pub mod memory;
 pub mod receipt;
 pub mod render;
+pub mod rules;
 pub mod settings;
 pub mod text;
 pub mod verify;

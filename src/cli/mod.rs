@@ -5,6 +5,8 @@ mod budget;
 mod client_args;
 mod context;
 pub mod progress;
+mod audit;
+mod explain;
 mod receipt;
 mod verify;
 
@@ -32,6 +34,10 @@ enum Command {
     Context(context::Args),
     /// Measure MEMORY.md files against the client's limits; exit 1 if any is over.
     Budget(budget::Args),
+    /// Audit a memory library against the typed write spec.
+    Audit(audit::Args),
+    /// Print the documentation of an audit rule.
+    Explain(explain::Args),
     /// Show what loads at session start, why, what is cut, lazy and skipped.
     Receipt(receipt::Args),
     /// Run the installed client against a local stub and compare its memory reminder with ccmem's.
@@ -62,6 +68,8 @@ pub fn main() -> ExitStatus {
     let result = match cli.command {
         Command::Context(args) => context::run(args),
         Command::Budget(args) => budget::run(args),
+        Command::Audit(args) => audit::run(args),
+        Command::Explain(args) => explain::run(args),
         Command::Receipt(args) => receipt::run(args),
         Command::Verify(args) => verify::run(args),
     };

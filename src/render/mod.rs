@@ -2,5 +2,6 @@
 //! decides anything; it prints what `load` and the other layers computed.
 
 pub mod budget;
+pub mod audit;
 pub mod receipt;
 pub mod reminder;

@@ -1,0 +1,67 @@
+//! `ccmem audit` on generated libraries of 256, 2,000 and 20,000 files (the S, M and L corpora
+//! of `../shared/bench/gen_corpus.py`), generated into `target/bench-corpus/` on first use
+//! (never committed). Set `CCMEM_GEN_CORPUS` to the generator's path if it is elsewhere; without
+//! python3 or the generator the bench says so and measures nothing.
+//!
+//! Whole-process comparisons (against `cat` of every file, and the bash audit script) are in
+//! `scripts/bench-audit.sh`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use ccmem::rules::config::Config;
+use ccmem::rules::run::{Options, audit};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn generator() -> Option<PathBuf> {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::env::var_os("CCMEM_GEN_CORPUS")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain([
+            manifest.join("../shared/bench/gen_corpus.py"),
+            manifest.join("../../shared/bench/gen_corpus.py"),
+        ])
+        .find(|p| p.is_file())
+}
+
+/// The library folder of corpus `name`, generating it when missing.
+fn corpus(name: &str) -> Option<PathBuf> {
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-corpus");
+    let dir = out.join(name).join("memory");
+    if dir.join("MEMORY.md").is_file() {
+        return Some(dir);
+    }
+    let Some(script) = generator() else {
+        eprintln!("bench: gen_corpus.py not found (set CCMEM_GEN_CORPUS); skipping {name}");
+        return None;
+    };
+    let status = Command::new("python3")
+        .arg(&script)
+        .arg("--out")
+        .arg(&out)
+        .args(["--only", name])
+        .status()
+        .ok()?;
+    status.success().then_some(dir)
+}
+
+fn bench(c: &mut Criterion) {
+    let now = jiff::Timestamp::now();
+    let mut group = c.benchmark_group("audit");
+    group.sample_size(10);
+    for (name, files) in [("S", 256), ("M", 2_000), ("L", 20_000)] {
+        let Some(dir) = corpus(name) else { continue };
+        let opts = Options {
+            config: Config::default(),
+            now,
+        };
+        group.bench_function(format!("{files}-files"), |b| {
+            b.iter(|| audit(&dir, &opts).expect("audit runs"))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,136 @@
+//! `ccmem audit`: check a memory library against the typed write spec.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use jiff::Timestamp;
+
+use super::ClientArgs;
+use crate::exit::ExitStatus;
+use crate::load::automem;
+use crate::render::audit::{self as view, Audited, Format};
+use crate::rules::config::Config;
+use crate::rules::run::{self, Audit, Options};
+use crate::settings::Settings;
+
+/// Audit a memory library (MEMORY.md, hubs, entries) against the typed write spec.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The memory folder (default: the auto-memory folder the client uses here).
+    #[arg(value_name = "MEMORY_DIR", conflicts_with = "all")]
+    dir: Option<PathBuf>,
+    /// Audit every project's memory under the config dir's `projects/`.
+    #[arg(long)]
+    all: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    format: Format,
+    /// Same as `--format json`.
+    #[arg(long, conflicts_with = "format")]
+    json: bool,
+    /// Exit 1 on warnings too.
+    #[arg(long)]
+    strict: bool,
+    /// A ccmem.toml to use instead of the one in the memory folder.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    #[command(flatten)]
+    client: ClientArgs,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
+    let env = args.client.client_env()?;
+    let now = match env.var("CCMEM_NOW") {
+        Some(t) => t
+            .parse::<Timestamp>()
+            .map_err(|e| anyhow::anyhow!("CCMEM_NOW: {e}"))?,
+        None => Timestamp::now(),
+    };
+    let format = if args.json { Format::Json } else { args.format };
+    let folders = if args.all {
+        sweep_folders(&env.config_dir().join("projects"))?
+    } else {
+        match &args.dir {
+            Some(d) => vec![d.clone()],
+            None => {
+                let settings = Settings::load(&env);
+                let dir = automem::resolve_folder(&env, &settings).ok_or_else(|| {
+                    anyhow::anyhow!("auto memory is off here and no MEMORY_DIR was given")
+                })?;
+                vec![dir]
+            }
+        }
+    };
+    if !args.all && !folders[0].is_dir() {
+        anyhow::bail!("{}: no memory folder there", folders[0].display());
+    }
+    let bar = progress(args.all, folders.len());
+    let mut audits: Vec<(PathBuf, Audit)> = Vec::new();
+    let mut failed = false;
+    for dir in folders {
+        bar.set_message(dir.display().to_string());
+        let (config, _) = Config::find(&dir, args.config.as_deref())?;
+        match run::audit(&dir, &Options { config, now }) {
+            Ok(a) => audits.push((dir, a)),
+            Err(e) if args.all => {
+                bar.suspend(|| eprintln!("ccmem: {}: {e}", dir.display()));
+                failed = true;
+            }
+            Err(e) => anyhow::bail!("{}: {e}", dir.display()),
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let shown: Vec<Audited> = audits
+        .iter()
+        .map(|(root, audit)| Audited { root, audit })
+        .collect();
+    // Buffered: the JSON of a large library is tens of thousands of lines, and a line-buffered
+    // stdout would write each one separately. Only the human view goes through anstream (which
+    // strips its colours when stdout is not a terminal).
+    if format == Format::Human {
+        let mut out = std::io::BufWriter::new(anstream::stdout().lock());
+        view::render(&mut out, format, &shown, args.all)?;
+        out.flush()?;
+    } else {
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        view::render(&mut out, format, &shown, args.all)?;
+        out.flush()?;
+    }
+    if failed {
+        return Ok(ExitStatus::Error);
+    }
+    let total = view::total(&shown);
+    drop(shown);
+    // The process ends here: freeing every file's text one by one would only cost time.
+    std::mem::forget(audits);
+    Ok(ExitStatus::findings_if(
+        total.errors > 0 || (args.strict && total.warnings > 0),
+    ))
+}
+
+/// `projects/*/memory` folders, sorted.
+fn sweep_folders(projects: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let entries =
+        std::fs::read_dir(projects).map_err(|e| anyhow::anyhow!("{}: {e}", projects.display()))?;
+    let mut out: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path().join("memory"))
+        .filter(|p| p.is_dir())
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+fn progress(all: bool, n: usize) -> ProgressBar {
+    if !all || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(n as u64);
+    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {wide_msg}") {
+        bar.set_style(style);
+    }
+    bar
+}

@@ -1,0 +1,99 @@
+//! Audit output, chosen in one place ([`Format`]): human (grouped by file, annotated source
+//! lines), JSON, SARIF 2.1.0 and GitHub workflow annotations.
+//!
+//! # JSON schema (`--json` or `--format json`), version 1
+//!
+//! ```text
+//! {
+//!   "version": 1,
+//!   "diagnostics": [
+//!     {
+//!       "rule": "broken-link",          // stable kebab-case name (`ccmem explain NAME`)
+//!       "severity": "error",            // "error" (hard rules) | "warning" (soft rules)
+//!       "path": "memory/MEMORY.md",     // the library folder as given, joined with the file
+//!       "line": 12,                     // 1-based
+//!       "column": 5,                    // 1-based, in characters; absent for whole-line findings
+//!       "message": "link to `x.md`, which does not exist"
+//!     }
+//!   ],
+//!   "summary": {
+//!     "files": 257,                     // .md files audited, MEMORY.md included
+//!     "compliant": 250,                 // files with no error
+//!     "compliance": 97.3,               // compliant / files, percent, one decimal
+//!     "band": "healthy",                // "healthy" (>= 95) | "marginal" (85-95) | "out-of-control"
+//!     "errors": 9,
+//!     "warnings": 40
+//!   },
+//!   "projects": [ { "root": "...", "summary": { ... } } ]   // only with --all
+//! }
+//! ```
+//!
+//! Diagnostics are sorted by path, line, column, rule. A secret's value never appears in any
+//! format.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use crate::rules::Diagnostic;
+use crate::rules::run::{Audit, Summary};
+
+mod github;
+mod human;
+mod json;
+mod sarif;
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Grouped by file, with annotated source lines.
+    Human,
+    /// The JSON document described in this module.
+    Json,
+    /// SARIF 2.1.0 (code scanning).
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=…`).
+    Github,
+}
+
+/// One audited library, as the renderers see it.
+pub struct Audited<'a> {
+    /// The folder as the user named it (paths are shown joined to it).
+    pub root: &'a Path,
+    /// The audit.
+    pub audit: &'a Audit,
+}
+
+/// A diagnostic's path as shown: the root joined with the file.
+pub fn shown_path(root: &Path, d: &Diagnostic) -> String {
+    root.join(&d.path).to_string_lossy().into_owned()
+}
+
+/// The summary over every audited library.
+pub fn total(audits: &[Audited]) -> Summary {
+    let files = audits.iter().map(|a| a.audit.summary.files).sum();
+    let diags: Vec<Diagnostic> = audits
+        .iter()
+        .flat_map(|a| {
+            a.audit.diagnostics.iter().map(|d| Diagnostic {
+                path: shown_path(a.root, d),
+                ..d.clone()
+            })
+        })
+        .collect();
+    Summary::of(files, &diags)
+}
+
+/// Writes the audits in `format`. `color` applies to the human format only.
+pub fn render(
+    out: &mut dyn Write,
+    format: Format,
+    audits: &[Audited],
+    sweep: bool,
+) -> io::Result<()> {
+    match format {
+        Format::Human => human::render(out, audits, sweep),
+        Format::Json => json::render(out, audits, sweep),
+        Format::Sarif => sarif::render(out, audits),
+        Format::Github => github::render(out, audits),
+    }
+}

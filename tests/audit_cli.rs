@@ -1,0 +1,180 @@
+//! `ccmem audit` and `ccmem explain` as a user runs them: formats, exit codes, config errors.
+
+use assert_cmd::Command;
+
+const CLEAN: &str = "---\nname: a\ndescription: d\ntype: user\nmodified: 2026-11-01\n---\nx\n";
+const KEY: &str =
+    "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";
+
+fn library(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    dir
+}
+
+fn ccmem(args: &[&str], dir: &std::path::Path) -> std::process::Output {
+    Command::cargo_bin("ccmem")
+        .unwrap()
+        .args(args)
+        .arg(dir)
+        .env("NO_COLOR", "1")
+        .env("CCMEM_NOW", "2026-11-29T00:00:00Z")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn exit_codes() {
+    let clean = library(&[("MEMORY.md", "- [a](user_a.md)\n"), ("user_a.md", CLEAN)]);
+    assert_eq!(ccmem(&["audit"], clean.path()).status.code(), Some(0));
+    let warn = library(&[("MEMORY.md", "# I\n"), ("user_a.md", CLEAN)]);
+    assert_eq!(ccmem(&["audit"], warn.path()).status.code(), Some(0));
+    assert_eq!(
+        ccmem(&["audit", "--strict"], warn.path()).status.code(),
+        Some(1)
+    );
+    let hard = library(&[("MEMORY.md", "- [a](user_gone.md)\n")]);
+    assert_eq!(ccmem(&["audit"], hard.path()).status.code(), Some(1));
+    let missing = ccmem(&["audit"], &hard.path().join("nope"));
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("nope"));
+}
+
+#[test]
+fn config_in_folder_and_its_errors() {
+    let lib = library(&[
+        ("MEMORY.md", "- [a](user_a.md)\n"),
+        ("user_a.md", CLEAN),
+        ("ccmem.toml", "[audit]\nmax-file-lines = 3\n"),
+    ]);
+    let out = ccmem(&["audit", "--json"], lib.path());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["diagnostics"][0]["rule"], "oversized-file");
+    std::fs::write(
+        lib.path().join("ccmem.toml"),
+        "[audit]\nmax-file-line = 3\n",
+    )
+    .unwrap();
+    let out = ccmem(&["audit"], lib.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ccmem.toml"));
+}
+
+#[test]
+fn human_output_groups_by_file_and_hides_secrets() {
+    let lib = library(&[
+        ("MEMORY.md", "# I\n- [a](user_a.md)\n- [x](user_gone.md)\n"),
+        ("user_a.md", &format!("{CLEAN}token {KEY}\n")),
+    ]);
+    let out = ccmem(&["audit"], lib.path());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("error[broken-link]: link to `user_gone.md`"),
+        "{text}"
+    );
+    assert!(text.contains("3 | - [x](user_gone.md)"), "{text}");
+    assert!(text.contains("warning[secret-in-memory]"), "{text}");
+    assert!(!text.contains("AbCdEf"), "secret printed:\n{text}");
+    assert!(text.contains("compliance 50.0% (out of control)"), "{text}");
+    for format in ["json", "sarif", "github"] {
+        let out = ccmem(&["audit", "--format", format], lib.path());
+        assert!(
+            !String::from_utf8_lossy(&out.stdout).contains("AbCdEf"),
+            "{format}"
+        );
+    }
+}
+
+#[test]
+fn sarif_and_github_formats() {
+    let lib = library(&[("MEMORY.md", "# I\n- [x](user_gone.md)\n")]);
+    let out = ccmem(&["audit", "--format", "sarif"], lib.path());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let run = &doc["runs"][0];
+    assert_eq!(doc["version"], "2.1.0");
+    assert_eq!(run["columnKind"], "unicodeCodePoints");
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), ccmem::rules::RULES.len());
+    let r = &run["results"][0];
+    assert_eq!(r["ruleId"], "broken-link");
+    assert_eq!(
+        rules[r["ruleIndex"].as_u64().unwrap() as usize]["id"],
+        "broken-link"
+    );
+    assert_eq!(
+        r["locations"][0]["physicalLocation"]["region"]["startLine"],
+        2
+    );
+    assert_eq!(
+        r["locations"][0]["physicalLocation"]["region"]["startColumn"],
+        7
+    );
+
+    let out = ccmem(&["audit", "--format", "github"], lib.path());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("::error file="), "{text}");
+    assert!(
+        text.contains("MEMORY.md,line=2,col=7,title=broken-link::link to `user_gone.md`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn explain_prints_the_rule_doc() {
+    let out = Command::cargo_bin("ccmem")
+        .unwrap()
+        .args(["explain", "broken-link"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("broken-link (hard, error)"), "{text}");
+    assert!(text.contains("## Why it matters"), "{text}");
+    let out = Command::cargo_bin("ccmem")
+        .unwrap()
+        .args(["explain", "nope"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = Command::cargo_bin("ccmem")
+        .unwrap()
+        .args(["explain"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().lines().count(),
+        ccmem::rules::RULES.len()
+    );
+}
+
+#[test]
+fn all_sweeps_every_project() {
+    let home = tempfile::tempdir().unwrap();
+    for (slug, index) in [
+        ("-a", "- [a](user_a.md)\n"),
+        ("-b", "- [x](user_gone.md)\n"),
+    ] {
+        let mem = home
+            .path()
+            .join(".claude/projects")
+            .join(slug)
+            .join("memory");
+        std::fs::create_dir_all(&mem).unwrap();
+        std::fs::write(mem.join("MEMORY.md"), index).unwrap();
+        std::fs::write(mem.join("user_a.md"), CLEAN).unwrap();
+    }
+    let out = Command::cargo_bin("ccmem")
+        .unwrap()
+        .args(["audit", "--all", "--json"])
+        .env("HOME", home.path())
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env("CCMEM_NOW", "2026-11-29T00:00:00Z")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["projects"].as_array().unwrap().len(), 2);
+    assert_eq!(doc["summary"]["files"], 4);
+    assert_eq!(doc["summary"]["errors"], 1);
+}
