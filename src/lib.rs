@@ -19,3 +19,5 @@ pub mod memory;
 pub mod render;
 pub mod settings;
 pub mod text;
+pub mod tier;
+pub mod write;
