@@ -6,8 +6,10 @@ use std::path::Path;
 
 use super::*;
 
+type Hook = Box<dyn FnMut(&Path)>;
+
 thread_local! {
-    static HOOK: RefCell<Option<Box<dyn FnMut(&Path)>>> = RefCell::new(None);
+    static HOOK: RefCell<Option<Hook>> = RefCell::new(None);
 }
 
 /// Called just before each rename re-check (tests only).
@@ -191,7 +193,7 @@ fn recovery_rolls_forward_with_intact_temps_and_back_without() {
         let expected = if intact { &new } else { &old };
         assert_eq!(&snapshot(dir.path()), expected, "{r:?}");
         assert!(!paths.pending.exists());
-        assert_eq!(lock.recover().unwrap().is_none(), true);
+        assert!(lock.recover().unwrap().is_none());
     }
 }
 
