@@ -17,6 +17,7 @@ pub mod fsread;
 pub mod load;
 pub mod memory;
 pub mod render;
+pub mod rules;
 pub mod settings;
 pub mod text;
 pub mod tier;

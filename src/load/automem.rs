@@ -121,3 +121,32 @@ pub fn resolve_folder(env: &ClientEnv, settings: &Settings) -> Option<PathBuf> {
 pub fn load(_env: &ClientEnv, _settings: &Settings, _processed: &HashSet<String>) -> Report {
     Report::default()
 }
+
+/// Reads and measures MEMORY.md at `path` exactly as the client does at session start.
+///
+/// PLACEHOLDER on the `audit` branch so it builds before the `automem` branch lands: a naive
+/// count (no frontmatter/comment stripping, line cut only). On merge, take automem's version.
+pub fn measure_index(path: &std::path::Path) -> IndexState {
+    let bytes = match crate::fsread::read_capped(path, 4 << 20) {
+        Ok(b) => b,
+        Err(crate::fsread::Unread::Missing) => return IndexState::Missing,
+        Err(crate::fsread::Unread::TooLarge(bytes)) => return IndexState::TooLarge { bytes },
+        Err(e) => return IndexState::Unreadable { error: e.to_string() },
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<&str> = text.trim().lines().collect();
+    let dark: Vec<DarkLine> = lines
+        .iter()
+        .enumerate()
+        .skip(crate::text::cut::MAX_LINES)
+        .map(|(i, l)| DarkLine { line: i + 1, text: (*l).to_owned(), partial: false })
+        .collect();
+    IndexState::Loaded(Measure {
+        file_bytes: bytes.len() as u64,
+        file_lines: text.lines().count(),
+        lines: lines.len(),
+        utf16: crate::text::js::utf16_len(text.trim()),
+        bytes: text.trim().len(),
+        cut: (!dark.is_empty()).then(|| Cut { line_over: true, dark, ..Cut::default() }),
+    })
+}

@@ -57,7 +57,7 @@ pub fn links(line: &str) -> Vec<Link> {
             b'`' => {
                 if let Some(end) = line[i + 1..].find('`') {
                     let inner = line[i + 1..i + 1 + end].trim();
-                    if inner.ends_with(".md") && !inner.contains(char::is_whitespace) {
+                    if inner.ends_with(".md") && !inner.contains(is_placeholder_char) {
                         push(&mut out, inner, Syntax::CodeSpan, i);
                     }
                     i += end + 2;
@@ -69,6 +69,12 @@ pub fn links(line: &str) -> Vec<Link> {
         i += 1;
     }
     out
+}
+
+/// Characters that make a code span a pattern or placeholder (`<type>_<topic>.md`, `*.md`)
+/// rather than a file name.
+fn is_placeholder_char(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '<' | '>' | '*' | '?' | '{' | '}' | '|' | '[' | ']')
 }
 
 fn push(out: &mut Vec<Link>, raw: &str, syntax: Syntax, offset: usize) {
@@ -115,5 +121,6 @@ mod tests {
     #[test]
     fn skips_urls_anchors_and_non_markdown() {
         assert!(targets("[u](https://x.md) [a](#sec) [img](pic.png) `not md`").is_empty());
+        assert!(targets("name: `<type>_<topic>.md`, `*.md`, `{a,b}.md`").is_empty());
     }
 }

@@ -1,0 +1,266 @@
+//! One file of a memory library: its name's role (index, hub, entry), its text read with a
+//! size cap, and its parsed frontmatter. A file that cannot be read as text keeps the reason.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use jiff::Timestamp;
+
+use super::meta::{self, Parsed};
+use crate::fsread::{self, Unread};
+
+/// The four entry types of the typed write spec.
+pub const TYPES: [&str; 4] = ["user", "feedback", "project", "reference"];
+
+/// What a file's name makes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Role {
+    /// `MEMORY.md` at the top of the library.
+    Index,
+    /// `reference_<group>_hub.md`.
+    Hub {
+        /// The group name.
+        group: String,
+    },
+    /// `<type>_<topic>.md` with a valid type and topic.
+    Entry {
+        /// The type prefix.
+        kind: String,
+        /// The topic.
+        topic: String,
+    },
+    /// Any other `.md` name (a naming violation).
+    Other,
+}
+
+/// Classifies a file name (no directories).
+pub fn role_of(file_name: &str) -> Role {
+    if file_name == "MEMORY.md" {
+        return Role::Index;
+    }
+    let Some(stem) = file_name.strip_suffix(".md") else {
+        return Role::Other;
+    };
+    let Some((kind, topic)) = stem.split_once('_') else {
+        return Role::Other;
+    };
+    let topic_ok = !topic.is_empty()
+        && topic
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-');
+    if !TYPES.contains(&kind) || !topic_ok {
+        return Role::Other;
+    }
+    if kind == "reference"
+        && let Some(group) = topic.strip_suffix("_hub")
+        && !group.is_empty()
+    {
+        return Role::Hub {
+            group: group.to_owned(),
+        };
+    }
+    Role::Entry {
+        kind: kind.to_owned(),
+        topic: topic.to_owned(),
+    }
+}
+
+/// Why a file has no text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unreadable {
+    /// Not a regular file, too large, missing, permission denied, symlink loop…
+    Io(String),
+    /// Contains NUL bytes.
+    Binary,
+    /// Not valid UTF-8; the byte offset of the first bad sequence.
+    InvalidUtf8(usize),
+}
+
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unreadable::Io(e) => f.write_str(e),
+            Unreadable::Binary => f.write_str("binary file (contains NUL bytes)"),
+            Unreadable::InvalidUtf8(at) => write!(f, "not valid UTF-8 (first bad byte at {at})"),
+        }
+    }
+}
+
+/// A file's text and its parse, or why it has none.
+#[derive(Debug, Clone)]
+pub enum Content {
+    /// Text and frontmatter.
+    Text {
+        /// The whole file.
+        text: Arc<str>,
+        /// Frontmatter and body offsets.
+        parsed: Parsed,
+    },
+    /// No text.
+    Unread(Unreadable),
+}
+
+/// One `.md` file of the library.
+#[derive(Debug, Clone)]
+pub struct MemFile {
+    /// Path relative to the library root, `/`-separated.
+    pub rel: String,
+    /// The path as reached from the root given by the user.
+    pub path: PathBuf,
+    /// What the name makes it (from the file name alone).
+    pub role: Role,
+    /// Modification time (following links), when it could be read.
+    pub mtime: Option<Timestamp>,
+    /// Text or the reason there is none.
+    pub content: Content,
+}
+
+impl MemFile {
+    /// Reads and parses the file at `root/rel`, reading at most `cap` bytes.
+    pub fn read(root: &Path, rel: String, cap: u64) -> MemFile {
+        let path = root.join(&rel);
+        let name = rel.rsplit('/').next().unwrap_or(&rel);
+        let role = if rel.contains('/') && name == "MEMORY.md" {
+            Role::Other
+        } else {
+            role_of(name)
+        };
+        let mtime = std::fs::metadata(&path)
+            .ok()
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| Timestamp::try_from(t).ok());
+        let content = match fsread::read_capped(&path, cap) {
+            Ok(bytes) => decode(bytes),
+            Err(Unread::TooLarge(n)) => Content::Unread(Unreadable::Io(format!(
+                "too large ({n} bytes; the audit reads at most {cap})"
+            ))),
+            Err(e) => Content::Unread(Unreadable::Io(e.to_string())),
+        };
+        MemFile {
+            rel,
+            path,
+            role,
+            mtime,
+            content,
+        }
+    }
+
+    /// The text, when the file was read.
+    pub fn text(&self) -> Option<&str> {
+        match &self.content {
+            Content::Text { text, .. } => Some(text),
+            Content::Unread(_) => None,
+        }
+    }
+
+    /// The text and its parse, when the file was read.
+    pub fn parsed(&self) -> Option<(&str, &Parsed)> {
+        match &self.content {
+            Content::Text { text, parsed } => Some((text, parsed)),
+            Content::Unread(_) => None,
+        }
+    }
+
+    /// The parsed frontmatter fields, when the file has a valid block.
+    pub fn meta(&self) -> Option<&meta::Meta> {
+        match self.parsed()?.1 {
+            Parsed {
+                front: meta::Front::Parsed(m),
+                ..
+            } => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The file name (last path component).
+    pub fn name(&self) -> &str {
+        self.rel.rsplit('/').next().unwrap_or(&self.rel)
+    }
+
+    /// 1-based line of the first body line (after the frontmatter), 1 without a text.
+    pub fn body_line(&self) -> usize {
+        match self.parsed() {
+            Some((text, p)) => line_of(text, p.body_start),
+            None => 1,
+        }
+    }
+}
+
+fn decode(bytes: Vec<u8>) -> Content {
+    if memchr_nul(&bytes) {
+        return Content::Unread(Unreadable::Binary);
+    }
+    match String::from_utf8(bytes) {
+        Ok(s) => {
+            let parsed = meta::parse(&s);
+            Content::Text {
+                text: Arc::from(s),
+                parsed,
+            }
+        }
+        Err(e) => Content::Unread(Unreadable::InvalidUtf8(e.utf8_error().valid_up_to())),
+    }
+}
+
+fn memchr_nul(bytes: &[u8]) -> bool {
+    bytes.contains(&0)
+}
+
+/// The 1-based line holding byte `offset` of `text`.
+pub fn line_of(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_from_names() {
+        assert_eq!(role_of("MEMORY.md"), Role::Index);
+        assert_eq!(
+            role_of("reference_db_core_hub.md"),
+            Role::Hub {
+                group: "db_core".into()
+            }
+        );
+        assert_eq!(
+            role_of("feedback_wild-card2.md"),
+            Role::Entry {
+                kind: "feedback".into(),
+                topic: "wild-card2".into()
+            }
+        );
+        for bad in [
+            "feedback-x-y.md",
+            "FeedbackXy.md",
+            "note_x.md",
+            "_x_y.md",
+            "feedback_AUTH_x.md",
+            "feedback_.md",
+            "reference_hub.md.bak",
+        ] {
+            assert_eq!(role_of(bad), Role::Other, "{bad}");
+        }
+    }
+
+    #[test]
+    fn binary_and_invalid_utf8_are_unreadable() {
+        assert!(matches!(
+            decode(b"a\0b".to_vec()),
+            Content::Unread(Unreadable::Binary)
+        ));
+        assert!(matches!(
+            decode(b"ok\xff".to_vec()),
+            Content::Unread(Unreadable::InvalidUtf8(2))
+        ));
+    }
+
+    #[test]
+    fn line_numbers_are_one_based() {
+        assert_eq!(line_of("a\nb\nc", 0), 1);
+        assert_eq!(line_of("a\nb\nc", 2), 2);
+        assert_eq!(line_of("a\nb\nc", 99), 3);
+    }
+}

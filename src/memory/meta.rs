@@ -1,0 +1,174 @@
+//! A memory file's frontmatter: the client's split (`crate::text::frontmatter::split`), then
+//! YAML parsed with serde-saphyr. Both the flat form (`type: feedback`) and the client's nested
+//! form (`metadata: {type, node_type, modified}`, written since 2.1.214) are read; flat wins.
+
+use serde_json::Value;
+
+use crate::text::frontmatter;
+
+/// What the frontmatter of a file says, as far as the audit cares.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Meta {
+    /// `name`, when present (scalars are turned into text; empty strings stay empty).
+    pub name: Option<String>,
+    /// `description`.
+    pub description: Option<String>,
+    /// `type`, or `metadata.type` when there is no flat one.
+    pub kind: Option<String>,
+    /// `metadata.node_type` (the client's own tag, e.g. `memory`).
+    pub node_type: Option<String>,
+    /// `modified`, or `metadata.modified`, as written.
+    pub modified: Option<String>,
+    /// `status` (or `metadata.status`), e.g. `retired`, `superseded`.
+    pub status: Option<String>,
+    /// `superseded_by` / `superseded-by` / `replaced_by` (or under `metadata`).
+    pub superseded_by: Option<String>,
+    /// `retired: true` (or under `metadata`).
+    pub retired: bool,
+}
+
+/// The frontmatter block of a file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Front {
+    /// No block the client would strip.
+    Absent,
+    /// A block whose YAML does not parse into a mapping.
+    Invalid {
+        /// The parser's message (one line).
+        error: String,
+    },
+    /// A parsed block.
+    Parsed(Meta),
+}
+
+/// A parsed file: the frontmatter and where the body starts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed {
+    /// The frontmatter.
+    pub front: Front,
+    /// Byte offset where the YAML text starts (0 without a block).
+    pub yaml_start: usize,
+    /// The YAML text's length in bytes.
+    pub yaml_len: usize,
+    /// Byte offset where the body starts.
+    pub body_start: usize,
+}
+
+/// Splits and parses `text`.
+pub fn parse(text: &str) -> Parsed {
+    let split = frontmatter::split(text);
+    let Some(yaml) = split.yaml else {
+        return Parsed {
+            front: Front::Absent,
+            yaml_start: 0,
+            yaml_len: 0,
+            body_start: split.body_start,
+        };
+    };
+    let yaml_start = yaml.as_ptr() as usize - text.as_ptr() as usize;
+    Parsed {
+        front: parse_yaml(yaml),
+        yaml_start,
+        yaml_len: yaml.len(),
+        body_start: split.body_start,
+    }
+}
+
+/// Parses a YAML block into [`Meta`]. An empty block is an empty mapping.
+pub fn parse_yaml(yaml: &str) -> Front {
+    if yaml.trim().is_empty() {
+        return Front::Parsed(Meta::default());
+    }
+    let value: Value = match serde_saphyr::from_str(yaml) {
+        Ok(v) => v,
+        Err(e) => {
+            let msg = e.to_string();
+            let first = msg.lines().next().unwrap_or("invalid YAML").to_owned();
+            return Front::Invalid { error: first };
+        }
+    };
+    let Value::Object(map) = value else {
+        return Front::Invalid {
+            error: "frontmatter is not a mapping of keys to values".to_owned(),
+        };
+    };
+    let nested = map.get("metadata").and_then(Value::as_object);
+    let get = |keys: &[&str]| -> Option<String> {
+        keys.iter()
+            .find_map(|k| map.get(*k).and_then(scalar))
+            .or_else(|| nested.and_then(|m| keys.iter().find_map(|k| m.get(*k).and_then(scalar))))
+    };
+    let retired = get(&["retired"]).is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    Front::Parsed(Meta {
+        name: get(&["name"]),
+        description: get(&["description"]),
+        kind: get(&["type"]),
+        node_type: get(&["node_type"]),
+        modified: get(&["modified"]),
+        status: get(&["status"]),
+        superseded_by: get(&["superseded_by", "superseded-by", "replaced_by"]),
+        retired,
+    })
+}
+
+/// A scalar as text; `null`, sequences and mappings are no value.
+fn scalar(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(text: &str) -> Meta {
+        match parse(text).front {
+            Front::Parsed(m) => m,
+            other => panic!("expected parsed, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn flat_and_nested_forms() {
+        let m = meta("---\nname: a\ndescription: d\ntype: feedback\nmodified: 2026-01-02\n---\n# T\n");
+        assert_eq!(m.kind.as_deref(), Some("feedback"));
+        assert_eq!(m.modified.as_deref(), Some("2026-01-02"));
+        let m = meta(
+            "---\nname: a\ndescription: d\nmetadata:\n  node_type: memory\n  type: project\n  modified: 2026-01-02T00:00:00Z\n---\nbody\n",
+        );
+        assert_eq!(m.kind.as_deref(), Some("project"));
+        assert_eq!(m.node_type.as_deref(), Some("memory"));
+        assert_eq!(m.modified.as_deref(), Some("2026-01-02T00:00:00Z"));
+    }
+
+    #[test]
+    fn flat_type_wins_over_nested() {
+        let m = meta("---\ntype: user\nmetadata:\n  type: feedback\n---\n");
+        assert_eq!(m.kind.as_deref(), Some("user"));
+    }
+
+    #[test]
+    fn absent_and_malformed() {
+        assert_eq!(parse("# no frontmatter\n").front, Front::Absent);
+        assert!(matches!(
+            parse("---\nname: [unclosed\n---\nbody\n").front,
+            Front::Invalid { .. }
+        ));
+        assert!(matches!(
+            parse("---\n- a\n- b\n---\nbody\n").front,
+            Front::Invalid { .. }
+        ));
+    }
+
+    #[test]
+    fn body_starts_after_block() {
+        let text = "---\nname: a\n---\n# Title\n";
+        let p = parse(text);
+        assert_eq!(&text[p.body_start..], "# Title\n");
+        assert_eq!(&text[p.yaml_start..p.yaml_start + p.yaml_len], "name: a\n");
+    }
+}

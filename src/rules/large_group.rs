@@ -1,0 +1,94 @@
+//! `large-group` (soft).
+
+use std::collections::HashSet;
+
+use super::{Check, Ctx, Diagnostic, declare_rule};
+use crate::memory::file::{Role, role_of};
+use crate::memory::library::Target;
+
+declare_rule! {
+    /// ## What it does
+    /// Flags a group of MEMORY.md (a `## ` section) that lists more than `max-group-entries`
+    /// (15) entries: list items that link to a memory file other than a hub.
+    ///
+    /// ## Why it matters
+    /// The model scans the index by description; past about 15 lines in one group it starts
+    /// to miss the one it needs, and every line costs context in every session.
+    ///
+    /// ## Example
+    /// ```markdown
+    /// ## Database
+    /// - [rls-uid](feedback_rls_uid.md) — …
+    /// - … 18 more lines …
+    /// ```
+    ///
+    /// ## Fix
+    /// Move the group's entries to a hub, `reference_database_hub.md`, and leave one pointer
+    /// line in MEMORY.md: `- [database hub](reference_database_hub.md) — RLS, indexes, …`.
+    pub const RULE = ("large-group", Soft, Check::Library(check));
+}
+
+fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let Some(index) = ctx.lib.index() else { return };
+    let Some((text, parsed)) = ctx.lib.files[index].parsed() else {
+        return;
+    };
+    let entry_lines: HashSet<usize> = ctx
+        .lib
+        .links(index)
+        .iter()
+        .filter(|l| {
+            let role = match l.target {
+                Target::File(t) => ctx.lib.files[t].role.clone(),
+                Target::Missing | Target::Outside => {
+                    role_of(l.link.target.rsplit('/').next().unwrap_or(""))
+                }
+            };
+            !matches!(role, Role::Hub { .. } | Role::Index)
+        })
+        .map(|l| l.line)
+        .collect();
+    let first = crate::memory::file::line_of(text, parsed.body_start);
+    let mut groups: Vec<(usize, String, usize)> = Vec::new();
+    for (k, line) in text[parsed.body_start..].lines().enumerate() {
+        let n = first + k;
+        if let Some(title) = line.strip_prefix("## ") {
+            groups.push((n, title.trim().to_owned(), 0));
+        } else if let Some(g) = groups.last_mut() {
+            let t = line.trim_start();
+            let item = t.starts_with("- ") || t.starts_with("* ") || t.starts_with("+ ");
+            if item && entry_lines.contains(&n) {
+                g.2 += 1;
+            }
+        }
+    }
+    let max = ctx.cfg.max_group_entries;
+    for (line, title, count) in groups {
+        if count > max {
+            out.push(ctx.diag(
+                &RULE,
+                index,
+                line,
+                format!("group `{title}` lists {count} entries (more than {max}); move them to a hub"),
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::Fixture;
+
+    #[test]
+    fn vectors() {
+        let mut index = String::from("# I\n## Small\n");
+        index += &"- [a](user_a.md)\n".repeat(15);
+        index += "## Big\n";
+        index += &"- [a](user_a.md) · [b](user_a.md)\n".repeat(16);
+        index += "## Hubs\n";
+        index += &"- [h](reference_g_hub.md)\n".repeat(20);
+        let f = Fixture::new(&[("MEMORY.md", &index)]);
+        assert_eq!(f.found("large-group"), [("MEMORY.md".to_owned(), 18)]);
+        assert!(f.messages("large-group")[0].contains("16 entries"));
+    }
+}

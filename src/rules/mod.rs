@@ -1,0 +1,312 @@
+//! The audit: one file per check, each with its user documentation as doc comments (printed by
+//! `ccmem explain CODE` and used as SARIF's `fullDescription`), a stable kebab-case name, a
+//! category that decides its default severity (hard = error, soft = warning), and pass/fail
+//! vectors as tests in the same file.
+//!
+//! [`run::audit`] loads a library, runs every rule (file rules in parallel over files), drops
+//! suppressed findings (`<!-- ccmem-ignore: CODE -->`, see [`suppress`]) and scores compliance.
+
+use std::ops::Range;
+
+use jiff::Timestamp;
+use serde::Serialize;
+
+use crate::load::automem::IndexState;
+use crate::memory::library::{Library, Reach};
+
+pub mod config;
+pub mod run;
+pub mod suppress;
+
+mod bad_file_name;
+mod broken_link;
+mod index_over_cap;
+mod index_over_safety_line;
+mod index_over_target_line;
+mod invalid_frontmatter;
+mod invalid_type;
+mod large_group;
+mod long_index_line;
+mod missing_field;
+mod missing_frontmatter;
+mod missing_modified;
+mod missing_why;
+mod near_duplicate;
+mod oversized_file;
+mod retired_without_tombstone;
+mod secret_in_memory;
+mod stale_entry;
+mod unreachable_file;
+mod unreadable_file;
+
+#[cfg(test)]
+mod testing;
+
+/// Hard rules break the typed write spec; soft rules are signals worth a look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Category {
+    /// Counts against compliance; an error.
+    Hard,
+    /// A warning.
+    Soft,
+}
+
+impl Category {
+    /// The severity a rule of this category reports at.
+    pub fn severity(self) -> Severity {
+        match self {
+            Category::Hard => Severity::Error,
+            Category::Soft => Severity::Warning,
+        }
+    }
+}
+
+/// How serious a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// A hard violation.
+    Error,
+    /// A soft signal.
+    Warning,
+}
+
+impl Severity {
+    /// `error` or `warning`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Diagnostic {
+    /// The rule's stable name.
+    pub rule: &'static str,
+    /// Its severity.
+    pub severity: Severity,
+    /// The file, relative to the library root (`/`-separated).
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column in characters, when the finding is at a point in the line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    /// What is wrong, in one sentence (never the value of a secret).
+    pub message: String,
+    /// Byte range in the file to underline, when there is one.
+    #[serde(skip)]
+    pub span: Option<Range<usize>>,
+    /// The source line must not be shown (it holds a secret).
+    #[serde(skip)]
+    pub redact: bool,
+}
+
+/// What a rule looks at.
+#[derive(Debug, Clone, Copy)]
+pub enum Check {
+    /// One file at a time (run in parallel over files).
+    File(fn(&Ctx, usize, &mut Vec<Diagnostic>)),
+    /// The whole library at once.
+    Library(fn(&Ctx, &mut Vec<Diagnostic>)),
+}
+
+/// A rule of the registry.
+#[derive(Debug, Clone, Copy)]
+pub struct Rule {
+    /// Stable kebab-case name, used in every output format and in suppressions.
+    pub name: &'static str,
+    /// Hard or soft.
+    pub category: Category,
+    /// The documentation (Markdown: What it does / Why it matters / Example / Fix).
+    pub doc: &'static str,
+    /// The check.
+    pub check: Check,
+}
+
+impl Rule {
+    /// The default severity (from the category).
+    pub fn severity(&self) -> Severity {
+        self.category.severity()
+    }
+
+    /// The first sentence of the documentation's "What it does" section.
+    pub fn summary(&self) -> &'static str {
+        self.doc
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with('#'))
+            .unwrap_or(self.name)
+    }
+}
+
+/// Declares a rule: its `///` lines become both the rustdoc and [`Rule::doc`] (one source).
+macro_rules! declare_rule {
+    ($(#[doc = $doc:literal])+ pub const RULE = ($name:literal, $cat:ident, $check:expr);) => {
+        $(#[doc = $doc])+
+        pub const RULE: $crate::rules::Rule = $crate::rules::Rule {
+            name: $name,
+            category: $crate::rules::Category::$cat,
+            doc: concat!($($doc, "\n"),+),
+            check: $check,
+        };
+    };
+}
+pub(crate) use declare_rule;
+
+/// Every rule, hard ones first, in the order they are documented.
+pub const RULES: &[Rule] = &[
+    missing_frontmatter::RULE,
+    invalid_frontmatter::RULE,
+    missing_field::RULE,
+    invalid_type::RULE,
+    missing_why::RULE,
+    bad_file_name::RULE,
+    broken_link::RULE,
+    unreadable_file::RULE,
+    unreachable_file::RULE,
+    oversized_file::RULE,
+    large_group::RULE,
+    retired_without_tombstone::RULE,
+    missing_modified::RULE,
+    stale_entry::RULE,
+    index_over_cap::RULE,
+    index_over_safety_line::RULE,
+    index_over_target_line::RULE,
+    long_index_line::RULE,
+    near_duplicate::RULE,
+    secret_in_memory::RULE,
+];
+
+/// The rule with this name.
+pub fn find(name: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.name == name)
+}
+
+/// The documentation of a rule as plain text (doc-comment indentation removed).
+pub fn doc_text(rule: &Rule) -> String {
+    rule.doc
+        .lines()
+        .map(|l| l.strip_prefix(' ').unwrap_or(l))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Everything a rule may read.
+pub struct Ctx<'a> {
+    /// The library.
+    pub lib: &'a Library,
+    /// Thresholds.
+    pub cfg: &'a config::Config,
+    /// "Now", for staleness.
+    pub now: Timestamp,
+    /// MEMORY.md as the client measures it.
+    pub index_state: &'a IndexState,
+    /// How MEMORY.md reaches each file.
+    pub reach: Vec<Reach>,
+}
+
+impl Ctx<'_> {
+    /// A finding of `rule` on file `file` at `line`.
+    pub fn diag(&self, rule: &Rule, file: usize, line: usize, message: String) -> Diagnostic {
+        Diagnostic {
+            rule: rule.name,
+            severity: rule.severity(),
+            path: self.lib.files[file].rel.clone(),
+            line,
+            column: None,
+            message,
+            span: None,
+            redact: false,
+        }
+    }
+
+    /// A finding underlining bytes `span` of file `file` (line and column computed).
+    pub fn diag_at(
+        &self,
+        rule: &Rule,
+        file: usize,
+        span: Range<usize>,
+        message: String,
+    ) -> Diagnostic {
+        let text = self.lib.files[file].text().unwrap_or("");
+        let start = span.start.min(text.len());
+        let line_start = text[..start].rfind('\n').map_or(0, |k| k + 1);
+        let column = text[line_start..start].chars().count() + 1;
+        Diagnostic {
+            column: Some(column),
+            span: Some(span),
+            ..self.diag(rule, file, crate::memory::file::line_of(text, start), message)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_kebab_case_and_documented() {
+        let mut names: Vec<&str> = RULES.iter().map(|r| r.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), RULES.len());
+        for r in RULES {
+            assert!(
+                r.name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
+                "{}",
+                r.name
+            );
+            for section in ["## What it does", "## Why it matters", "## Example", "## Fix"] {
+                assert!(r.doc.contains(section), "{} lacks {section}", r.name);
+            }
+        }
+    }
+
+    #[test]
+    fn category_decides_severity() {
+        for r in RULES {
+            let expected = match r.category {
+                Category::Hard => Severity::Error,
+                Category::Soft => Severity::Warning,
+            };
+            assert_eq!(r.severity(), expected, "{}", r.name);
+        }
+    }
+
+    #[test]
+    fn issue_rule_names_are_registered_with_their_category() {
+        let hard = [
+            "missing-frontmatter",
+            "missing-field",
+            "invalid-type",
+            "missing-why",
+            "bad-file-name",
+            "broken-link",
+        ];
+        let soft = [
+            "unreachable-file",
+            "oversized-file",
+            "large-group",
+            "retired-without-tombstone",
+            "missing-modified",
+            "stale-entry",
+            "index-over-cap",
+            "index-over-safety-line",
+            "index-over-target-line",
+            "long-index-line",
+            "near-duplicate",
+            "secret-in-memory",
+        ];
+        for n in hard {
+            assert_eq!(find(n).map(|r| r.category), Some(Category::Hard), "{n}");
+        }
+        for n in soft {
+            assert_eq!(find(n).map(|r| r.category), Some(Category::Soft), "{n}");
+        }
+    }
+}

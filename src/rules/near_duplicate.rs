@@ -1,0 +1,80 @@
+//! `near-duplicate` (soft).
+
+use rayon::prelude::*;
+
+use super::{Check, Ctx, Diagnostic, declare_rule};
+use crate::memory::file::Role;
+use crate::memory::similar::{self, Signature};
+
+declare_rule! {
+    /// ## What it does
+    /// Flags pairs of memory files (entries, not MEMORY.md or hubs) whose description and body
+    /// are nearly the same: the MinHash estimate of the Jaccard similarity of their 3-word
+    /// shingles (each CJK character is a word) is at least `near-duplicate-similarity` (0.8).
+    /// The hash seed is fixed, so the same library always gives the same pairs. The finding is
+    /// on the second file of the pair (by path) and names the first.
+    ///
+    /// ## Why it matters
+    /// Two files saying the same thing drift apart as one gets updated and the other does not;
+    /// the model then reads whichever it finds first, possibly the outdated one.
+    ///
+    /// ## Example
+    /// `feedback_rls_uid.md` and `feedback_rls_auth_uid.md`, written in two sessions about the
+    /// same incident.
+    ///
+    /// ## Fix
+    /// Merge them into one file, leave a tombstone in the other (or delete it) and fix the
+    /// links.
+    pub const RULE = ("near-duplicate", Soft, Check::Library(check));
+}
+
+/// The text compared: description and body.
+fn compared(ctx: &Ctx, i: usize) -> Option<String> {
+    let file = &ctx.lib.files[i];
+    if matches!(file.role, Role::Index | Role::Hub { .. }) {
+        return None;
+    }
+    let (text, parsed) = file.parsed()?;
+    let desc = file.meta().and_then(|m| m.description.as_deref()).unwrap_or("");
+    Some(format!("{desc}\n{}", &text[parsed.body_start..]))
+}
+
+fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let sigs: Vec<Option<Signature>> = (0..ctx.lib.files.len())
+        .into_par_iter()
+        .map(|i| compared(ctx, i).map(|t| Signature::of(&t)))
+        .collect();
+    for (i, j, s) in similar::pairs(&sigs, ctx.cfg.near_duplicate_similarity) {
+        let first = &ctx.lib.files[i].rel;
+        out.push(ctx.diag(
+            &RULE,
+            j,
+            ctx.lib.files[j].body_line(),
+            format!("near-duplicate of `{first}` (similarity {s:.2})"),
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::Fixture;
+
+    #[test]
+    fn vectors() {
+        let body = "Supabase mutations deadlock after a tab switch because the SDK guards the \
+                    session with Web Locks and a hidden tab never gets the lock; use fetch \
+                    against the REST API for every write from the browser. Check the network \
+                    panel first: a pending lock request shows as a request that never starts. \
+                    The fix shipped in the billing page first and then in the profile editor, \
+                    and the error rate went from three percent to zero within a day.";
+        let e = |d: &str, b: &str| format!("---\nname: a\ndescription: {d}\ntype: user\n---\n{b}\n");
+        let f = Fixture::new(&[
+            ("user_a.md", &e("tab switch deadlock", body)),
+            ("user_b.md", &e("tab switch deadlock", &body.replace("every write", "each write"))),
+            ("user_c.md", &e("stripe", "Stripe webhook replays carry no idempotency key so refunds run twice.")),
+            ("reference_x_hub.md", &e("tab switch deadlock", body)),
+        ]);
+        assert_eq!(f.found("near-duplicate"), [("user_b.md".to_owned(), 6)]);
+        assert!(f.messages("near-duplicate")[0].contains("of `user_a.md` (similarity 0."));
+    }
+}

@@ -1,0 +1,73 @@
+//! `oversized-file` (soft).
+
+use super::{Check, Ctx, Diagnostic, declare_rule};
+use crate::memory::file::Role;
+
+declare_rule! {
+    /// ## What it does
+    /// Flags a memory file with more than `max-file-lines` lines (100) or at least
+    /// `max-h2-sections` `## ` sections (5), outside code blocks for the sections.
+    ///
+    /// ## Why it matters
+    /// One file, one fact: a file that grew several topics is read whole for any one of them,
+    /// and its single description can no longer say when each applies.
+    ///
+    /// ## Example
+    /// `reference_database.md` with sections on RLS, indexes, vacuum, backups and migrations.
+    ///
+    /// ## Fix
+    /// Split it into one file per topic, and list them in the group's hub.
+    pub const RULE = ("oversized-file", Soft, Check::File(check));
+}
+
+fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
+    let file = &ctx.lib.files[i];
+    if file.role == Role::Index {
+        return;
+    }
+    let Some(text) = file.text() else { return };
+    let lines = text.lines().count();
+    let mut h2 = 0;
+    let mut fence = false;
+    for l in text.lines() {
+        let t = l.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fence = !fence;
+        } else if !fence && (t.starts_with("## ") || t.starts_with("##\t") || t == "##") {
+            h2 += 1;
+        }
+    }
+    let (max_lines, max_h2) = (ctx.cfg.max_file_lines, ctx.cfg.max_h2_sections);
+    if lines > max_lines || h2 >= max_h2 {
+        let mut why = Vec::new();
+        if lines > max_lines {
+            why.push(format!("{lines} lines (more than {max_lines})"));
+        }
+        if h2 >= max_h2 {
+            why.push(format!("{h2} `##` sections (at least {max_h2})"));
+        }
+        let msg = format!("oversized: {}; split it into one file per topic", why.join(", "));
+        out.push(ctx.diag(&RULE, i, file.body_line(), msg));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::{Fixture, fm};
+
+    #[test]
+    fn vectors() {
+        let long = fm("user", "") + &"line\n".repeat(94);
+        let longer = fm("user", "") + &"line\n".repeat(95);
+        let four = fm("user", "") + "## a\n## b\n## c\n## d\n```\n## code\n```\n### e\n";
+        let five = fm("user", "") + "## a\n## b\n## c\n## d\n## e\n";
+        let f = Fixture::new(&[
+            ("MEMORY.md", &"- x\n".repeat(150)),
+            ("user_100.md", &long),
+            ("user_101.md", &longer),
+            ("user_h4.md", &four),
+            ("user_h5.md", &five),
+        ]);
+        assert_eq!(f.paths("oversized-file"), ["user_101.md", "user_h5.md"]);
+    }
+}

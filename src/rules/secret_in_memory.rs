@@ -1,0 +1,128 @@
+//! `secret-in-memory` (soft).
+
+use std::sync::LazyLock;
+
+use regex::{Regex, RegexSet};
+
+use super::{Check, Ctx, Diagnostic, declare_rule};
+
+declare_rule! {
+    /// ## What it does
+    /// Flags a line of any memory file that holds what looks like a credential: an Anthropic
+    /// or OpenAI API key, a GitHub token, an AWS access key id or secret key assignment, a
+    /// Slack token or webhook URL, or a private key header. The finding names the file, line
+    /// and kind of secret, and never prints the value (the human output does not show the
+    /// line either).
+    ///
+    /// ## Why it matters
+    /// Memory files are read into every session that needs them, copied into transcripts,
+    /// synced and sometimes committed. A key in memory is a key in all of those places.
+    ///
+    /// ## Example
+    /// `- staging key: sk-ant-api03-…` in `reference_staging.md`.
+    ///
+    /// ## Fix
+    /// Revoke the key, remove it from the file, and write where it lives instead
+    /// (`the staging key is in 1Password, "Staging Anthropic"`).
+    pub const RULE = ("secret-in-memory", Soft, Check::File(check));
+}
+
+const PATTERNS: [(&str, &str); 9] = [
+    ("an Anthropic API key", r"\bsk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{32,}"),
+    (
+        "an OpenAI API key",
+        r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}|\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}",
+    ),
+    ("a GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36,}\b"),
+    ("a GitHub fine-grained token", r"\bgithub_pat_[A-Za-z0-9_]{60,}"),
+    ("an AWS access key id", r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"),
+    (
+        "an AWS secret access key",
+        r#"(?i)aws_?secret_?access_?key["']?\s*[:=]\s*["']?[A-Za-z0-9/+]{40}\b"#,
+    ),
+    ("a Slack token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
+    ("a Slack webhook URL", r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+"),
+    ("a private key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"),
+];
+
+static SET: LazyLock<RegexSet> =
+    LazyLock::new(|| RegexSet::new(PATTERNS.iter().map(|p| p.1)).expect("valid regexes"));
+static EACH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    PATTERNS
+        .iter()
+        .map(|p| Regex::new(p.1).expect("valid regex"))
+        .collect()
+});
+
+/// `(byte range, kind)` of every secret in `text`.
+pub fn find(text: &str) -> Vec<(std::ops::Range<usize>, &'static str)> {
+    let hits = SET.matches(text);
+    let mut out = Vec::new();
+    for k in hits.iter() {
+        out.extend(EACH[k].find_iter(text).map(|m| (m.range(), PATTERNS[k].0)));
+    }
+    out.sort_by_key(|(r, _)| r.start);
+    out
+}
+
+fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
+    let Some(text) = ctx.lib.files[i].text() else { return };
+    for (range, kind) in find(text) {
+        let mut d = ctx.diag_at(
+            &RULE,
+            i,
+            range,
+            format!("line holds what looks like {kind} (value not shown); revoke it and remove it"),
+        );
+        d.redact = true;
+        out.push(d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find;
+    use crate::rules::testing::{Fixture, fm};
+
+    pub(crate) const ANTHROPIC: &str = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOpQrStUvWxAA";
+
+    #[test]
+    fn kinds() {
+        let kinds = |t: &str| find(t).into_iter().map(|(_, k)| k).collect::<Vec<_>>();
+        assert_eq!(kinds(ANTHROPIC), ["an Anthropic API key"]);
+        assert_eq!(
+            kinds("sk-proj-abcdefghijklmnopqrstT3BlbkFJabcdefghijklmnopqrst"),
+            ["an OpenAI API key"]
+        );
+        assert_eq!(kinds("ghp_abcdefghijklmnopqrstuvwxyz0123456789"), ["a GitHub token"]);
+        assert_eq!(kinds("id AKIAIOSFODNN7EXAMPLE ok"), ["an AWS access key id"]);
+        assert_eq!(
+            kinds("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+            ["an AWS secret access key"]
+        );
+        assert_eq!(kinds("xoxb-1234567890-abcdefghij"), ["a Slack token"]);
+        assert_eq!(kinds("-----BEGIN OPENSSH PRIVATE KEY-----"), ["a private key"]);
+        for clean in [
+            "sk-ant-… (redacted)",
+            "apikey: SUPABASE_ANON_KEY",
+            "ghp_short",
+            "AKIA in prose",
+            "-----BEGIN PUBLIC KEY-----",
+            "task-ant-api03-",
+        ] {
+            assert!(find(clean).is_empty(), "{clean}");
+        }
+    }
+
+    #[test]
+    fn vectors_report_line_never_value() {
+        let f = Fixture::new(&[
+            ("user_ok.md", &(fm("user", "") + "no secrets\n")),
+            ("user_key.md", &(fm("user", "") + "line one\nstaging: " + ANTHROPIC + "\n")),
+        ]);
+        assert_eq!(f.found("secret-in-memory"), [("user_key.md".to_owned(), 8)]);
+        let a = f.audit();
+        let json = serde_json::to_string(&a.diagnostics).unwrap();
+        assert!(!json.contains("AbCdEf"), "{json}");
+    }
+}

@@ -1,0 +1,75 @@
+//! Line-level suppression with an HTML comment, which costs no context tokens because the
+//! client strips block comments before loading a file:
+//!
+//! ```markdown
+//! <!-- ccmem-ignore: long-index-line, broken-link -->
+//! - [a very long line](feedback_x.md) — …
+//! ```
+//!
+//! A comment suppresses the named rules on its own line and on the next line. Placed on the
+//! first line after the frontmatter, it applies to the whole file (for findings about the
+//! file as a whole, such as `unreachable-file` or `stale-entry`, which cannot point anywhere
+//! else).
+
+use std::collections::HashMap;
+
+use super::Diagnostic;
+use crate::memory::library::Library;
+
+const MARK: &str = "ccmem-ignore:";
+
+/// The rule names a line's `<!-- ccmem-ignore: … -->` comments list.
+pub fn codes(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = line;
+    while let Some(open) = rest.find("<!--") {
+        let after = &rest[open + 4..];
+        let Some(close) = after.find("-->") else { break };
+        let inner = after[..close].trim();
+        if let Some(list) = inner.strip_prefix(MARK) {
+            out.extend(list.split([',', ' ']).map(str::trim).filter(|c| !c.is_empty()));
+        }
+        rest = &after[close + 3..];
+    }
+    out
+}
+
+/// Removes the diagnostics a comment suppresses.
+pub fn apply(lib: &Library, diags: &mut Vec<Diagnostic>) {
+    let mut per_file: HashMap<String, Option<(Vec<Vec<&str>>, usize)>> = HashMap::new();
+    diags.retain(|d| {
+        let entry = per_file.entry(d.path.clone()).or_insert_with(|| {
+            let file = &lib.files[lib.find(&d.path)?];
+            let text = file.text()?;
+            if !text.contains(MARK) {
+                return None;
+            }
+            Some((text.lines().map(codes).collect(), file.body_line()))
+        });
+        let Some((lines, body_line)) = entry else {
+            return true;
+        };
+        let listed = |line: usize| {
+            line >= 1
+                && lines
+                    .get(line - 1)
+                    .is_some_and(|c| c.iter().any(|&c| c == d.rule))
+        };
+        !(listed(d.line) || listed(d.line.saturating_sub(1)) || listed(*body_line))
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_lists() {
+        assert_eq!(
+            codes("x <!-- ccmem-ignore: a-b, c --> y <!-- ccmem-ignore: d -->"),
+            ["a-b", "c", "d"]
+        );
+        assert!(codes("<!-- just a note -->").is_empty());
+        assert!(codes("<!-- ccmem-ignore: a").is_empty());
+    }
+}

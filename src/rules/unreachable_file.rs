@@ -1,0 +1,61 @@
+//! `unreachable-file` (soft).
+
+use super::{Check, Ctx, Diagnostic, declare_rule};
+use crate::memory::library::Reach;
+
+declare_rule! {
+    /// ## What it does
+    /// Flags a memory file that MEMORY.md does not reach: neither linked from MEMORY.md nor
+    /// from a hub (`reference_<group>_hub.md`) that MEMORY.md links. Every link syntax counts
+    /// (`[t](x.md)`, `[[x]]`, `` `x.md` ``).
+    ///
+    /// ## Why it matters
+    /// At session start the model sees MEMORY.md and nothing else; a file that is linked only
+    /// from another topic file (or from nowhere) is as good as lost.
+    ///
+    /// ## Example
+    /// `feedback_cron_overlap.md` exists, but neither MEMORY.md nor the `infra` hub mentions it.
+    ///
+    /// ## Fix
+    /// Add a line to the group's hub (or, for a crown entry, to MEMORY.md), or delete the file
+    /// if it is obsolete.
+    pub const RULE = ("unreachable-file", Soft, Check::Library(check));
+}
+
+fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let has_index = ctx.lib.index().is_some();
+    for (i, reach) in ctx.reach.iter().enumerate() {
+        if *reach == Reach::Unreachable && ctx.lib.files[i].text().is_some() {
+            let why = if has_index {
+                "not linked from MEMORY.md or from a hub it links"
+            } else {
+                "not reachable: the library has no MEMORY.md"
+            };
+            let line = ctx.lib.files[i].body_line();
+            out.push(ctx.diag(&RULE, i, line, why.into()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::{Fixture, fm};
+
+    #[test]
+    fn vectors() {
+        let e = fm("user", "") + "x\n";
+        let f = Fixture::new(&[
+            ("MEMORY.md", "- [a](user_a.md)\n- [h](reference_g_hub.md)\n"),
+            ("user_a.md", &(fm("user", "") + "[b](user_b.md)\n")),
+            ("user_b.md", &e),
+            ("reference_g_hub.md", &(fm("reference", "") + "- [[user_c]]\n")),
+            ("user_c.md", &e),
+            ("reference_lost_hub.md", &(fm("reference", "") + "- [d](user_d.md)\n")),
+            ("user_d.md", &e),
+        ]);
+        assert_eq!(
+            f.paths("unreachable-file"),
+            ["reference_lost_hub.md", "user_b.md", "user_d.md"]
+        );
+    }
+}
