@@ -1,8 +1,11 @@
 //! Command-line interface: clap derive, one file per subcommand. Raw arguments become
 //! immutable values once; commands receive those, never raw strings.
 
+mod add;
 mod client_args;
 mod context;
+mod tier;
+mod undo;
 
 pub use client_args::ClientArgs;
 
@@ -23,6 +26,12 @@ pub struct Cli {
 enum Command {
     /// Print exactly the memory reminder the client would send at session start.
     Context(context::Args),
+    /// Restructure an over-budget MEMORY.md into hubs, proving nothing is lost (dry run by default).
+    Tier(tier::Args),
+    /// Add a typed memory entry, indexed where the budget allows.
+    Add(add::Args),
+    /// Undo the last `tier --write` or `add`, byte for byte.
+    Undo(undo::Args),
 }
 
 /// Parses the process arguments, runs the command, and returns its exit status. Errors are
@@ -42,6 +51,9 @@ pub fn main() -> ExitStatus {
     };
     let result = match cli.command {
         Command::Context(args) => context::run(args),
+        Command::Tier(args) => tier::run(args),
+        Command::Add(args) => add::run(args),
+        Command::Undo(args) => undo::run(args),
     };
     match result {
         Ok(status) => status,

@@ -131,7 +131,11 @@ pub fn measure_index(path: &std::path::Path) -> IndexState {
         Ok(b) => b,
         Err(crate::fsread::Unread::Missing) => return IndexState::Missing,
         Err(crate::fsread::Unread::TooLarge(bytes)) => return IndexState::TooLarge { bytes },
-        Err(e) => return IndexState::Unreadable { error: e.to_string() },
+        Err(e) => {
+            return IndexState::Unreadable {
+                error: e.to_string(),
+            };
+        }
     };
     let text = String::from_utf8_lossy(&bytes);
     let lines: Vec<&str> = text.trim().lines().collect();
@@ -139,7 +143,11 @@ pub fn measure_index(path: &std::path::Path) -> IndexState {
         .iter()
         .enumerate()
         .skip(crate::text::cut::MAX_LINES)
-        .map(|(i, l)| DarkLine { line: i + 1, text: (*l).to_owned(), partial: false })
+        .map(|(i, l)| DarkLine {
+            line: i + 1,
+            text: (*l).to_owned(),
+            partial: false,
+        })
         .collect();
     IndexState::Loaded(Measure {
         file_bytes: bytes.len() as u64,
@@ -147,6 +155,10 @@ pub fn measure_index(path: &std::path::Path) -> IndexState {
         lines: lines.len(),
         utf16: crate::text::js::utf16_len(text.trim()),
         bytes: text.trim().len(),
-        cut: (!dark.is_empty()).then(|| Cut { line_over: true, dark, ..Cut::default() }),
+        cut: (!dark.is_empty()).then(|| Cut {
+            line_over: true,
+            dark,
+            ..Cut::default()
+        }),
     })
 }

@@ -265,7 +265,10 @@ mod tests {
     #[test]
     fn reach_through_hubs_only_one_level() {
         let (_d, lib) = lib(&[
-            ("MEMORY.md", "# Index\n- [a](user_a.md)\n- [hub](reference_g_hub.md)\n"),
+            (
+                "MEMORY.md",
+                "# Index\n- [a](user_a.md)\n- [hub](reference_g_hub.md)\n",
+            ),
             ("user_a.md", "- [b](user_b.md)\n"),
             ("user_b.md", "x\n"),
             ("reference_g_hub.md", "- [c](user_c.md)\n- [[sub-hub]]\n"),
@@ -295,7 +298,11 @@ mod tests {
             ("project_a_topic.md", "x\n"),
             ("user_z.md", "---\nname: named_thing\n---\nx\n"),
         ]);
-        let targets: Vec<Target> = lib.links(lib.index().unwrap()).iter().map(|l| l.target).collect();
+        let targets: Vec<Target> = lib
+            .links(lib.index().unwrap())
+            .iter()
+            .map(|l| l.target)
+            .collect();
         assert_eq!(
             targets,
             [
@@ -318,7 +325,10 @@ mod tests {
             (".hidden/user_h.md", "x\n"),
         ]);
         let links = lib.links(lib.index().unwrap());
-        assert_eq!(links[0].target, Target::File(lib.find("sub/user_a.md").unwrap()));
+        assert_eq!(
+            links[0].target,
+            Target::File(lib.find("sub/user_a.md").unwrap())
+        );
         assert_eq!(links[1].target, Target::Outside);
         assert_eq!(links[2].target, Target::Missing);
         assert_eq!(normalize("a/../../b"), None);

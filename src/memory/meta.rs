@@ -134,7 +134,8 @@ mod tests {
 
     #[test]
     fn flat_and_nested_forms() {
-        let m = meta("---\nname: a\ndescription: d\ntype: feedback\nmodified: 2026-01-02\n---\n# T\n");
+        let m =
+            meta("---\nname: a\ndescription: d\ntype: feedback\nmodified: 2026-01-02\n---\n# T\n");
         assert_eq!(m.kind.as_deref(), Some("feedback"));
         assert_eq!(m.modified.as_deref(), Some("2026-01-02"));
         let m = meta(

@@ -70,7 +70,12 @@ pub fn similarity(a: &Signature, b: &Signature) -> f64 {
     if a.empty || b.empty {
         return 0.0;
     }
-    let equal = a.values.iter().zip(&b.values).filter(|(x, y)| x == y).count();
+    let equal = a
+        .values
+        .iter()
+        .zip(&b.values)
+        .filter(|(x, y)| x == y)
+        .count();
     equal as f64 / BINS as f64
 }
 
@@ -195,9 +200,13 @@ mod tests {
     #[test]
     fn cjk_is_tokenized_per_character() {
         let t: Vec<String> = tokens("React Query 在tab切换后死锁").collect();
-        assert_eq!(t, ["react", "query", "在", "tab", "切", "换", "后", "死", "锁"]);
+        assert_eq!(
+            t,
+            ["react", "query", "在", "tab", "切", "换", "后", "死", "锁"]
+        );
         let a = Signature::of("浏览器端 supabase 在 tab 切换后死锁,必须用 fetch 调 REST API");
-        let b = Signature::of("浏览器端 supabase 在 tab 切换后死锁,必须用 fetch() 调 REST API 接口");
+        let b =
+            Signature::of("浏览器端 supabase 在 tab 切换后死锁,必须用 fetch() 调 REST API 接口");
         assert!(similarity(&a, &b) > 0.7);
     }
 
@@ -212,7 +221,9 @@ mod tests {
         let edited = A.replace("tab switch", "tab change");
         let sigs = vec![
             Some(Signature::of(A)),
-            Some(Signature::of("an unrelated note about billing invoices and coupons in stripe")),
+            Some(Signature::of(
+                "an unrelated note about billing invoices and coupons in stripe",
+            )),
             None,
             Some(Signature::of(&edited)),
         ];

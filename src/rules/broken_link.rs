@@ -58,8 +58,14 @@ mod tests {
                 "# I\n- [a](user_a-2.md) [[user_a-2]] `user_gone.md`\n- [g](reference_g_hub.md)\n- [x](user_x9.md)\n",
             ),
             ("user_a-2.md", &e),
-            ("reference_g_hub.md", &(fm("reference", "") + "- [[missing-topic]]\n- [a](user_a-2.md)\n")),
-            ("user_t.md", &(fm("user", "") + "[dead](user_dead.md) is not checked in entries\n")),
+            (
+                "reference_g_hub.md",
+                &(fm("reference", "") + "- [[missing-topic]]\n- [a](user_a-2.md)\n"),
+            ),
+            (
+                "user_t.md",
+                &(fm("user", "") + "[dead](user_dead.md) is not checked in entries\n"),
+            ),
         ]);
         assert_eq!(
             f.found("broken-link"),

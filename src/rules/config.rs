@@ -96,7 +96,10 @@ impl Config {
 
     /// The configuration for a library: `explicit` when given, else `ccmem.toml` in `folder`
     /// when it exists, else the defaults. Returns the file used, if any.
-    pub fn find(folder: &Path, explicit: Option<&Path>) -> anyhow::Result<(Config, Option<PathBuf>)> {
+    pub fn find(
+        folder: &Path,
+        explicit: Option<&Path>,
+    ) -> anyhow::Result<(Config, Option<PathBuf>)> {
         let path = match explicit {
             Some(p) => p.to_path_buf(),
             None => {
@@ -128,7 +131,8 @@ mod tests {
     #[test]
     fn defaults_and_overrides() {
         assert_eq!(Config::parse("").unwrap(), Config::default());
-        let c = Config::parse("[audit]\nstale-days = 30\ndisable = [\"near-duplicate\"]\n").unwrap();
+        let c =
+            Config::parse("[audit]\nstale-days = 30\ndisable = [\"near-duplicate\"]\n").unwrap();
         assert_eq!(c.stale_days, 30);
         assert_eq!(c.max_file_lines, 100);
         assert!(!c.enabled("near-duplicate"));

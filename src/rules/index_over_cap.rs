@@ -39,19 +39,26 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             &RULE,
             index,
             1,
-            format!("MEMORY.md is {bytes} bytes, over the client's 4 MiB limit: it is skipped whole"),
+            format!(
+                "MEMORY.md is {bytes} bytes, over the client's 4 MiB limit: it is skipped whole"
+            ),
         ));
         return;
     }
     let Some(m) = measure(ctx) else { return };
     let Some(cut) = &m.cut else { return };
-    let Some(first) = cut.dark.first() else { return };
+    let Some(first) = cut.dark.first() else {
+        return;
+    };
     let mut why = Vec::new();
     if cut.line_over {
         why.push(format!("{} lines (the client loads 200)", m.lines));
     }
     if cut.size_over {
-        why.push(format!("{} UTF-16 units (the client loads 25,000)", m.utf16));
+        why.push(format!(
+            "{} UTF-16 units (the client loads 25,000)",
+            m.utf16
+        ));
     }
     let names: Vec<String> = cut
         .dark
@@ -94,7 +101,10 @@ pub(crate) mod tests {
             reach: audit.lib.reach(),
         };
         let mut out = Vec::new();
-        for rule in crate::rules::RULES.iter().filter(|r| r.name.starts_with("index-over")) {
+        for rule in crate::rules::RULES
+            .iter()
+            .filter(|r| r.name.starts_with("index-over"))
+        {
             if let crate::rules::Check::Library(c) = rule.check {
                 c(&ctx, &mut out);
             }
@@ -103,19 +113,38 @@ pub(crate) mod tests {
     }
 
     fn loaded(lines: usize, utf16: usize, cut: Option<Cut>) -> IndexState {
-        IndexState::Loaded(Measure { lines, utf16, cut, ..Measure::default() })
+        IndexState::Loaded(Measure {
+            lines,
+            utf16,
+            cut,
+            ..Measure::default()
+        })
     }
 
     #[test]
     fn over_cap_lists_dark_entries_and_nothing_else() {
         let dark = (201..=203)
-            .map(|n| DarkLine { line: n, text: format!("- [e{n}](user_e{n}.md)"), partial: false })
+            .map(|n| DarkLine {
+                line: n,
+                text: format!("- [e{n}](user_e{n}.md)"),
+                partial: false,
+            })
             .collect();
-        let cut = Cut { line_over: true, dark, ..Cut::default() };
+        let cut = Cut {
+            line_over: true,
+            dark,
+            ..Cut::default()
+        };
         let out = run_with(loaded(203, 9000, Some(cut)));
         assert_eq!(out.len(), 1);
         assert_eq!((out[0].rule, out[0].line), ("index-over-cap", 201));
-        assert!(out[0].message.contains("user_e201.md, user_e202.md, user_e203.md"), "{}", out[0].message);
+        assert!(
+            out[0]
+                .message
+                .contains("user_e201.md, user_e202.md, user_e203.md"),
+            "{}",
+            out[0].message
+        );
     }
 
     #[test]

@@ -48,11 +48,19 @@ mod tests {
     use crate::rules::index_over_cap::tests::run_with;
 
     fn rules(lines: usize, utf16: usize, cut: bool) -> Vec<&'static str> {
-        let cut = cut.then(|| Cut { dark: vec![], ..Cut::default() });
-        run_with(IndexState::Loaded(Measure { lines, utf16, cut, ..Measure::default() }))
-            .into_iter()
-            .map(|d| d.rule)
-            .collect()
+        let cut = cut.then(|| Cut {
+            dark: vec![],
+            ..Cut::default()
+        });
+        run_with(IndexState::Loaded(Measure {
+            lines,
+            utf16,
+            cut,
+            ..Measure::default()
+        }))
+        .into_iter()
+        .map(|d| d.rule)
+        .collect()
     }
 
     #[test]

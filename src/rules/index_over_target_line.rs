@@ -52,10 +52,14 @@ mod tests {
     #[test]
     fn vectors() {
         let at = |lines, utf16| {
-            run_with(IndexState::Loaded(Measure { lines, utf16, ..Measure::default() }))
-                .into_iter()
-                .map(|d| d.rule)
-                .collect::<Vec<_>>()
+            run_with(IndexState::Loaded(Measure {
+                lines,
+                utf16,
+                ..Measure::default()
+            }))
+            .into_iter()
+            .map(|d| d.rule)
+            .collect::<Vec<_>>()
         };
         assert_eq!(at(121, 10), ["index-over-target-line"]);
         assert_eq!(at(10, 16_001), ["index-over-target-line"]);

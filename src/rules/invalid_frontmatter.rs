@@ -38,7 +38,12 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
         && let Front::Invalid { error } = &parsed.front
     {
         let line = line_of(text, parsed.yaml_start);
-        out.push(ctx.diag(&RULE, i, line, format!("frontmatter is not valid YAML: {error}")));
+        out.push(ctx.diag(
+            &RULE,
+            i,
+            line,
+            format!("frontmatter is not valid YAML: {error}"),
+        ));
     }
 }
 
@@ -55,7 +60,10 @@ mod tests {
         ]);
         assert_eq!(
             f.found("invalid-frontmatter"),
-            [("user_bad.md".to_owned(), 2), ("user_list.md".to_owned(), 2)]
+            [
+                ("user_bad.md".to_owned(), 2),
+                ("user_list.md".to_owned(), 2)
+            ]
         );
     }
 }

@@ -35,7 +35,12 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     let (Some(meta), Some((text, parsed))) = (file.meta(), file.parsed()) else {
         return;
     };
-    let Some(kind) = meta.kind.as_deref().map(str::trim).filter(|k| !k.is_empty()) else {
+    let Some(kind) = meta
+        .kind
+        .as_deref()
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+    else {
         return;
     };
     if TYPES.contains(&kind) {
@@ -61,8 +66,14 @@ mod tests {
     #[test]
     fn vectors() {
         let f = Fixture::new(&[
-            ("user_ok.md", "---\nname: a\ndescription: d\ntype: reference\n---\nx\n"),
-            ("user_bad.md", "---\nname: a\ndescription: d\ntype: rule\n---\nx\n"),
+            (
+                "user_ok.md",
+                "---\nname: a\ndescription: d\ntype: reference\n---\nx\n",
+            ),
+            (
+                "user_bad.md",
+                "---\nname: a\ndescription: d\ntype: rule\n---\nx\n",
+            ),
             (
                 "user_nested.md",
                 "---\nname: a\ndescription: d\nmetadata:\n  node_type: memory\n  type: Feedback\n---\nx\n",
@@ -70,7 +81,10 @@ mod tests {
         ]);
         assert_eq!(
             f.found("invalid-type"),
-            [("user_bad.md".to_owned(), 4), ("user_nested.md".to_owned(), 6)]
+            [
+                ("user_bad.md".to_owned(), 4),
+                ("user_nested.md".to_owned(), 6)
+            ]
         );
     }
 }

@@ -69,7 +69,9 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 &RULE,
                 index,
                 line,
-                format!("group `{title}` lists {count} entries (more than {max}); move them to a hub"),
+                format!(
+                    "group `{title}` lists {count} entries (more than {max}); move them to a hub"
+                ),
             ));
         }
     }

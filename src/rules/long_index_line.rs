@@ -21,7 +21,9 @@ declare_rule! {
 
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let Some(index) = ctx.lib.index() else { return };
-    let Some(text) = ctx.lib.files[index].text() else { return };
+    let Some(text) = ctx.lib.files[index].text() else {
+        return;
+    };
     let max = ctx.cfg.max_index_line_chars;
     let mut offset = 0;
     for line in text.split_inclusive('\n') {

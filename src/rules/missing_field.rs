@@ -48,7 +48,9 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     ] {
         match value.as_deref().map(str::trim) {
             None => out.push(ctx.diag(&RULE, i, line, format!("frontmatter has no `{field}`"))),
-            Some("") => out.push(ctx.diag(&RULE, i, line, format!("frontmatter `{field}` is empty"))),
+            Some("") => {
+                out.push(ctx.diag(&RULE, i, line, format!("frontmatter `{field}` is empty")))
+            }
             Some(_) => {}
         }
     }
@@ -61,13 +63,19 @@ mod tests {
     #[test]
     fn vectors() {
         let f = Fixture::new(&[
-            ("user_ok.md", "---\nname: a\ndescription: d\ntype: user\n---\nx\n"),
+            (
+                "user_ok.md",
+                "---\nname: a\ndescription: d\ntype: user\n---\nx\n",
+            ),
             (
                 "user_nested.md",
                 "---\nname: a\ndescription: d\nmetadata:\n  node_type: memory\n  type: user\n---\nx\n",
             ),
             ("user_nodesc.md", "---\nname: a\ntype: user\n---\nx\n"),
-            ("user_empty.md", "---\nname: ''\ndescription: d\ntype:\n---\nx\n"),
+            (
+                "user_empty.md",
+                "---\nname: ''\ndescription: d\ntype:\n---\nx\n",
+            ),
         ]);
         assert_eq!(
             f.found("missing-field"),
@@ -77,6 +85,9 @@ mod tests {
                 ("user_nodesc.md".to_owned(), 2)
             ]
         );
-        assert!(f.messages("missing-field").contains(&"frontmatter has no `description`".to_owned()));
+        assert!(
+            f.messages("missing-field")
+                .contains(&"frontmatter has no `description`".to_owned())
+        );
     }
 }

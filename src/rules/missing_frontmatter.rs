@@ -59,6 +59,9 @@ mod tests {
             ("user_bare.md", "# Bare\ntext\n"),
             ("user_unclosed.md", "---\nname: a\n"),
         ]);
-        assert_eq!(f.paths("missing-frontmatter"), ["user_bare.md", "user_unclosed.md"]);
+        assert_eq!(
+            f.paths("missing-frontmatter"),
+            ["user_bare.md", "user_unclosed.md"]
+        );
     }
 }

@@ -52,7 +52,10 @@ mod tests {
                 "user_nested.md",
                 "---\nname: a\nmetadata:\n  modified: 2026-01-01T00:00:00Z\n---\nx\n",
             ),
-            ("user_no.md", "---\nname: a\ndescription: d\ntype: user\n---\nx\n"),
+            (
+                "user_no.md",
+                "---\nname: a\ndescription: d\ntype: user\n---\nx\n",
+            ),
             ("user_bare.md", "no frontmatter: reported elsewhere\n"),
         ]);
         assert_eq!(f.found("missing-modified"), [("user_no.md".to_owned(), 2)]);

@@ -82,7 +82,13 @@ mod tests {
         ] {
             assert!(WHY.is_match(ok), "{ok}");
         }
-        for bad in ["# Why", "## Whyever", "## How to apply", "the why is", "#### Why"] {
+        for bad in [
+            "# Why",
+            "## Whyever",
+            "## How to apply",
+            "the why is",
+            "#### Why",
+        ] {
             assert!(!WHY.is_match(bad), "{bad}");
         }
     }
@@ -90,8 +96,14 @@ mod tests {
     #[test]
     fn vectors() {
         let f = Fixture::new(&[
-            ("feedback_ok.md", &(fm("feedback", "") + "rule\n\n## Why\nreason\n")),
-            ("feedback_no.md", &(fm("feedback", "") + "rule\n\n## How to apply\nx\n")),
+            (
+                "feedback_ok.md",
+                &(fm("feedback", "") + "rule\n\n## Why\nreason\n"),
+            ),
+            (
+                "feedback_no.md",
+                &(fm("feedback", "") + "rule\n\n## How to apply\nx\n"),
+            ),
             ("project_no.md", &(fm("project", "") + "no why needed\n")),
             (
                 "feedback_nested.md",
@@ -100,7 +112,10 @@ mod tests {
         ]);
         assert_eq!(
             f.found("missing-why"),
-            [("feedback_nested.md".to_owned(), 8), ("feedback_no.md".to_owned(), 7)]
+            [
+                ("feedback_nested.md".to_owned(), 8),
+                ("feedback_no.md".to_owned(), 7)
+            ]
         );
     }
 }

@@ -240,7 +240,12 @@ impl Ctx<'_> {
         Diagnostic {
             column: Some(column),
             span: Some(span),
-            ..self.diag(rule, file, crate::memory::file::line_of(text, start), message)
+            ..self.diag(
+                rule,
+                file,
+                crate::memory::file::line_of(text, start),
+                message,
+            )
         }
     }
 }
@@ -261,7 +266,12 @@ mod tests {
                 "{}",
                 r.name
             );
-            for section in ["## What it does", "## Why it matters", "## Example", "## Fix"] {
+            for section in [
+                "## What it does",
+                "## Why it matters",
+                "## Example",
+                "## Fix",
+            ] {
                 assert!(r.doc.contains(section), "{} lacks {section}", r.name);
             }
         }

@@ -35,7 +35,10 @@ fn compared(ctx: &Ctx, i: usize) -> Option<String> {
         return None;
     }
     let (text, parsed) = file.parsed()?;
-    let desc = file.meta().and_then(|m| m.description.as_deref()).unwrap_or("");
+    let desc = file
+        .meta()
+        .and_then(|m| m.description.as_deref())
+        .unwrap_or("");
     Some(format!("{desc}\n{}", &text[parsed.body_start..]))
 }
 
@@ -67,11 +70,24 @@ mod tests {
                     panel first: a pending lock request shows as a request that never starts. \
                     The fix shipped in the billing page first and then in the profile editor, \
                     and the error rate went from three percent to zero within a day.";
-        let e = |d: &str, b: &str| format!("---\nname: a\ndescription: {d}\ntype: user\n---\n{b}\n");
+        let e =
+            |d: &str, b: &str| format!("---\nname: a\ndescription: {d}\ntype: user\n---\n{b}\n");
         let f = Fixture::new(&[
             ("user_a.md", &e("tab switch deadlock", body)),
-            ("user_b.md", &e("tab switch deadlock", &body.replace("every write", "each write"))),
-            ("user_c.md", &e("stripe", "Stripe webhook replays carry no idempotency key so refunds run twice.")),
+            (
+                "user_b.md",
+                &e(
+                    "tab switch deadlock",
+                    &body.replace("every write", "each write"),
+                ),
+            ),
+            (
+                "user_c.md",
+                &e(
+                    "stripe",
+                    "Stripe webhook replays carry no idempotency key so refunds run twice.",
+                ),
+            ),
             ("reference_x_hub.md", &e("tab switch deadlock", body)),
         ]);
         assert_eq!(f.found("near-duplicate"), [("user_b.md".to_owned(), 6)]);

@@ -46,7 +46,10 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
         if h2 >= max_h2 {
             why.push(format!("{h2} `##` sections (at least {max_h2})"));
         }
-        let msg = format!("oversized: {}; split it into one file per topic", why.join(", "));
+        let msg = format!(
+            "oversized: {}; split it into one file per topic",
+            why.join(", ")
+        );
         out.push(ctx.diag(&RULE, i, file.body_line(), msg));
     }
 }

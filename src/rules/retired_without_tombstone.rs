@@ -39,7 +39,13 @@ static TOMBSTONE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
-const RETIRED: [&str; 5] = ["retired", "superseded", "deprecated", "obsolete", "archived"];
+const RETIRED: [&str; 5] = [
+    "retired",
+    "superseded",
+    "deprecated",
+    "obsolete",
+    "archived",
+];
 
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     let file = &ctx.lib.files[i];
@@ -76,17 +82,27 @@ mod tests {
     fn vectors() {
         let f = Fixture::new(&[
             ("user_live.md", &(fm("user", "") + "live\n")),
-            ("user_dead.md", &(fm("user", "status: superseded\n") + "# T\nstill reads live\n")),
+            (
+                "user_dead.md",
+                &(fm("user", "status: superseded\n") + "# T\nstill reads live\n"),
+            ),
             ("user_flag.md", &(fm("user", "retired: true\n") + "x\n")),
             (
                 "user_ok.md",
-                &(fm("user", "superseded_by: user_new\n") + "# T\n\n⚠️ Superseded by [[user_new]]\n"),
+                &(fm("user", "superseded_by: user_new\n")
+                    + "# T\n\n⚠️ Superseded by [[user_new]]\n"),
             ),
-            ("user_zh.md", &(fm("user", "status: Retired\n") + "已废弃,见 [[x]]\n")),
+            (
+                "user_zh.md",
+                &(fm("user", "status: Retired\n") + "已废弃,见 [[x]]\n"),
+            ),
         ]);
         assert_eq!(
             f.found("retired-without-tombstone"),
-            [("user_dead.md".to_owned(), 8), ("user_flag.md".to_owned(), 8)]
+            [
+                ("user_dead.md".to_owned(), 8),
+                ("user_flag.md".to_owned(), 8)
+            ]
         );
     }
 }

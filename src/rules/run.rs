@@ -88,7 +88,10 @@ impl Summary {
         } else {
             (compliant as f64 * 1000.0 / files as f64).round() / 10.0
         };
-        let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
+        let errors = diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count();
         Summary {
             files,
             compliant,
@@ -145,7 +148,12 @@ pub fn audit(root: &Path, opts: &Options) -> std::io::Result<Audit> {
     }
     suppress::apply(&lib, &mut diags);
     diags.sort_by(|a, b| {
-        (a.path.as_str(), a.line, a.column, a.rule).cmp(&(b.path.as_str(), b.line, b.column, b.rule))
+        (a.path.as_str(), a.line, a.column, a.rule).cmp(&(
+            b.path.as_str(),
+            b.line,
+            b.column,
+            b.rule,
+        ))
     });
     let summary = Summary::of(lib.files.len(), &diags);
     Ok(Audit {
@@ -171,9 +179,18 @@ mod tests {
     #[test]
     fn score_counts_files_not_findings() {
         let f = Fixture::new(&[
-            ("MEMORY.md", "- [a](user_a.md)\n- [b](user_b.md)\n- [x](gone.md)\n- [y](gone2.md)\n"),
-            ("user_a.md", "---\nname: a\ndescription: d\ntype: user\nmodified: 2026-11-01\n---\nx\n"),
-            ("user_b.md", "---\nname: b\ndescription: d\ntype: user\nmodified: 2026-11-01\n---\nx\n"),
+            (
+                "MEMORY.md",
+                "- [a](user_a.md)\n- [b](user_b.md)\n- [x](gone.md)\n- [y](gone2.md)\n",
+            ),
+            (
+                "user_a.md",
+                "---\nname: a\ndescription: d\ntype: user\nmodified: 2026-11-01\n---\nx\n",
+            ),
+            (
+                "user_b.md",
+                "---\nname: b\ndescription: d\ntype: user\nmodified: 2026-11-01\n---\nx\n",
+            ),
         ]);
         let a = f.audit();
         assert_eq!(a.summary.errors, 2);

@@ -28,21 +28,33 @@ declare_rule! {
 }
 
 const PATTERNS: [(&str, &str); 9] = [
-    ("an Anthropic API key", r"\bsk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{32,}"),
+    (
+        "an Anthropic API key",
+        r"\bsk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{32,}",
+    ),
     (
         "an OpenAI API key",
         r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}|\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}",
     ),
     ("a GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36,}\b"),
-    ("a GitHub fine-grained token", r"\bgithub_pat_[A-Za-z0-9_]{60,}"),
+    (
+        "a GitHub fine-grained token",
+        r"\bgithub_pat_[A-Za-z0-9_]{60,}",
+    ),
     ("an AWS access key id", r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"),
     (
         "an AWS secret access key",
         r#"(?i)aws_?secret_?access_?key["']?\s*[:=]\s*["']?[A-Za-z0-9/+]{40}\b"#,
     ),
     ("a Slack token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
-    ("a Slack webhook URL", r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+"),
-    ("a private key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"),
+    (
+        "a Slack webhook URL",
+        r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+",
+    ),
+    (
+        "a private key",
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----",
+    ),
 ];
 
 static SET: LazyLock<RegexSet> =
@@ -66,7 +78,9 @@ pub fn find(text: &str) -> Vec<(std::ops::Range<usize>, &'static str)> {
 }
 
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
-    let Some(text) = ctx.lib.files[i].text() else { return };
+    let Some(text) = ctx.lib.files[i].text() else {
+        return;
+    };
     for (range, kind) in find(text) {
         let mut d = ctx.diag_at(
             &RULE,
@@ -94,14 +108,23 @@ mod tests {
             kinds("sk-proj-abcdefghijklmnopqrstT3BlbkFJabcdefghijklmnopqrst"),
             ["an OpenAI API key"]
         );
-        assert_eq!(kinds("ghp_abcdefghijklmnopqrstuvwxyz0123456789"), ["a GitHub token"]);
-        assert_eq!(kinds("id AKIAIOSFODNN7EXAMPLE ok"), ["an AWS access key id"]);
+        assert_eq!(
+            kinds("ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
+            ["a GitHub token"]
+        );
+        assert_eq!(
+            kinds("id AKIAIOSFODNN7EXAMPLE ok"),
+            ["an AWS access key id"]
+        );
         assert_eq!(
             kinds("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
             ["an AWS secret access key"]
         );
         assert_eq!(kinds("xoxb-1234567890-abcdefghij"), ["a Slack token"]);
-        assert_eq!(kinds("-----BEGIN OPENSSH PRIVATE KEY-----"), ["a private key"]);
+        assert_eq!(
+            kinds("-----BEGIN OPENSSH PRIVATE KEY-----"),
+            ["a private key"]
+        );
         for clean in [
             "sk-ant-… (redacted)",
             "apikey: SUPABASE_ANON_KEY",
@@ -118,7 +141,10 @@ mod tests {
     fn vectors_report_line_never_value() {
         let f = Fixture::new(&[
             ("user_ok.md", &(fm("user", "") + "no secrets\n")),
-            ("user_key.md", &(fm("user", "") + "line one\nstaging: " + ANTHROPIC + "\n")),
+            (
+                "user_key.md",
+                &(fm("user", "") + "line one\nstaging: " + ANTHROPIC + "\n"),
+            ),
         ]);
         assert_eq!(f.found("secret-in-memory"), [("user_key.md".to_owned(), 8)]);
         let a = f.audit();

@@ -32,7 +32,10 @@ pub fn parse_modified(value: &str) -> Option<Timestamp> {
     }
     let dt = match v.parse::<civil::DateTime>() {
         Ok(dt) => dt,
-        Err(_) => v.parse::<civil::Date>().ok()?.to_datetime(civil::Time::midnight()),
+        Err(_) => v
+            .parse::<civil::Date>()
+            .ok()?
+            .to_datetime(civil::Time::midnight()),
     };
     TimeZone::UTC.to_timestamp(dt).ok()
 }
@@ -60,7 +63,10 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
             &RULE,
             i,
             file.body_line(),
-            format!("untouched for {days} days ({source}, {})", when.strftime("%Y-%m-%d")),
+            format!(
+                "untouched for {days} days ({source}, {})",
+                when.strftime("%Y-%m-%d")
+            ),
         ));
     }
 }
@@ -73,16 +79,26 @@ mod tests {
     #[test]
     fn dates() {
         let t = |s: &str| parse_modified(s).map(|t| t.to_string());
-        assert_eq!(t("2026-10-05T09:00:00Z").as_deref(), Some("2026-10-05T09:00:00Z"));
+        assert_eq!(
+            t("2026-10-05T09:00:00Z").as_deref(),
+            Some("2026-10-05T09:00:00Z")
+        );
         assert_eq!(t("2026-10-05").as_deref(), Some("2026-10-05T00:00:00Z"));
-        assert_eq!(t("2026-10-05T09:00:00").as_deref(), Some("2026-10-05T09:00:00Z"));
-        assert_eq!(t("2026-10-05T09:00:00+02:00").as_deref(), Some("2026-10-05T07:00:00Z"));
+        assert_eq!(
+            t("2026-10-05T09:00:00").as_deref(),
+            Some("2026-10-05T09:00:00Z")
+        );
+        assert_eq!(
+            t("2026-10-05T09:00:00+02:00").as_deref(),
+            Some("2026-10-05T07:00:00Z")
+        );
         assert_eq!(t("last week"), None);
     }
 
     #[test]
     fn vectors() {
-        let e = |m: &str| format!("---\nname: a\ndescription: d\ntype: user\nmodified: {m}\n---\nx\n");
+        let e =
+            |m: &str| format!("---\nname: a\ndescription: d\ntype: user\nmodified: {m}\n---\nx\n");
         let f = Fixture::new(&[
             ("user_fresh.md", &e("2026-11-01")),
             ("user_119.md", &e("2026-08-02")),
@@ -92,7 +108,10 @@ mod tests {
         ]);
         let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
         for name in ["user_junk.md", "user_nofield.md", "user_fresh.md"] {
-            let file = std::fs::File::options().append(true).open(f.dir.path().join(name)).unwrap();
+            let file = std::fs::File::options()
+                .append(true)
+                .open(f.dir.path().join(name))
+                .unwrap();
             file.set_modified(old).unwrap();
         }
         assert_eq!(

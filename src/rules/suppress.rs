@@ -24,10 +24,16 @@ pub fn codes(line: &str) -> Vec<&str> {
     let mut rest = line;
     while let Some(open) = rest.find("<!--") {
         let after = &rest[open + 4..];
-        let Some(close) = after.find("-->") else { break };
+        let Some(close) = after.find("-->") else {
+            break;
+        };
         let inner = after[..close].trim();
         if let Some(list) = inner.strip_prefix(MARK) {
-            out.extend(list.split([',', ' ']).map(str::trim).filter(|c| !c.is_empty()));
+            out.extend(
+                list.split([',', ' '])
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty()),
+            );
         }
         rest = &after[close + 3..];
     }

@@ -48,9 +48,15 @@ mod tests {
             ("MEMORY.md", "- [a](user_a.md)\n- [h](reference_g_hub.md)\n"),
             ("user_a.md", &(fm("user", "") + "[b](user_b.md)\n")),
             ("user_b.md", &e),
-            ("reference_g_hub.md", &(fm("reference", "") + "- [[user_c]]\n")),
+            (
+                "reference_g_hub.md",
+                &(fm("reference", "") + "- [[user_c]]\n"),
+            ),
             ("user_c.md", &e),
-            ("reference_lost_hub.md", &(fm("reference", "") + "- [d](user_d.md)\n")),
+            (
+                "reference_lost_hub.md",
+                &(fm("reference", "") + "- [d](user_d.md)\n"),
+            ),
             ("user_d.md", &e),
         ]);
         assert_eq!(

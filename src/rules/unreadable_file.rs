@@ -58,10 +58,18 @@ mod tests {
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
         assert_eq!(
             f.paths("unreadable-file"),
-            ["user_bin.md", "user_fifo.md", "user_latin1.md", "user_loop.md"]
+            [
+                "user_bin.md",
+                "user_fifo.md",
+                "user_latin1.md",
+                "user_loop.md"
+            ]
         );
         let msgs = f.messages("unreadable-file").join("\n");
-        assert!(msgs.contains("FIFO") && msgs.contains("UTF-8") && msgs.contains("NUL"), "{msgs}");
+        assert!(
+            msgs.contains("FIFO") && msgs.contains("UTF-8") && msgs.contains("NUL"),
+            "{msgs}"
+        );
     }
 
     #[test]

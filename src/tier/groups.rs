@@ -12,23 +12,22 @@ use super::{Refusal, is_hub};
 #[derive(Debug)]
 pub struct Resolver<'a> {
     lib: &'a Library,
-    by_name: HashMap<&'a str, &'a str>,
+    by_name: HashMap<&'a str, Vec<&'a str>>,
 }
 
 impl<'a> Resolver<'a> {
-    /// Builds the name table; refuses duplicate topic names (two files with the same
-    /// frontmatter `name`, or file names that differ only in case).
+    /// Builds the name table; refuses file names that differ only in case. Files sharing a
+    /// frontmatter `name` are refused only where a link uses that name (see
+    /// [`Resolver::ambiguous`]).
     pub fn new(lib: &'a Library) -> Result<Self, Refusal> {
-        let mut by_name: HashMap<&str, &str> = HashMap::new();
+        let mut by_name: HashMap<&str, Vec<&str>> = HashMap::new();
         let mut folded: HashMap<String, &str> = HashMap::new();
         for (file, topic) in &lib.files {
             if let Some(other) = folded.insert(file.to_lowercase(), file) {
                 return Err(dup(file, other, "file names differ only in case"));
             }
-            if let Some(name) = topic.meta.name.as_deref()
-                && let Some(other) = by_name.insert(name, file)
-            {
-                return Err(dup(file, other, &format!("both are named `{name}`")));
+            if let Some(name) = topic.meta.name.as_deref() {
+                by_name.entry(name).or_default().push(file);
             }
         }
         Ok(Resolver { lib, by_name })
@@ -44,9 +43,26 @@ impl<'a> Resolver<'a> {
             return Some(k);
         }
         if let Some(k) = self.by_name.get(target) {
-            return Some(k);
+            return Some(k[0]);
         }
         self.lib.nested.get(target).map(String::as_str)
+    }
+}
+
+impl Resolver<'_> {
+    /// A refusal when `target` resolves only through a frontmatter `name` that several files
+    /// share (the link is ambiguous).
+    pub fn ambiguous(&self, target: &str) -> Option<Refusal> {
+        let direct = self.lib.files.contains_key(target)
+            || self.lib.files.contains_key(&format!("{target}.md"));
+        match self.by_name.get(target) {
+            Some(files) if !direct && files.len() > 1 => Some(dup(
+                files[1],
+                files[0],
+                &format!("both are named `{target}`, and a link uses that name"),
+            )),
+            _ => None,
+        }
     }
 }
 
@@ -156,6 +172,9 @@ pub fn classify(lib: &Library, idx: &Index, resolver: &Resolver) -> Result<Layou
             Kind::Entry { targets } => {
                 let mut files = Vec::new();
                 for t in targets {
+                    if let Some(r) = resolver.ambiguous(t) {
+                        return Err(r);
+                    }
                     match resolver.resolve(t) {
                         Some(f) => files.push(f),
                         None => {
@@ -192,7 +211,45 @@ pub fn classify(lib: &Library, idx: &Index, resolver: &Resolver) -> Result<Layou
         }
         roles.push(role);
     }
+    crown_headings(idx, &mut roles, &mut groups);
     Ok(Layout { roles, groups })
+}
+
+/// A heading whose section holds only crowns (e.g. `## ⚠️ Read first`) goes to the top with
+/// them instead of staying behind empty.
+fn crown_headings(idx: &Index, roles: &mut [Role], groups: &mut [Group]) {
+    for h in 0..idx.lines.len() {
+        if !matches!(idx.lines[h].kind, Kind::Heading { .. }) {
+            continue;
+        }
+        let marked = has_crown_mark(idx.lines[h].text);
+        if marked {
+            // A crown-marked heading crowns its whole section.
+            for (i, l) in idx.lines.iter().enumerate() {
+                if l.section == Some(h) && !matches!(l.kind, Kind::Blank) {
+                    if let Role::Group(g) = roles[i] {
+                        groups[g].lines.retain(|&x| x != i);
+                        if matches!(l.kind, Kind::Entry { .. }) {
+                            groups[g].entries -= 1;
+                        }
+                    }
+                    if roles[i] != Role::Pointer {
+                        roles[i] = Role::Crown;
+                    }
+                }
+            }
+        }
+        let mut members = (idx.lines.iter().enumerate())
+            .filter(|(_, l)| l.section == Some(h) && !matches!(l.kind, Kind::Blank))
+            .peekable();
+        let only_crowns = members.peek().is_some() && members.all(|(i, _)| roles[i] == Role::Crown);
+        if marked || only_crowns {
+            if let Role::Group(g) = roles[h] {
+                groups[g].lines.retain(|&i| i != h);
+            }
+            roles[h] = Role::Crown;
+        }
+    }
 }
 
 fn entry_group(lib: &Library, file: &str) -> (String, String) {
@@ -266,13 +323,14 @@ mod tests {
             "MEMORY.md:2: links to `gone.md`, which is not a file in the memory folder"
         );
         let l = lib(
-            "",
+            "- [[n]]\n",
             &[
                 ("a.md", "---\nname: n\n---\n"),
                 ("b.md", "---\nname: n\n---\n"),
             ],
         );
-        let err = Resolver::new(&l).unwrap_err();
+        let r = Resolver::new(&l).expect("shared names alone are fine");
+        let err = classify(&l, &parse(&l.index).unwrap(), &r).unwrap_err();
         assert!(err.to_string().contains("duplicate topic name"), "{err}");
     }
 

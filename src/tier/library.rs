@@ -119,7 +119,18 @@ impl Library {
     /// Reads `folder`. Refuses a symlinked or missing MEMORY.md, unreadable or non-UTF-8
     /// files, and a malformed `ccmem.toml`.
     pub fn read(folder: &Path) -> Result<Self, Refusal> {
+        Self::read_inner(folder, false).map(|(lib, _)| lib)
+    }
+
+    /// Like [`Library::read`], but a missing MEMORY.md reads as empty; the flag tells whether
+    /// it exists.
+    pub fn read_allow_missing(folder: &Path) -> Result<(Self, bool), Refusal> {
+        Self::read_inner(folder, true)
+    }
+
+    fn read_inner(folder: &Path, allow_missing: bool) -> Result<(Self, bool), Refusal> {
         let index_path = folder.join(INDEX);
+        let mut exists = true;
         match fs::symlink_metadata(&index_path) {
             Ok(m) if m.file_type().is_symlink() => {
                 return Err(Refusal::at(
@@ -128,10 +139,15 @@ impl Library {
                      (point ccmem at the link's target folder instead)",
                 ));
             }
+            Err(_) if allow_missing => exists = false,
             Err(_) => return Err(Refusal::at(&index_path, "missing: nothing to restructure")),
             _ => {}
         }
-        let index = read_text(&index_path)?;
+        let index = if exists {
+            read_text(&index_path)?
+        } else {
+            String::new()
+        };
         let mut lib = Library {
             index,
             ..Library::default()
@@ -153,7 +169,7 @@ impl Library {
             }
             lib.files.insert(name, Topic::new(read_text(&path)?));
         }
-        lib.config = read_config(&folder.join(CONFIG))?;
+        lib.config = read_config(folder)?;
         for line in lib.index.lines() {
             for link in crate::memory::links::links(line) {
                 if link.target.contains('/') && folder.join(&link.target).is_file() {
@@ -161,7 +177,7 @@ impl Library {
                 }
             }
         }
-        Ok(lib)
+        Ok((lib, exists))
     }
 }
 
@@ -181,7 +197,9 @@ fn read_text(path: &Path) -> Result<String, Refusal> {
     })
 }
 
-fn read_config(path: &Path) -> Result<TierConfig, Refusal> {
+/// The `[tier]` table of `folder/ccmem.toml` (defaults when the file is missing).
+pub fn read_config(folder: &Path) -> Result<TierConfig, Refusal> {
+    let path = &folder.join(CONFIG);
     let text = match read_capped(path, 1 << 20) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(Unread::Missing) => return Ok(TierConfig::default()),

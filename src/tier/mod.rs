@@ -10,6 +10,7 @@
 //! Data flow: [`Library::read`] → [`plan::plan`] → [`proof::prove`] on the planned library →
 //! (with `--write`) `crate::write` → [`Library::read`] again → [`proof::prove`] on disk.
 
+pub mod add;
 pub mod budget;
 pub mod groups;
 pub mod library;

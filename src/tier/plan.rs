@@ -209,12 +209,59 @@ fn render_index(
     aggregated: &[usize],
 ) -> (String, Vec<String>) {
     let mut out: Vec<&str> = Vec::new();
-    let crowns = crown_lines(idx, layout);
-    out.extend(crowns.iter().map(String::as_str));
-    if !out.is_empty() {
+    // A leading `# Title` stays first; the crowns come right after it.
+    let title = idx
+        .lines
+        .iter()
+        .position(|l| !matches!(l.kind, Kind::Blank))
+        .filter(|&i| {
+            let kept = match layout.roles[i] {
+                Role::Group(g) => !pushed[g],
+                Role::Crown => false,
+                Role::Keep | Role::Pointer => true,
+            };
+            kept && matches!(idx.lines[i].kind, Kind::Heading { .. })
+                && idx.lines[i].text.starts_with("# ")
+        });
+    // The title block: the title and the prose right under it (not its entries).
+    let mut title_block = Vec::new();
+    if let Some(t) = title {
+        title_block.push(t);
+        for (i, l) in idx.lines.iter().enumerate().skip(t + 1) {
+            let prose = matches!(l.kind, Kind::Text | Kind::Blank) && l.section == Some(t);
+            if !prose || layout.roles[i] == Role::Crown {
+                break;
+            }
+            title_block.push(i);
+        }
+        while title_block.len() > 1
+            && matches!(
+                idx.lines[title_block[title_block.len() - 1]].kind,
+                Kind::Blank
+            )
+        {
+            title_block.pop();
+        }
+        out.extend(title_block.iter().map(|&i| idx.lines[i].text));
+    }
+    let crowns: Vec<_> = (idx.lines.iter().zip(&layout.roles))
+        .filter(|(_, r)| **r == Role::Crown)
+        .map(|(l, _)| l)
+        .collect();
+    for (k, line) in crowns.iter().enumerate() {
+        let heading = matches!(line.kind, Kind::Heading { .. });
+        if (k == 0 && title.is_some()) || (k > 0 && heading) {
+            out.push("");
+        }
+        out.push(line.text);
+    }
+    if !crowns.is_empty() {
         out.push("");
     }
-    for (line, role) in idx.lines.iter().zip(&layout.roles) {
+    for (i, (line, role)) in idx.lines.iter().zip(&layout.roles).enumerate() {
+        if title_block.contains(&i) {
+            continue;
+        }
         let keep = match role {
             Role::Crown => false,
             Role::Group(g) => !pushed[*g],
