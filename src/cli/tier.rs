@@ -105,8 +105,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
     if args.check {
         return check(&folder, target, args.json);
     }
-    let lock = write::lock(&folder)?;
-    let recovered = lock.recover()?;
+    // A dry run touches nothing unless an interrupted run must be recovered first.
+    let pending = write::needs_recovery(&folder);
+    let lock = if args.write || pending {
+        Some(write::lock(&folder)?)
+    } else {
+        None
+    };
+    let recovered = match &lock {
+        Some(l) => l.recover()?,
+        None => None,
+    };
     let lib = Library::read(&folder)?;
     let opts = Options {
         target,
@@ -134,6 +143,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
         if !proof.ok() {
             failure = Some("the plan does not prove (see above); nothing was written".to_owned());
         } else {
+            let lock = lock.as_ref().context("the lock is taken for --write")?;
             report.written = Some(lock.apply("tier", &changes_of(&plan.files))?);
             let disk = verify_on_disk(&folder, &lib, &plan)?;
             if !disk.ok() {

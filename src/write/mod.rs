@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-pub use ops::{Applied, Recovered};
+pub use ops::{Applied, Recovered, needs_recovery};
 
 /// The lock file, in the memory folder.
 pub const LOCK_FILE: &str = ".ccmem.lock";

@@ -255,6 +255,21 @@ impl Lock {
 
 const TEMP_SUFFIX: &str = ".ccmem-tmp";
 
+/// Whether `folder` holds traces of an interrupted operation (a pending journal or stale temp
+/// files), which [`Lock::recover`] would clean up.
+pub fn needs_recovery(folder: &Path) -> bool {
+    if Paths::of(folder).pending.exists() {
+        return true;
+    }
+    fs::read_dir(folder).is_ok_and(|dir| {
+        dir.flatten().any(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with('.') && name.ends_with(TEMP_SUFFIX)
+        })
+    })
+}
+
 fn temp_name(name: &str) -> String {
     format!(".{name}{TEMP_SUFFIX}")
 }
