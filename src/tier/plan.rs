@@ -181,6 +181,14 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
         });
     }
     for (g, group) in layout.groups.iter().enumerate() {
+        if pushed[g] && lib.symlinks.contains(&group.hub) {
+            return Err(Refusal {
+                file: group.hub.clone(),
+                line: None,
+                why: "is a symbolic link; tier appends to hubs and will not write through a link"
+                    .into(),
+            });
+        }
         if pushed[g] {
             let (file, generated) = hub_file(lib, &idx, group);
             result.generated.extend(generated);
