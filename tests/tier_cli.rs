@@ -200,6 +200,82 @@ fn bad_input_is_refused_with_a_reason_and_nothing_is_written() {
 }
 
 #[test]
+fn fifo_topic_and_symlinked_hub_are_refused_without_hanging() {
+    let dir = library();
+    let fifo = dir.path().join("project_pipe.md");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let out = tier(dir.path()).arg("--write").assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("project_pipe.md: cannot be read: not a regular file (FIFO)"),
+        "{err}"
+    );
+    fs::remove_file(&fifo).unwrap();
+
+    put(dir.path(), "elsewhere.md", "# hub kept elsewhere\n");
+    std::os::unix::fs::symlink("elsewhere.md", dir.path().join("reference_build_hub.md")).unwrap();
+    let old = snapshot(dir.path());
+    let out = tier(dir.path()).arg("--write").assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("reference_build_hub.md: is a symbolic link"),
+        "{err}"
+    );
+    assert_eq!(snapshot(dir.path()), old);
+}
+
+#[test]
+fn add_killed_after_every_step_recovers_to_old_or_new() {
+    let fresh = || {
+        let dir = tempfile::tempdir().unwrap();
+        put(dir.path(), "MEMORY.md", "- [a](user_a.md) — a\r\n");
+        put(dir.path(), "user_a.md", "a\n");
+        dir
+    };
+    let add = |dir: &Path| {
+        let mut c = cargo_bin_cmd!("ccmem");
+        c.arg("add").arg(dir).env_remove("CCMEM_FAULT_AFTER_STEP");
+        c.args([
+            "--type",
+            "project",
+            "--topic",
+            "x",
+            "--description",
+            "a new fact",
+        ]);
+        c
+    };
+    let old = snapshot(fresh().path());
+    for k in 1.. {
+        let dir = fresh();
+        let status = add(dir.path())
+            .env("CCMEM_FAULT_AFTER_STEP", k.to_string())
+            .output()
+            .unwrap()
+            .status;
+        if status.success() {
+            assert!(k > 3, "the fault hook never fired");
+            break;
+        }
+        assert_eq!(status.code(), None, "step {k}");
+        // `undo` recovers first; then either undoes the finished add or finds nothing to undo.
+        let undo = cargo_bin_cmd!("ccmem")
+            .arg("undo")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let after = snapshot(dir.path());
+        assert_eq!(
+            after,
+            old,
+            "step {k}: {}",
+            String::from_utf8_lossy(&undo.stderr)
+        );
+    }
+}
+
+#[test]
 fn dry_run_writes_nothing_and_check_exits_one_when_over() {
     let dir = library();
     let before = fs::read_dir(dir.path()).unwrap().count();

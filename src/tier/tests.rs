@@ -163,3 +163,28 @@ fn crlf_index_stays_crlf_and_pins_are_crowns() {
 }
 
 mod props;
+
+#[test]
+fn compress_only_proposes_and_never_changes_the_plan() {
+    let long = "x".repeat(190);
+    let mut l = sample();
+    l.index = l.index.replace("— ask first", &format!("— {long}"));
+    let plain = plan::plan(&l, &opts(12)).unwrap();
+    let with = plan::plan(
+        &l,
+        &Options {
+            compress: true,
+            ..opts(12)
+        },
+    )
+    .unwrap();
+    assert_eq!(plain.files, with.files, "--compress changes no file");
+    assert_eq!(with.suggestions.len(), 1);
+    let s = &with.suggestions[0];
+    assert!(s.old.ends_with(&long));
+    assert!(s.new.ends_with('…') && crate::text::js::utf16_len(&s.new) <= 150);
+    assert!(
+        s.new
+            .starts_with("- ⭐ [Never push](feedback_push.md) — xxx")
+    );
+}
