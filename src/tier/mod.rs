@@ -17,6 +17,7 @@ pub mod library;
 pub mod parse;
 pub mod plan;
 pub mod proof;
+mod shape;
 
 use std::fmt;
 use std::path::Path;
