@@ -274,6 +274,7 @@ fn render(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
             crate::tier::Step::Pushed { group, hub, lines } => {
                 format!("moved group `{group}` ({lines} lines) verbatim into {hub}")
             }
+            crate::tier::Step::BlankLinesDropped => "blank lines dropped from MEMORY.md".to_owned(),
             crate::tier::Step::Aggregated { hubs } => {
                 format!(
                     "aggregated the pointers of {} small hubs onto one line",

@@ -190,8 +190,21 @@ pub fn classify(lib: &Library, idx: &Index, resolver: &Resolver) -> Result<Layou
                 if has_crown_mark(line.text) || pinned {
                     Role::Crown
                 } else if let Some(hub) = files.iter().find(|f| is_hub(f)) {
-                    let key = hub["reference_".len()..hub.len() - "_hub.md".len()].to_owned();
-                    let g = group_of(key.clone(), &key, &mut groups);
+                    // A pointer under a heading names the hub of that heading's group.
+                    let g = match heading_key(line.section) {
+                        Some((key, title)) => {
+                            let g = group_of(key, &title, &mut groups);
+                            if !groups[g].has_pointer {
+                                groups[g].hub = (*hub).to_owned();
+                            }
+                            g
+                        }
+                        None => {
+                            let key =
+                                hub["reference_".len()..hub.len() - "_hub.md".len()].to_owned();
+                            group_of(key.clone(), &key, &mut groups)
+                        }
+                    };
                     groups[g].has_pointer = true;
                     Role::Pointer
                 } else {
@@ -302,10 +315,14 @@ mod tests {
         let r = Resolver::new(&l).unwrap();
         let layout = classify(&l, &idx, &r).unwrap();
         let keys: Vec<_> = layout.groups.iter().map(|g| g.key.as_str()).collect();
-        assert_eq!(keys, ["feedback", "build-stuff", "user", "tools-co", "x"]);
+        assert_eq!(keys, ["feedback", "build-stuff", "user", "tools-co"]);
         assert_eq!(layout.roles[5], Role::Crown);
         assert_eq!(layout.roles[6], Role::Pointer);
-        assert!(layout.groups[4].has_pointer);
+        assert!(layout.groups[3].has_pointer);
+        assert_eq!(
+            layout.groups[3].hub, "reference_x_hub.md",
+            "a pointer under a heading names the section's hub"
+        );
         assert_eq!(
             layout.groups[3].lines,
             [3, 4],

@@ -4,10 +4,10 @@
 use serde::Serialize;
 
 use super::budget::{Size, measure};
-use super::groups::{Layout, Resolver, Role, classify};
+use super::groups::{Group, Layout, Resolver, Role, classify};
 use super::library::{INDEX, Library, Topic};
 use super::parse::{Index, parse};
-use super::shape::{hub_file, render_index};
+use super::shape::{Choice, hub_file, render_index};
 use super::{Options, Refusal, Target};
 use crate::text::js::utf16_len;
 
@@ -40,6 +40,8 @@ pub enum Step {
         /// Lines moved.
         lines: usize,
     },
+    /// Blank lines were dropped from MEMORY.md (the client counts them as lines).
+    BlankLinesDropped,
     /// The pointer lines of these hubs were aggregated onto one line.
     Aggregated {
         /// The hub files.
@@ -135,9 +137,12 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
             .sum()
     };
     order.sort_by_key(|&g| (std::cmp::Reverse(weight(g)), layout.groups[g].key.clone()));
-    let mut pushed = vec![false; layout.groups.len()];
-    let mut aggregated: Vec<usize> = Vec::new();
-    let mut index = render_index(&idx, &layout, &pushed, &aggregated);
+    let mut choice = Choice {
+        pushed: vec![false; layout.groups.len()],
+        aggregated: Vec::new(),
+        compact: false,
+    };
+    let mut index = render_index(&idx, &layout, &choice);
     result.steps.push(Step::CrownsToTop {
         count: result.crowns.len(),
     });
@@ -145,27 +150,33 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
         if opts.target.fits(measure(&index.0)) {
             break;
         }
-        pushed[g] = true;
+        choice.pushed[g] = true;
         result.steps.push(Step::Pushed {
             group: layout.groups[g].key.clone(),
             hub: layout.groups[g].hub.clone(),
             lines: layout.groups[g].lines.len(),
         });
-        index = render_index(&idx, &layout, &pushed, &aggregated);
+        index = render_index(&idx, &layout, &choice);
+    }
+    if !opts.target.fits(measure(&index.0)) {
+        choice.compact = true;
+        index = render_index(&idx, &layout, &choice);
+        result.steps.push(Step::BlankLinesDropped);
     }
     let mut smallest: Vec<usize> = (0..layout.groups.len())
-        .filter(|&g| pushed[g] && !layout.groups[g].has_pointer)
+        .filter(|&g| choice.pushed[g] && !layout.groups[g].has_pointer)
         .collect();
     smallest.sort_by_key(|&g| (layout.groups[g].entries, layout.groups[g].key.clone()));
     let mut k = 2;
     while !opts.target.fits(measure(&index.0)) && k <= smallest.len() {
-        aggregated = smallest[..k].to_vec();
-        index = render_index(&idx, &layout, &pushed, &aggregated);
+        choice.aggregated = smallest[..k].to_vec();
+        index = render_index(&idx, &layout, &choice);
         k += 1;
     }
-    if !aggregated.is_empty() {
+    if !choice.aggregated.is_empty() {
         result.steps.push(Step::Aggregated {
-            hubs: aggregated
+            hubs: choice
+                .aggregated
                 .iter()
                 .map(|&g| layout.groups[g].hub.clone())
                 .collect(),
@@ -181,8 +192,13 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
             new: text,
         });
     }
+    // Groups sharing a hub (a heading whose pointer names an existing hub) write it once.
+    let mut hubs: Vec<(&str, Vec<&Group>)> = Vec::new();
     for (g, group) in layout.groups.iter().enumerate() {
-        if pushed[g] && lib.symlinks.contains(&group.hub) {
+        if !choice.pushed[g] {
+            continue;
+        }
+        if lib.symlinks.contains(&group.hub) {
             return Err(Refusal {
                 file: group.hub.clone(),
                 line: None,
@@ -190,11 +206,15 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
                     .into(),
             });
         }
-        if pushed[g] {
-            let (file, generated) = hub_file(lib, &idx, group);
-            result.generated.extend(generated);
-            result.files.push(file);
+        match hubs.iter_mut().find(|(h, _)| *h == group.hub) {
+            Some((_, members)) => members.push(group),
+            None => hubs.push((&group.hub, vec![group])),
         }
+    }
+    for (_, members) in hubs {
+        let (file, generated) = hub_file(lib, &idx, &members);
+        result.generated.extend(generated);
+        result.files.push(file);
     }
     if opts.compress {
         let index = result.files.first().map_or(&lib.index, |f| &f.new);

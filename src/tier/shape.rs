@@ -7,13 +7,20 @@ use super::parse::{Index, Kind, eol_of};
 use super::plan::FilePlan;
 use crate::text::js::utf16_len;
 
-/// The index text for a choice of pushed and aggregated groups, and the lines it generated.
-pub(super) fn render_index(
-    idx: &Index,
-    layout: &Layout,
-    pushed: &[bool],
-    aggregated: &[usize],
-) -> (String, Vec<String>) {
+/// Which slimming steps are applied.
+#[derive(Debug, Clone)]
+pub(super) struct Choice {
+    /// Per group: moved into its hub.
+    pub pushed: Vec<bool>,
+    /// Groups whose pointer lines are aggregated onto one line.
+    pub aggregated: Vec<usize>,
+    /// Blank lines dropped (they count toward the client's line limit).
+    pub compact: bool,
+}
+
+/// The index text for `choice`, and the lines it generated.
+pub(super) fn render_index(idx: &Index, layout: &Layout, choice: &Choice) -> (String, Vec<String>) {
+    let (pushed, aggregated) = (&choice.pushed, &choice.aggregated);
     let mut out: Vec<&str> = Vec::new();
     // A leading `# Title` stays first; the crowns come right after it.
     let title = idx
@@ -48,7 +55,9 @@ pub(super) fn render_index(
         {
             title_block.pop();
         }
-        out.extend(title_block.iter().map(|&i| idx.lines[i].text));
+        let lines = title_block.iter().map(|&i| &idx.lines[i]);
+        let lines = lines.filter(|l| !(choice.compact && matches!(l.kind, Kind::Blank)));
+        out.extend(lines.map(|l| l.text));
     }
     let crowns: Vec<_> = (idx.lines.iter().zip(&layout.roles))
         .filter(|(_, r)| **r == Role::Crown)
@@ -56,12 +65,12 @@ pub(super) fn render_index(
         .collect();
     for (k, line) in crowns.iter().enumerate() {
         let heading = matches!(line.kind, Kind::Heading { .. });
-        if (k == 0 && title.is_some()) || (k > 0 && heading) {
+        if !choice.compact && ((k == 0 && title.is_some()) || (k > 0 && heading)) {
             out.push("");
         }
         out.push(line.text);
     }
-    if !crowns.is_empty() {
+    if !crowns.is_empty() && !choice.compact {
         out.push("");
     }
     for (i, (line, role)) in idx.lines.iter().zip(&layout.roles).enumerate() {
@@ -74,7 +83,8 @@ pub(super) fn render_index(
             Role::Keep | Role::Pointer => true,
         };
         let blank = matches!(line.kind, Kind::Blank);
-        if keep && !(blank && out.last().is_none_or(|l| l.trim().is_empty())) {
+        let skip_blank = choice.compact || out.last().is_none_or(|l| l.trim().is_empty());
+        if keep && !(blank && skip_blank) {
             out.push(line.text);
         }
     }
@@ -109,7 +119,7 @@ pub(super) fn render_index(
         generated.push(line);
     }
     if !generated.is_empty() {
-        if !out.is_empty() {
+        if !out.is_empty() && !choice.compact {
             out.push("");
         }
         out.extend(generated.iter().map(String::as_str));
@@ -158,11 +168,15 @@ fn short(title: &str) -> String {
     format!("{}…", cut.trim_end())
 }
 
-/// The hub's new text (created, or the old text with the group's lines appended).
-pub(super) fn hub_file(lib: &Library, idx: &Index, group: &Group) -> (FilePlan, Vec<String>) {
-    let moved: Vec<&str> = group.lines.iter().map(|&i| idx.lines[i].text).collect();
+/// The hub's new text (created, or the old text with the groups' lines appended).
+pub(super) fn hub_file(lib: &Library, idx: &Index, groups: &[&Group]) -> (FilePlan, Vec<String>) {
+    let first = groups[0];
+    let moved: Vec<&str> = groups
+        .iter()
+        .flat_map(|g| g.lines.iter().map(|&i| idx.lines[i].text))
+        .collect();
     let mut generated = Vec::new();
-    let old = lib.files.get(&group.hub).map(|t| t.text.clone());
+    let old = lib.files.get(&first.hub).map(|t| t.text.clone());
     let (mut text, eol) = match &old {
         Some(old) => {
             let eol = eol_of(old);
@@ -176,12 +190,12 @@ pub(super) fn hub_file(lib: &Library, idx: &Index, group: &Group) -> (FilePlan, 
             let eol = idx.eol;
             let head = [
                 "---".to_owned(),
-                format!("name: {}", group.hub.trim_end_matches(".md")),
+                format!("name: {}", first.hub.trim_end_matches(".md")),
                 format!(
                     "description: {}",
                     serde_json::to_string(&format!(
                         "Hub of the {} entries moved out of MEMORY.md",
-                        group.title
+                        first.title
                     ))
                     .unwrap_or_default()
                 ),
@@ -195,7 +209,7 @@ pub(super) fn hub_file(lib: &Library, idx: &Index, group: &Group) -> (FilePlan, 
                 .first()
                 .is_some_and(|l| l.trim_start().starts_with('#'))
             {
-                let title = format!("# {}", group.title);
+                let title = format!("# {}", first.title);
                 t.push_str(&title);
                 t.push_str(eol);
                 generated.push(title);
@@ -211,7 +225,7 @@ pub(super) fn hub_file(lib: &Library, idx: &Index, group: &Group) -> (FilePlan, 
         text.push_str(eol);
     }
     let file = FilePlan {
-        name: group.hub.clone(),
+        name: first.hub.clone(),
         old,
         new: text,
     };

@@ -92,7 +92,7 @@ fn aggregates_pointers_when_hubs_alone_do_not_fit_and_appends_to_existing_hubs()
         "reference_tests_hub.md".into(),
         Topic::new("# Old tests hub\n- [old](feedback_push.md)".into()),
     );
-    let p = plan::plan(&l, &opts(4)).unwrap();
+    let p = plan::plan(&l, &opts(3)).unwrap();
     assert!(p.steps.iter().any(|s| matches!(s, Step::Aggregated { .. })));
     let index = &p.files[0].new;
     assert!(
@@ -187,4 +187,34 @@ fn compress_only_proposes_and_never_changes_the_plan() {
         s.new
             .starts_with("- ⭐ [Never push](feedback_push.md) — xxx")
     );
+}
+
+#[test]
+fn a_section_with_a_hub_pointer_appends_to_that_hub_and_blank_lines_go_before_aggregation() {
+    let mut l = sample();
+    l.index = l.index.replace(
+        "## Build\n",
+        "## Build\n- [Build hub](reference_b_hub.md) — all build\n",
+    );
+    l.files
+        .insert("reference_b_hub.md".into(), Topic::new("# B\n".into()));
+    let p = plan::plan(&l, &opts(12)).unwrap();
+    let names: Vec<&str> = p.files.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["MEMORY.md", "reference_b_hub.md"]);
+    assert!(
+        p.files[1]
+            .new
+            .starts_with("# B\n## Build\n- [b0](project_b0.md)")
+    );
+    assert!(
+        p.files[0]
+            .new
+            .contains("- [Build hub](reference_b_hub.md) — all build\n")
+    );
+    assert!(p.generated.is_empty(), "the existing pointer is reused");
+    assert!(proof::prove(&l, &l.with(&p), &p, p.after).ok());
+    let tight = plan::plan(&sample(), &opts(3)).unwrap();
+    let steps: Vec<&Step> = tight.steps.iter().collect();
+    assert!(matches!(steps[steps.len() - 2], Step::BlankLinesDropped));
+    assert!(matches!(steps[steps.len() - 1], Step::Aggregated { .. }));
 }
