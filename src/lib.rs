@@ -10,15 +10,18 @@
 //!
 //! The loader is a pure function of the file system and a [`env::ClientEnv`]: it never writes.
 
+pub mod budget;
 pub mod cli;
 pub mod env;
 pub mod exit;
 pub mod fsread;
 pub mod load;
 pub mod memory;
+pub mod receipt;
 pub mod render;
 pub mod rules;
 pub mod settings;
 pub mod text;
 pub mod tier;
+pub mod verify;
 pub mod write;

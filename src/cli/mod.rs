@@ -2,10 +2,14 @@
 //! immutable values once; commands receive those, never raw strings.
 
 mod add;
+mod budget;
 mod client_args;
 mod context;
+pub mod progress;
+mod receipt;
 mod tier;
 mod undo;
+mod verify;
 
 pub use client_args::ClientArgs;
 
@@ -18,6 +22,9 @@ use crate::exit::ExitStatus;
 #[command(name = "ccmem", version, about, long_about = None)]
 #[command(after_help = concat!("Models Claude Code ", "2.1.332", "."))]
 pub struct Cli {
+    /// Run as if started in DIR (as `git -C`): the client's start directory.
+    #[arg(short = 'C', global = true, value_name = "DIR")]
+    directory: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -32,6 +39,12 @@ enum Command {
     Add(add::Args),
     /// Undo the last `tier --write` or `add`, byte for byte.
     Undo(undo::Args),
+    /// Measure MEMORY.md files against the client's limits; exit 1 if any is over.
+    Budget(budget::Args),
+    /// Show what loads at session start, why, what is cut, lazy and skipped.
+    Receipt(receipt::Args),
+    /// Run the installed client against a local stub and compare its memory reminder with ccmem's.
+    Verify(verify::Args),
 }
 
 /// Parses the process arguments, runs the command, and returns its exit status. Errors are
@@ -49,11 +62,20 @@ pub fn main() -> ExitStatus {
             return code;
         }
     };
+    if let Some(dir) = &cli.directory
+        && let Err(e) = std::env::set_current_dir(dir)
+    {
+        eprintln!("ccmem: error: cannot enter {}: {e}", dir.display());
+        return ExitStatus::Error;
+    }
     let result = match cli.command {
         Command::Context(args) => context::run(args),
         Command::Tier(args) => tier::run(args),
         Command::Add(args) => add::run(args),
         Command::Undo(args) => undo::run(args),
+        Command::Budget(args) => budget::run(args),
+        Command::Receipt(args) => receipt::run(args),
+        Command::Verify(args) => verify::run(args),
     };
     match result {
         Ok(status) => status,

@@ -7,5 +7,6 @@ pub mod comments;
 pub mod cut;
 pub mod frontmatter;
 pub mod js;
+pub mod lexer;
 pub mod markdown;
 pub mod sanitize;

@@ -1,0 +1,56 @@
+//! `ccmem receipt`: what loads, why, what is cut, what is lazy, what is skipped.
+
+use std::io::Write;
+
+use super::ClientArgs;
+use crate::exit::ExitStatus;
+use crate::load;
+use crate::receipt::{Finding, Receipt};
+use crate::render;
+
+/// Show, for a person, what the client loads at session start and why.
+///
+/// Exit status: 0 when everything that exists loads, 1 when a finding of a kind named by
+/// `--fail-on` is present (default: dark,unloadable,blocked), 2 on usage or I/O errors.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    client: ClientArgs,
+    /// Also show what the client attaches when it reads PATH during the session (repeatable).
+    #[arg(long, value_name = "PATH")]
+    reading: Vec<String>,
+    /// Print JSON (schema `ccmem.receipt/1`, documented in the `receipt` module).
+    #[arg(long)]
+    json: bool,
+    /// Which findings make the exit status 1 (comma-separated).
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = Finding::DEFAULT)]
+    fail_on: Vec<Finding>,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
+    let env = args.client.client_env()?;
+    let session = load::load_session(&env);
+    let attached = load::reading::load(&env, &session, &args.reading);
+    let mut receipt =
+        Receipt::build(&env, &session, &args.fail_on).with_reads(&args.reading, &attached);
+    receipt.client_note = client_note();
+    let text = if args.json {
+        render::receipt::json(&receipt)
+    } else {
+        render::receipt::human(&receipt)
+    };
+    let mut out = anstream::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(ExitStatus::findings_if(!receipt.findings.is_empty()))
+}
+
+/// One line when the installed client differs from the modeled one (its `--version` is
+/// cached by binary path, mtime and size, so this costs a file read once warm).
+fn client_note() -> Option<String> {
+    let vars = std::env::vars().collect();
+    let cache = crate::verify::version::default_cache_dir(&vars)?;
+    let installed = crate::verify::version::installed_client_version(&cache)?;
+    crate::verify::version::mismatch_note(&installed)
+}

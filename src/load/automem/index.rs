@@ -1,0 +1,143 @@
+//! Reading MEMORY.md and turning it into what the model gets: frontmatter and comment stripping,
+//! the cut (`text::cut`), sanitizing twice; plus the measurement (`Measure`, `Cut`, dark lines
+//! mapped back to 1-based lines of the file on disk).
+
+use std::path::Path;
+
+use super::{Cut, DarkLine, IndexState, Measure};
+use crate::fsread::{self, Unread};
+use crate::text::{comments, cut, frontmatter, js, sanitize::sanitize};
+
+/// Files bigger than this are skipped whole at load (`oln`).
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// MEMORY.md processed the client's way.
+#[derive(Debug, Clone, Default)]
+pub struct Processed {
+    /// The measurement (and cut with dark lines).
+    pub measure: Measure,
+    /// The entry content: cut + warning, sanitized twice (the renderer trims it).
+    pub content: String,
+    /// The part of the index the model sees, before the warning (for link checks).
+    pub visible: String,
+}
+
+/// Reads and processes a MEMORY.md file; `Err` holds the state when it does not load.
+pub fn read(path: &Path) -> Result<Processed, IndexState> {
+    match fsread::read_capped(path, MAX_FILE_BYTES) {
+        Ok(bytes) => Ok(process_file(&bytes)),
+        Err(Unread::Missing) => Err(IndexState::Missing),
+        Err(Unread::NotRegular(what)) => Err(IndexState::NotRegular { what: what.into() }),
+        Err(Unread::TooLarge(bytes)) => Err(IndexState::TooLarge { bytes }),
+        Err(Unread::Unreadable(e)) => Err(IndexState::Unreadable {
+            error: e.to_string(),
+        }),
+    }
+}
+
+/// Processes the bytes of a MEMORY.md file: UTF-8 (invalid → U+FFFD), frontmatter and
+/// top-level comments stripped, then cut and sanitized.
+pub fn process_file(bytes: &[u8]) -> Processed {
+    let text = String::from_utf8_lossy(bytes);
+    let split = frontmatter::split(&text);
+    let body_line0 = text[..split.body_start].matches('\n').count();
+    let (stripped, map) = comments::strip_mapped(split.body);
+    let mut p = finish(&stripped, bytes.len() as u64, &text);
+    if let Some(cut) = p.measure.cut.as_mut() {
+        cut.dark = dark_lines(&stripped, &map, body_line0, &cut::truncate(&stripped));
+    }
+    p
+}
+
+/// Processes `CLAUDE_COWORK_MEMORY_INDEX_CONTENT`: no frontmatter or comment stripping.
+pub fn process_env(text: &str) -> Processed {
+    let mut p = finish(text, text.len() as u64, text);
+    if let Some(cut) = p.measure.cut.as_mut() {
+        let map: Vec<usize> = (0..text.split('\n').count()).collect();
+        cut.dark = dark_lines(text, &map, 0, &cut::truncate(text));
+    }
+    p
+}
+
+fn finish(body: &str, file_bytes: u64, file_text: &str) -> Processed {
+    let t = cut::truncate(body);
+    let content = sanitize(&sanitize(&t.content));
+    let trimmed = &body[t.start_bytes..t.start_bytes + t.trimmed_bytes];
+    let visible = match &t.cut {
+        Some(c) => trimmed[..c.kept_bytes].to_owned(),
+        None => trimmed.to_owned(),
+    };
+    let measure = Measure {
+        file_bytes,
+        file_lines: file_lines(file_text),
+        lines: t.lines,
+        utf16: t.utf16,
+        bytes: t.trimmed_bytes,
+        cut: t.cut.map(|c| Cut {
+            line_over: c.line_over,
+            size_over: c.size_over,
+            kept_lines: c.kept_lines,
+            kept_utf16: c.kept_utf16,
+            dark: Vec::new(),
+            warning: c.warning,
+        }),
+    };
+    Processed {
+        measure,
+        content,
+        visible,
+    }
+}
+
+/// Newline count + 1 for a non-empty last line.
+fn file_lines(text: &str) -> usize {
+    let n = text.matches('\n').count();
+    if text.is_empty() || text.ends_with('\n') {
+        n
+    } else {
+        n + 1
+    }
+}
+
+/// Every line of `body` (the stripped text) that the cut keeps from the model, numbered in the
+/// file on disk through `map` (body line → 0-based input line) and `body_line0`.
+fn dark_lines(body: &str, map: &[usize], body_line0: usize, t: &cut::Truncation) -> Vec<DarkLine> {
+    let Some(c) = &t.cut else { return Vec::new() };
+    let kept_end = t.start_bytes + c.kept_bytes;
+    let trim_end = t.start_bytes + t.trimmed_bytes;
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, line) in body.split('\n').enumerate() {
+        let end = start + line.len();
+        if start >= trim_end {
+            break;
+        }
+        if end > kept_end {
+            let in_body = map.get(i).copied().unwrap_or(i);
+            out.push(DarkLine {
+                line: body_line0 + in_body + 1,
+                text: line.trim_end_matches('\r').to_owned(),
+                partial: start < kept_end,
+            });
+        }
+        start = end + 1;
+    }
+    out
+}
+
+/// Measures any MEMORY.md file as the client would load it (for audit, tier, hook and budget
+/// commands).
+pub fn measure(path: &Path) -> IndexState {
+    match read(path) {
+        Ok(p) => IndexState::Loaded(p.measure),
+        Err(state) => state,
+    }
+}
+
+/// Whether the processed content is empty once trimmed (the client then sends no entry).
+pub fn is_empty(content: &str) -> bool {
+    js::trim(content).is_empty()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,157 @@
+//! Read permission deny rules (`permissions.deny: ["Read(…)"]`): the client withholds a
+//! Project or Local instruction file (and their imports) that such a rule covers; it is only
+//! logged at debug level, nothing shows in the prompt. User and Managed files are never
+//! withheld.
+//!
+//! Rule paths follow the client's permission syntax: `//abs` is absolute, `~/x` is below the
+//! home directory, `/x` and `./x` and `x` are relative to the start directory (project and
+//! local settings live there; for user settings `/x` is relative to the config dir). A pattern
+//! without a `/` matches that name at any depth (gitignore style); a match on a directory
+//! covers everything below it. `Read` alone covers everything. Observed: `Read(./x)` and
+//! `Read(//abs)` withhold; `Read(../x)` does not (SPEC OPEN-6), which this model reproduces
+//! since `..` never appears in a normalized path.
+
+use picomatch_rs::{CompileOptions, Matcher, compile_matcher};
+
+use crate::env::ClientEnv;
+use crate::load::Kind;
+use crate::settings::{Settings, Source};
+
+/// One deny rule, compiled.
+struct Rule {
+    text: String,
+    matchers: Vec<Matcher>,
+}
+
+/// The Read deny rules of a session.
+#[derive(Default)]
+pub struct Deny {
+    rules: Vec<Rule>,
+}
+
+impl std::fmt::Debug for Deny {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.rules.iter().map(|r| &r.text))
+            .finish()
+    }
+}
+
+impl Deny {
+    /// Collects `permissions.deny` `Read(…)` rules from every settings layer.
+    pub fn from_settings(env: &ClientEnv, settings: &Settings) -> Self {
+        let cwd = env.cwd.to_string_lossy().into_owned();
+        let home = env.home.to_string_lossy().into_owned();
+        let cfg = env.config_dir().to_string_lossy().into_owned();
+        let rules = settings
+            .concat("/permissions/deny")
+            .into_iter()
+            .filter_map(|(v, layer)| {
+                let base = if layer.source == Source::User {
+                    &cfg
+                } else {
+                    &cwd
+                };
+                compile(v.as_str()?, base, &home, &cwd)
+            })
+            .collect();
+        Deny { rules }
+    }
+
+    /// The rule withholding `path` for a file of this kind, if any.
+    pub fn hit(&self, path: &str, kind: Kind) -> Option<&str> {
+        if !matches!(kind, Kind::Project | Kind::Local) {
+            return None;
+        }
+        self.rules
+            .iter()
+            .find(|r| r.matchers.iter().any(|m| m.is_match(path).unwrap_or(false)))
+            .map(|r| r.text.as_str())
+    }
+}
+
+fn compile(rule: &str, settings_base: &str, home: &str, cwd: &str) -> Option<Rule> {
+    let rule_trim = rule.trim();
+    let inner = if rule_trim == "Read" {
+        "**"
+    } else {
+        rule_trim.strip_prefix("Read(")?.strip_suffix(')')?
+    };
+    let (base, pattern) = if let Some(rest) = inner.strip_prefix("//") {
+        ("", rest)
+    } else if let Some(rest) = inner.strip_prefix("~/") {
+        (home, rest)
+    } else if let Some(rest) = inner.strip_prefix("./") {
+        (cwd, rest)
+    } else if let Some(rest) = inner.strip_prefix('/') {
+        (settings_base, rest)
+    } else {
+        (cwd, inner)
+    };
+    let pattern = pattern.trim_end_matches('/');
+    if pattern.is_empty() || pattern.split('/').any(|s| s == "..") {
+        return None;
+    }
+    let base = base.trim_end_matches('/');
+    let anchored = if pattern.contains('/') || pattern == "**" {
+        format!("{base}/{pattern}")
+    } else {
+        format!("{base}/**/{pattern}")
+    };
+    let options = CompileOptions {
+        dot: true,
+        ..CompileOptions::default()
+    };
+    let matchers = [anchored.clone(), format!("{anchored}/**")]
+        .iter()
+        .filter_map(|p| compile_matcher(p, &options).ok())
+        .collect();
+    Some(Rule {
+        text: rule.to_owned(),
+        matchers,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn deny(rules: &[&str]) -> Deny {
+        Deny {
+            rules: rules
+                .iter()
+                .filter_map(|r| compile(r, "/r/p", "/h", "/r/p"))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn relative_absolute_and_home_rules() {
+        let d = deny(&[
+            "Read(./CLAUDE.local.md)",
+            "Read(//r/CLAUDE.md)",
+            "Read(~/x.md)",
+        ]);
+        assert!(d.hit("/r/p/CLAUDE.local.md", Kind::Local).is_some());
+        assert!(d.hit("/r/CLAUDE.md", Kind::Project).is_some());
+        assert!(d.hit("/r/p/CLAUDE.md", Kind::Project).is_none());
+        assert!(d.hit("/h/x.md", Kind::Project).is_some());
+    }
+
+    #[test]
+    fn user_and_managed_files_are_never_withheld() {
+        let d = deny(&["Read"]);
+        assert!(d.hit("/h/.claude/CLAUDE.md", Kind::User).is_none());
+        assert!(d.hit("/etc/claude-code/CLAUDE.md", Kind::Managed).is_none());
+        assert!(d.hit("/r/p/CLAUDE.md", Kind::Project).is_some());
+    }
+
+    #[test]
+    fn bare_names_match_at_any_depth_and_dirs_cover_contents() {
+        let d = deny(&["Read(secret.md)", "Read(./docs/)"]);
+        assert!(d.hit("/r/p/a/b/secret.md", Kind::Project).is_some());
+        assert!(d.hit("/r/p/docs/x.md", Kind::Project).is_some());
+        assert!(d.hit("/r/p/doc.md", Kind::Project).is_none());
+        assert!(deny(&["Read(../CLAUDE.md)", "Edit(./x)"]).rules.is_empty());
+    }
+}

@@ -1,0 +1,289 @@
+//! Instruction files: managed, user, the ancestor walk, rules, imports, AGENTS.md, add-dirs —
+//! everything of the startup block except MEMORY.md, in the client's order (`BQr`):
+//!
+//! 1. managed `CLAUDE.md`, the `claudeMd` string of managed-settings.json, managed rules;
+//! 2. `$CFG/CLAUDE.md`, `$CFG/rules/**` (when user settings count);
+//! 3. for each ancestor D of the start directory, outermost first: `D/CLAUDE.md`,
+//!    `D/.claude/CLAUDE.md`, `D/.claude/rules/**`, `D/CLAUDE.local.md`;
+//! 4. `--add-dir` folders, only with `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD`;
+//!
+//! each entry followed by its import subtree ([`file::Loader`]); then the AGENTS.md plugin edits
+//! the list ([`agents`]).
+//!
+//! Modules: [`file`](mod@file) (the per-file procedure, [`Loader`]), [`access`] (resolution, refused
+//! paths, capped reads), [`imports`] (resolution, approval), [`rules`],
+//! [`walk`] (ancestors and the lazy scan), [`agents`], [`excludes`], [`deny`], [`paths`].
+//!
+//! Lazy loading reuses the same procedures: [`Loader::load_tree`] (one file and its imports,
+//! pre-order, with globs and chain root) and [`rules::collect`] (a rules folder before the
+//! conditional filter); a lazy load keeps its own processed set ([`Loader::fork`], or swap
+//! [`Loader::processed`]).
+
+pub mod access;
+pub mod agents;
+pub mod deny;
+pub mod excludes;
+pub mod file;
+pub mod imports;
+pub mod paths;
+pub mod rules;
+pub mod walk;
+
+use std::collections::HashSet;
+
+pub use file::{Emitted, Loader};
+
+use super::model::{Kind, Lazy, Loaded, SkipWhy, Skipped, Why};
+use crate::env::ClientEnv;
+use crate::settings::{Settings, Source};
+use paths::join;
+
+/// The instruction part of the startup list.
+#[derive(Debug, Clone, Default)]
+pub struct Instructions {
+    /// Entries in client order (without MEMORY.md).
+    pub entries: Vec<Loaded>,
+    /// What did not load and why.
+    pub skipped: Vec<Skipped>,
+    /// What is reachable only lazily.
+    pub lazy: Vec<Lazy>,
+    /// The processed-path set after the startup load.
+    pub processed: HashSet<String>,
+}
+
+/// Path literal of the managed-settings `claudeMd` entry.
+pub const MANAGED_SETTINGS_PATH: &str = "<managed-settings>";
+
+/// Loads every instruction file the client would load at start.
+pub fn load(env: &ClientEnv, settings: &Settings) -> Instructions {
+    let mut loader = Loader::new(env, settings);
+    let mut list: Vec<Emitted> = Vec::new();
+    let mut skipped: Vec<Skipped> = Vec::new();
+    let mut lazy: Vec<Lazy> = Vec::new();
+    let managed = paths::to_string(&env.managed_dir);
+
+    let managed_file = join(&managed, "CLAUDE.md");
+    list.extend(loader.load_tree(
+        &managed_file,
+        Kind::Managed,
+        Why::ManagedFile,
+        0,
+        &mut skipped,
+    ));
+    if let Some(text) = settings
+        .get(Source::Policy, "/claudeMd")
+        .and_then(|v| v.as_str())
+        .filter(|s| !s.is_empty())
+    {
+        list.push(Emitted {
+            loaded: Loaded {
+                path: MANAGED_SETTINGS_PATH.into(),
+                kind: Kind::Managed,
+                content: text.to_owned(),
+                why: Why::ManagedSettings,
+                unverified: false,
+                size: Default::default(),
+            },
+            globs: None,
+            root: MANAGED_SETTINGS_PATH.into(),
+        });
+    }
+    let rules_out = |loader: &mut Loader<'_>,
+                     dir: &str,
+                     kind: Kind,
+                     list: &mut Vec<Emitted>,
+                     skipped: &mut Vec<Skipped>,
+                     lazy: &mut Vec<Lazy>| {
+        let mut out = rules::RulesOut {
+            entries: list,
+            skipped,
+            lazy,
+        };
+        rules::load(loader, dir, kind, &mut out);
+    };
+    rules_out(
+        &mut loader,
+        &join(&managed, ".claude/rules"),
+        Kind::Managed,
+        &mut list,
+        &mut skipped,
+        &mut lazy,
+    );
+
+    let user_file = if settings.is_enabled(Source::User) {
+        let cfg = paths::to_string(&env.config_dir());
+        let user_file = join(&cfg, "CLAUDE.md");
+        list.extend(loader.load_tree(&user_file, Kind::User, Why::UserFile, 0, &mut skipped));
+        rules_out(
+            &mut loader,
+            &join(&cfg, "rules"),
+            Kind::User,
+            &mut list,
+            &mut skipped,
+            &mut lazy,
+        );
+        Some(user_file)
+    } else {
+        let cfg = paths::to_string(&env.config_dir());
+        source_off(&mut skipped, "userSettings", &[join(&cfg, "CLAUDE.md")]);
+        None
+    };
+
+    let project_on = settings.is_enabled(Source::Project);
+    let local_on = settings.is_enabled(Source::Local);
+    let (dirs, walk_skipped) = if project_on || local_on {
+        walk::ancestors(env)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    skipped.extend(walk_skipped);
+    for d in &dirs {
+        let why = Why::Ancestor { dir: d.dir.clone() };
+        if project_on && d.project {
+            for name in ["CLAUDE.md", ".claude/CLAUDE.md"] {
+                let p = join(&d.dir, name);
+                list.extend(loader.load_tree(&p, Kind::Project, why.clone(), 0, &mut skipped));
+            }
+            rules_out(
+                &mut loader,
+                &join(&d.dir, ".claude/rules"),
+                Kind::Project,
+                &mut list,
+                &mut skipped,
+                &mut lazy,
+            );
+        }
+        if local_on {
+            let p = join(&d.dir, "CLAUDE.local.md");
+            list.extend(loader.load_tree(&p, Kind::Local, why, 0, &mut skipped));
+        }
+    }
+    let cwd = loader.cwd.clone();
+    if !project_on {
+        let files = [join(&cwd, "CLAUDE.md"), join(&cwd, ".claude/CLAUDE.md")];
+        source_off(&mut skipped, "projectSettings", &files);
+    }
+    if !local_on {
+        source_off(
+            &mut skipped,
+            "localSettings",
+            &[join(&cwd, "CLAUDE.local.md")],
+        );
+    }
+
+    add_dirs(
+        &mut loader,
+        env,
+        settings,
+        &mut list,
+        &mut skipped,
+        &mut lazy,
+    );
+
+    let seeds = [Some(managed_file), user_file]
+        .into_iter()
+        .flatten()
+        .collect();
+    let added = agents::apply(&loader, settings, &dirs, seeds, &mut list, &mut skipped);
+    loader.processed.extend(added);
+
+    if walk::lazy_below(&loader.cwd, &mut lazy) {
+        skipped.push(Skipped {
+            path: loader.cwd.clone(),
+            kind: None,
+            from: None,
+            why: SkipWhy::Other {
+                reason: format!(
+                    "lazy scan stopped after {} directories: deeper subdirectory files not listed",
+                    walk::MAX_SCAN_DIRS
+                ),
+            },
+        });
+    }
+    Instructions {
+        entries: list.into_iter().map(|e| e.loaded).collect(),
+        skipped,
+        lazy,
+        processed: loader.processed,
+    }
+}
+
+/// `--add-dir` folders: CLAUDE.md, .claude/CLAUDE.md, rules, CLAUDE.local.md of each (no
+/// ancestor walk, no AGENTS.md), only when `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` is set.
+fn add_dirs(
+    loader: &mut Loader<'_>,
+    env: &ClientEnv,
+    settings: &Settings,
+    list: &mut Vec<Emitted>,
+    skipped: &mut Vec<Skipped>,
+    lazy: &mut Vec<Lazy>,
+) {
+    if env.flags.add_dirs.is_empty() {
+        return;
+    }
+    if !env.is_truthy("CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD") {
+        for a in &env.flags.add_dirs {
+            skipped.push(Skipped {
+                path: a.clone(),
+                kind: None,
+                from: None,
+                why: SkipWhy::AddDirNeedsEnv,
+            });
+        }
+        return;
+    }
+    let cwd = loader.cwd.clone();
+    for a in &env.flags.add_dirs {
+        let dir = if a.starts_with('/') {
+            paths::normalize(a)
+        } else {
+            join(&cwd, a)
+        };
+        let why = Why::AddDir { dir: dir.clone() };
+        for name in ["CLAUDE.md", ".claude/CLAUDE.md"] {
+            list.extend(loader.load_tree(
+                &join(&dir, name),
+                Kind::Project,
+                why.clone(),
+                0,
+                skipped,
+            ));
+        }
+        let mut out = rules::RulesOut {
+            entries: list,
+            skipped,
+            lazy,
+        };
+        rules::load(
+            loader,
+            &join(&dir, ".claude/rules"),
+            Kind::Project,
+            &mut out,
+        );
+        if settings.is_enabled(Source::Local) {
+            list.extend(loader.load_tree(
+                &join(&dir, "CLAUDE.local.md"),
+                Kind::Local,
+                why,
+                0,
+                skipped,
+            ));
+        }
+    }
+}
+
+fn source_off(skipped: &mut Vec<Skipped>, source: &str, files: &[String]) {
+    for f in files.iter().filter(|f| std::path::Path::new(f).exists()) {
+        skipped.push(Skipped {
+            path: f.clone(),
+            kind: None,
+            from: None,
+            why: SkipWhy::SourceDisabled {
+                source: source.into(),
+            },
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests;

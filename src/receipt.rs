@@ -1,0 +1,408 @@
+//! The receipt: a person's view of one session start — what loaded and why, the MEMORY.md
+//! budget and every entry that went dark, what is only reachable lazily, what was skipped, and
+//! the client's own size warnings. Built from a [`Session`]; rendered by `render::receipt`.
+//!
+//! JSON schema (`schema: "ccmem.receipt/1"`; fields are only ever added within a version):
+//! `client_version` (modeled), `cwd`, `disabled` (why the block is off, or null), `loaded[]`
+//! (`path`, `kind`, `label`, `why` {`type`, …}, `size` {`bytes`,`lines`,`utf16`},
+//! `tokens_estimate`), `totals` {`files`,`bytes`,`utf16`,`tokens_estimate`,`tokens_method`},
+//! `auto_memory` (`off`, `folder`, `folder_source`, `index_path`, `index` {`state`, …measure with
+//! `cut` {`line_over`,`size_over`,`kept_lines`,`kept_utf16`,`dark[]` {`line`,`text`,`partial`},
+//! `warning`}}, `lazy[]`), `lazy[]` (`path`, `why`), `skipped[]` (`path`, `kind`, `from`,
+//! `why`), `warnings[]` (client size warnings, text as the client words them), `problems[]`
+//! (settings files that could not be used), `findings[]` (the kinds that set exit status 1).
+
+use serde::Serialize;
+
+use crate::env::{CLIENT_VERSION, ClientEnv};
+use crate::load::automem::{IndexState, Report};
+use crate::load::{Kind, Lazy, Loaded, Session, SkipWhy, Skipped, Why};
+use crate::settings::Problem;
+use crate::text::js;
+
+/// The versioned schema name of the JSON receipt.
+pub const SCHEMA: &str = "ccmem.receipt/1";
+
+/// Per-file size the client warns about (characters; default context, 4 chars per token).
+pub const FILE_WARN_CHARS: usize = 40_000;
+/// Total size the client warns about (characters).
+pub const TOTAL_WARN_CHARS: usize = 120_000;
+
+/// Kinds of finding that can make `receipt` exit 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Finding {
+    /// MEMORY.md entries past the cut.
+    Dark,
+    /// Files that exist but cannot load (too large, not regular, unreadable, non-text,
+    /// missing import target).
+    Unloadable,
+    /// Files blocked by policy (external import not approved, depth, Read deny, protected
+    /// folders, automount roots).
+    Blocked,
+    /// Files switched off by configuration (claudeMdExcludes, setting sources, AGENTS.md mode).
+    Excluded,
+    /// The client's own size warnings.
+    Oversized,
+}
+
+impl Finding {
+    /// The default set that fails a receipt.
+    pub const DEFAULT: [Finding; 3] = [Finding::Dark, Finding::Unloadable, Finding::Blocked];
+
+    /// Which finding a skip is, if any (duplicates, empty files and conditional rules are not).
+    pub fn of_skip(why: &SkipWhy) -> Option<Finding> {
+        use SkipWhy::*;
+        match why {
+            TooLarge { .. }
+            | NotRegular { .. }
+            | Unreadable { .. }
+            | Missing
+            | NonTextExtension { .. } => Some(Finding::Unloadable),
+            ExternalNotApproved { .. }
+            | DepthLimit
+            | DeniedRead { .. }
+            | ProtectedFolder { .. }
+            | DevicePath
+            | AutomountRoot
+            | OuterWorktree
+            | LocalAgentLink => Some(Finding::Blocked),
+            Excluded { .. }
+            | SourceDisabled { .. }
+            | AgentsModeOff { .. }
+            | ManagedOnly
+            | AddDirNeedsEnv => Some(Finding::Excluded),
+            Empty
+            | Duplicate
+            | Conditional { .. }
+            | AgentsSuppressed { .. }
+            | AgentsDuplicate { .. }
+            | Other { .. } => None,
+        }
+    }
+}
+
+/// One loaded file as the receipt shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct LoadedView {
+    /// Path as the client prints it.
+    pub path: String,
+    /// Kind.
+    pub kind: Kind,
+    /// The client's label (without the leading space and parentheses).
+    pub label: String,
+    /// Why it loaded.
+    pub why: Why,
+    /// Size of what the model receives.
+    pub size: crate::load::Size,
+    /// Rough token estimate (characters ÷ 4, as the client's own rough count).
+    pub tokens_estimate: usize,
+}
+
+/// Totals over the loaded files.
+#[derive(Debug, Clone, Serialize)]
+pub struct Totals {
+    /// Number of files.
+    pub files: usize,
+    /// Bytes on disk.
+    pub bytes: u64,
+    /// UTF-16 units the model receives.
+    pub utf16: usize,
+    /// Rough token estimate.
+    pub tokens_estimate: usize,
+    /// How the estimate is made.
+    pub tokens_method: &'static str,
+}
+
+/// A finding that counts toward the exit status.
+#[derive(Debug, Clone, Serialize)]
+pub struct FindingView {
+    /// Its kind.
+    pub kind: Finding,
+    /// The file concerned.
+    pub path: String,
+    /// In words.
+    pub message: String,
+}
+
+/// The whole receipt.
+#[derive(Debug, Clone, Serialize)]
+pub struct Receipt {
+    /// Schema name and version.
+    pub schema: &'static str,
+    /// The client version modeled.
+    pub client_version: &'static str,
+    /// The start directory (real path).
+    pub cwd: String,
+    /// Why the whole block is off.
+    pub disabled: Option<&'static str>,
+    /// Files in the startup block, in order.
+    pub loaded: Vec<LoadedView>,
+    /// Totals.
+    pub totals: Totals,
+    /// Auto memory.
+    pub auto_memory: Report,
+    /// Reachable only later.
+    pub lazy: Vec<Lazy>,
+    /// Skipped, with reasons.
+    pub skipped: Vec<Skipped>,
+    /// The client's own size warnings.
+    pub warnings: Vec<String>,
+    /// Settings files that could not be used.
+    pub problems: Vec<Problem>,
+    /// Findings of the kinds selected by `--fail-on`.
+    pub findings: Vec<FindingView>,
+    /// For each `--reading PATH`, what the client would attach then.
+    pub reads: Vec<ReadView>,
+    /// One line when the installed client is not the version modeled.
+    pub client_note: Option<String>,
+}
+
+/// What a file read later in the session attaches.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReadView {
+    /// The path read.
+    pub path: String,
+    /// Files attached, in order (each is its own reminder block).
+    pub attached: Vec<LoadedView>,
+}
+
+/// Rough tokens the client itself would estimate for `chars` UTF-16 units.
+pub fn tokens_estimate(utf16: usize) -> usize {
+    utf16.div_ceil(4)
+}
+
+impl Receipt {
+    /// Builds the receipt of a session; `fail_on` selects which findings count.
+    pub fn build(env: &ClientEnv, session: &Session, fail_on: &[Finding]) -> Self {
+        let loaded: Vec<LoadedView> = session.entries.iter().map(view).collect();
+        let totals = Totals {
+            files: loaded.len(),
+            bytes: loaded.iter().map(|l| l.size.bytes).sum(),
+            utf16: loaded.iter().map(|l| l.size.utf16).sum(),
+            tokens_estimate: loaded.iter().map(|l| l.tokens_estimate).sum(),
+            tokens_method: "UTF-16 units / 4 (the client's rough count; no offline Claude tokenizer exists)",
+        };
+        let warnings = size_warnings(&session.entries);
+        let mut findings = Vec::new();
+        if let IndexState::Loaded(m) | IndexState::FromEnv(m) = &session.automem.index
+            && let Some(cut) = &m.cut
+        {
+            let path = session.automem.index_path.clone().unwrap_or_default();
+            findings.push(FindingView {
+                kind: Finding::Dark,
+                path,
+                message: format!(
+                    "{} line(s) of MEMORY.md never reach the model",
+                    cut.dark.len()
+                ),
+            });
+        }
+        for s in &session.skipped {
+            if let Some(kind) = Finding::of_skip(&s.why) {
+                findings.push(FindingView {
+                    kind,
+                    path: s.path.clone(),
+                    message: skip_words(&s.why),
+                });
+            }
+        }
+        for w in &warnings {
+            findings.push(FindingView {
+                kind: Finding::Oversized,
+                path: String::new(),
+                message: w.clone(),
+            });
+        }
+        findings.retain(|f| fail_on.contains(&f.kind));
+        Receipt {
+            schema: SCHEMA,
+            client_version: CLIENT_VERSION,
+            cwd: env.cwd.to_string_lossy().into_owned(),
+            disabled: session.disabled,
+            loaded,
+            totals,
+            auto_memory: session.automem.clone(),
+            lazy: session.lazy.clone(),
+            skipped: session.skipped.clone(),
+            warnings,
+            problems: session.settings.problems.clone(),
+            findings,
+            reads: Vec::new(),
+            client_note: None,
+        }
+    }
+
+    /// Adds what each read attaches (`reads[i]` pairs with `attached[i]`).
+    pub fn with_reads(mut self, reads: &[String], attached: &[Vec<Loaded>]) -> Self {
+        self.reads = reads
+            .iter()
+            .zip(attached)
+            .map(|(path, files)| ReadView {
+                path: path.clone(),
+                attached: files.iter().map(view).collect(),
+            })
+            .collect();
+        self
+    }
+}
+
+fn view(e: &Loaded) -> LoadedView {
+    let label = e
+        .kind
+        .label()
+        .trim()
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .to_owned();
+    LoadedView {
+        path: e.path.clone(),
+        kind: e.kind,
+        label,
+        why: e.why.clone(),
+        size: e.size,
+        tokens_estimate: tokens_estimate(e.size.utf16),
+    }
+}
+
+/// The client's own warnings about large instruction files (managed files and MEMORY.md are
+/// exempt), worded as the client words them.
+pub fn size_warnings(entries: &[Loaded]) -> Vec<String> {
+    let counted: Vec<&Loaded> = entries
+        .iter()
+        .filter(|e| matches!(e.kind, Kind::User | Kind::Project | Kind::Local))
+        .collect();
+    let mut out: Vec<String> = counted
+        .iter()
+        .map(|e| (e, js::utf16_len(&e.content)))
+        .filter(|(_, n)| *n > FILE_WARN_CHARS)
+        .map(|(e, n)| {
+            format!(
+                "Large {} will impact performance ({} chars > {})",
+                e.path,
+                group(n),
+                group(FILE_WARN_CHARS)
+            )
+        })
+        .collect();
+    let total: usize = counted.iter().map(|e| js::utf16_len(&e.content)).sum();
+    if total > TOTAL_WARN_CHARS {
+        out.push(format!(
+            "{} instruction files add up to {} chars, over the {}-char total limit",
+            counted.len(),
+            group(total),
+            group(TOTAL_WARN_CHARS)
+        ));
+    }
+    out
+}
+
+/// `12345` → `12,345` (the client's `toLocaleString`).
+pub fn group(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A skip reason in words.
+pub fn skip_words(why: &SkipWhy) -> String {
+    use SkipWhy::*;
+    match why {
+        Excluded { pattern, settings } => {
+            format!("excluded by claudeMdExcludes pattern \"{pattern}\" in {settings}")
+        }
+        ExternalNotApproved { key } => format!(
+            "outside the start directory; external imports are not approved for {key} (hasClaudeMdExternalIncludesApproved in ~/.claude.json)"
+        ),
+        DepthLimit => "import depth limit reached (the client follows 4 hops)".into(),
+        TooLarge { bytes } => format!("{bytes} bytes: over the client's 4 MiB limit"),
+        NotRegular { what } => format!("not a regular file ({what})"),
+        Unreadable { error } => format!("unreadable: {error}"),
+        Missing => "import target does not exist".into(),
+        NonTextExtension { ext } => format!("extension \"{ext}\" is not in the client's text list"),
+        Empty => "empty after frontmatter and comment stripping".into(),
+        Duplicate => "already loaded earlier (first occurrence wins)".into(),
+        DeniedRead { rule } => format!("withheld by the Read deny rule {rule}"),
+        ProtectedFolder { folder } => format!("inside a protected folder ({folder})"),
+        DevicePath => "a device or process path".into(),
+        AutomountRoot => "in a directory listed in CLAUDE_CODE_AUTOMOUNT_ROOTS".into(),
+        OuterWorktree => "project file of the main checkout above this git worktree".into(),
+        AgentsSuppressed { by } => {
+            format!("AGENTS.md not used: {by} loads (claude-md-or-agents-md mode)")
+        }
+        AgentsDuplicate { of } => format!("same as {of}"),
+        AgentsModeOff { mode } => format!("AGENTS.md is off in mode {mode}"),
+        ManagedOnly => "dropped by the managed-only instruction mode".into(),
+        LocalAgentLink => "a linked user file under the local-agent entrypoint".into(),
+        SourceDisabled { source } => format!("{source} is switched off by --setting-sources"),
+        AddDirNeedsEnv => {
+            "--add-dir files load only with CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD=1".into()
+        }
+        Conditional { globs } => format!("conditional rule (paths: {})", globs.join(", ")),
+        Other { reason } => reason.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_thousands() {
+        assert_eq!(group(0), "0");
+        assert_eq!(group(999), "999");
+        assert_eq!(group(40000), "40,000");
+        assert_eq!(group(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn size_warnings_skip_managed_and_memory() {
+        let mk = |kind, n| Loaded {
+            path: format!("/{kind:?}"),
+            kind,
+            content: "x".repeat(n),
+            why: Why::UserFile,
+            unverified: false,
+            size: Default::default(),
+        };
+        let w = size_warnings(&[
+            mk(Kind::Managed, 50_000),
+            mk(Kind::AutoMem, 50_000),
+            mk(Kind::Project, 40_001),
+        ]);
+        assert_eq!(
+            w,
+            ["Large /Project will impact performance (40,001 chars > 40,000)"]
+        );
+        let w = size_warnings(&[
+            mk(Kind::Project, 40_000),
+            mk(Kind::User, 40_000),
+            mk(Kind::Local, 40_001),
+        ]);
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(w[1].starts_with("3 instruction files add up to 120,001 chars"));
+    }
+
+    #[test]
+    fn conditional_rules_and_duplicates_are_not_findings() {
+        assert_eq!(
+            Finding::of_skip(&SkipWhy::Conditional { globs: vec![] }),
+            None
+        );
+        assert_eq!(Finding::of_skip(&SkipWhy::Duplicate), None);
+        assert_eq!(
+            Finding::of_skip(&SkipWhy::Missing),
+            Some(Finding::Unloadable)
+        );
+        assert_eq!(
+            Finding::of_skip(&SkipWhy::DepthLimit),
+            Some(Finding::Blocked)
+        );
+    }
+}

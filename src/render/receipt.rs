@@ -1,0 +1,343 @@
+//! The receipt for a person (plain text, coloured on a terminal) and as JSON.
+
+use std::fmt::Write as _;
+
+use anstyle::{AnsiColor, Style};
+
+use crate::load::automem::{IndexState, Measure};
+use crate::load::{LazyWhy, SkipWhy, Why};
+use crate::receipt::{Receipt, group, skip_words};
+use crate::text::cut::{MAX_LINES, MAX_UTF16};
+
+const BOLD: Style = Style::new().bold();
+const DIM: Style = Style::new().dimmed();
+const RED: Style = AnsiColor::Red.on_default().bold();
+const YELLOW: Style = AnsiColor::Yellow.on_default();
+const GREEN: Style = AnsiColor::Green.on_default();
+
+/// Width of the budget bars, in cells.
+const BAR: usize = 30;
+
+/// The receipt as JSON (pretty, with a trailing newline).
+pub fn json(receipt: &Receipt) -> String {
+    let mut s = serde_json::to_string_pretty(receipt).expect("receipt serializes");
+    s.push('\n');
+    s
+}
+
+/// The receipt as text for a person. Styles are ANSI; `anstream` strips them when the output
+/// is not a terminal or `NO_COLOR` is set.
+pub fn human(r: &Receipt) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "{BOLD}ccmem receipt{BOLD:#} {DIM}· models Claude Code {} · {}{DIM:#}",
+        r.client_version, r.cwd
+    );
+    if let Some(note) = &r.client_note {
+        let _ = writeln!(o, "{YELLOW}note: {note}{YELLOW:#}");
+    }
+    if let Some(why) = r.disabled {
+        let _ = writeln!(
+            o,
+            "\n{YELLOW}Nothing loads: {why} turns off CLAUDE.md files and auto memory.{YELLOW:#}"
+        );
+        return o;
+    }
+    loaded(&mut o, r);
+    budget(&mut o, r);
+    lazy(&mut o, r);
+    skipped(&mut o, r);
+    reads(&mut o, r);
+    if !r.warnings.is_empty() || !r.problems.is_empty() {
+        let _ = writeln!(o, "\n{BOLD}Client warnings{BOLD:#}");
+        for w in &r.warnings {
+            let _ = writeln!(o, "  {YELLOW}!{YELLOW:#} {w}");
+        }
+        for p in &r.problems {
+            let _ = writeln!(
+                o,
+                "  {YELLOW}!{YELLOW:#} settings {} ignored: {}",
+                p.origin, p.message
+            );
+        }
+    }
+    o
+}
+
+fn loaded(o: &mut String, r: &Receipt) {
+    let t = &r.totals;
+    let _ = writeln!(
+        o,
+        "\n{BOLD}Loaded at session start{BOLD:#}: {} file(s), {} bytes, {} UTF-16 units, ≈{} tokens {DIM}(estimate: units ÷ 4){DIM:#}",
+        t.files,
+        group(t.bytes as usize),
+        group(t.utf16),
+        group(t.tokens_estimate)
+    );
+    if r.loaded.is_empty() {
+        let _ = writeln!(o, "  (nothing: the client sends no memory reminder)");
+    }
+    for (i, l) in r.loaded.iter().enumerate() {
+        let _ = writeln!(
+            o,
+            "  {:>2}. {BOLD}{}{BOLD:#} {DIM}({}){DIM:#}",
+            i + 1,
+            l.path,
+            l.label
+        );
+        let _ = writeln!(
+            o,
+            "      {} · {} lines · {} bytes · {} UTF-16 units · ≈{} tokens",
+            why_words(&l.why),
+            l.size.lines,
+            group(l.size.bytes as usize),
+            group(l.size.utf16),
+            group(l.tokens_estimate)
+        );
+    }
+}
+
+/// Why a file loaded, in words.
+pub fn why_words(why: &Why) -> String {
+    match why {
+        Why::ManagedFile => "managed policy file".into(),
+        Why::ManagedSettings => "claudeMd in managed-settings.json".into(),
+        Why::UserFile => "user file".into(),
+        Why::Rule { dir } => format!("rule without paths: in {dir}"),
+        Why::Ancestor { dir } => format!("ancestor {dir}"),
+        Why::AddDir { dir } => format!("--add-dir {dir}"),
+        Why::Import { from, line, depth } => format!("import from {from}:{line} (depth {depth})"),
+        Why::AgentsMd { mode } => format!("AGENTS.md ({mode})"),
+        Why::LazyNested { dir } => format!("in {dir}, between the start directory and the file read"),
+        Why::LazyRule { dir, pattern } => format!("conditional rule in {dir}: paths pattern \"{pattern}\" matched"),
+        Why::AutoMemIndex => "auto-memory index".into(),
+        Why::AutoMemBackfill => "auto-memory index the client would GENERATE and write (MEMORY.md is missing; ccmem wrote nothing)".into(),
+    }
+}
+
+fn budget(o: &mut String, r: &Receipt) {
+    let a = &r.auto_memory;
+    let _ = write!(o, "\n{BOLD}Auto memory{BOLD:#}");
+    if let Some(off) = &a.off {
+        let _ = writeln!(o, ": off ({off})");
+        return;
+    }
+    let _ = writeln!(
+        o,
+        ": {} {DIM}({}){DIM:#}",
+        a.index_path.as_deref().unwrap_or("(no folder)"),
+        a.folder_source.as_deref().unwrap_or("default folder")
+    );
+    match &a.index {
+        IndexState::NotApplicable => {}
+        IndexState::Missing => {
+            let _ = writeln!(
+                o,
+                "  no MEMORY.md, and nothing the client would build one from"
+            );
+        }
+        IndexState::WouldGenerate { lines } => {
+            let _ = writeln!(
+                o,
+                "  {YELLOW}no MEMORY.md: the client would WRITE a generated index of {} line(s) at start (ccmem wrote nothing){YELLOW:#}",
+                lines.len()
+            );
+        }
+        IndexState::NotRegular { what } => {
+            let _ = writeln!(
+                o,
+                "  {RED}MEMORY.md is not a regular file ({what}): nothing loads{RED:#}"
+            );
+        }
+        IndexState::TooLarge { bytes } => {
+            let _ = writeln!(
+                o,
+                "  {RED}MEMORY.md is {} bytes, over 4 MiB: the client skips it whole{RED:#}",
+                group(*bytes as usize)
+            );
+        }
+        IndexState::Unreadable { error } => {
+            let _ = writeln!(o, "  {RED}MEMORY.md unreadable: {error}{RED:#}");
+        }
+        IndexState::FromEnv(m) => {
+            let _ = writeln!(o, "  replaced by CLAUDE_COWORK_MEMORY_INDEX_CONTENT");
+            measure(o, m);
+        }
+        IndexState::Loaded(m) => measure(o, m),
+    }
+}
+
+fn measure(o: &mut String, m: &Measure) {
+    let _ = writeln!(
+        o,
+        "  on disk: {} lines, {} bytes · counted by the client (after frontmatter/comments, trimmed): {} lines, {} UTF-16 units",
+        m.file_lines,
+        group(m.file_bytes as usize),
+        m.lines,
+        group(m.utf16)
+    );
+    let _ = writeln!(
+        o,
+        "  lines {} {}/{}",
+        bar(m.lines, MAX_LINES),
+        m.lines,
+        MAX_LINES
+    );
+    let _ = writeln!(
+        o,
+        "  size  {} {}/{} UTF-16 units",
+        bar(m.utf16, MAX_UTF16),
+        group(m.utf16),
+        group(MAX_UTF16)
+    );
+    let Some(cut) = &m.cut else {
+        let _ = writeln!(o, "  {GREEN}everything loads{GREEN:#}");
+        return;
+    };
+    let at = if cut.kept_lines == 0 {
+        format!(
+            "inside line 1, after {} UTF-16 units",
+            group(cut.kept_utf16)
+        )
+    } else {
+        format!("after counted line {}", cut.kept_lines)
+    };
+    let _ = writeln!(
+        o,
+        "  {RED}CUT {at}: {} line(s) never reach the model{RED:#}",
+        cut.dark.len()
+    );
+    for d in cut.dark.iter().filter(|d| !d.text.trim().is_empty()) {
+        let mark = if d.partial { " (partly)" } else { "" };
+        let _ = writeln!(o, "    {RED}L{:<5}{RED:#} {}{mark}", d.line, d.text);
+    }
+    let _ = writeln!(o, "  {DIM}the model is told: {}{DIM:#}", cut.warning);
+}
+
+/// `[██████░░░░]` scaled so the limit sits at the end; overflow shown as `▶`.
+fn bar(value: usize, limit: usize) -> String {
+    let filled = (value.min(limit) * BAR).div_ceil(limit.max(1));
+    let over = if value > limit {
+        format!("{RED}▶ over{RED:#}")
+    } else {
+        String::new()
+    };
+    let style = if value > limit {
+        RED
+    } else if value * 10 >= limit * 8 {
+        YELLOW
+    } else {
+        GREEN
+    };
+    format!(
+        "{style}[{}{}]{style:#}{over}",
+        "█".repeat(filled),
+        "░".repeat(BAR - filled)
+    )
+}
+
+fn lazy(o: &mut String, r: &Receipt) {
+    if r.lazy.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "\n{BOLD}Reachable only later{BOLD:#}");
+    let linked = r
+        .lazy
+        .iter()
+        .filter(|l| matches!(l.why, LazyWhy::TopicFile { linked: true }))
+        .count();
+    let unlinked: Vec<&str> = r
+        .lazy
+        .iter()
+        .filter(|l| matches!(l.why, LazyWhy::TopicFile { linked: false }))
+        .map(|l| l.path.as_str())
+        .collect();
+    for l in &r.lazy {
+        let how = match &l.why {
+            LazyWhy::Subdirectory => "when a file in or below its folder is read".to_owned(),
+            LazyWhy::ConditionalRule { globs } => {
+                format!("when a file matching {} is read", globs.join(", "))
+            }
+            LazyWhy::TopicFile { .. } => continue,
+        };
+        let _ = writeln!(o, "  {} {DIM}—{DIM:#} {how}", l.path);
+    }
+    if linked + unlinked.len() > 0 {
+        let _ = writeln!(
+            o,
+            "  {} auto-memory topic file(s), read on demand: {linked} linked from the loaded part of MEMORY.md",
+            linked + unlinked.len()
+        );
+    }
+    if !unlinked.is_empty() {
+        let _ = writeln!(
+            o,
+            "  {YELLOW}{} not linked from the loaded part of MEMORY.md (never reached unless found by search):{YELLOW:#}",
+            unlinked.len()
+        );
+        for path in unlinked {
+            let _ = writeln!(o, "    {path}");
+        }
+    }
+}
+
+fn reads(o: &mut String, r: &Receipt) {
+    for read in &r.reads {
+        let _ = writeln!(o, "\n{BOLD}When {} is read{BOLD:#}", read.path);
+        if read.attached.is_empty() {
+            let _ = writeln!(o, "  nothing new is attached");
+        }
+        for l in &read.attached {
+            let _ = writeln!(o, "  + {} {DIM}— {}{DIM:#}", l.path, why_words(&l.why));
+        }
+    }
+}
+
+fn skipped(o: &mut String, r: &Receipt) {
+    if r.skipped
+        .iter()
+        .all(|s| matches!(s.why, SkipWhy::Conditional { .. }))
+    {
+        return;
+    }
+    let _ = writeln!(o, "\n{BOLD}Skipped{BOLD:#}");
+    // Conditional rules are listed under "Reachable only later".
+    for s in r
+        .skipped
+        .iter()
+        .filter(|s| !matches!(s.why, SkipWhy::Conditional { .. }))
+    {
+        let from = s
+            .from
+            .as_ref()
+            .map(|(f, l)| format!(" (from {f}:{l})"))
+            .unwrap_or_default();
+        let hint =
+            if s.why == SkipWhy::Missing && s.path.ends_with(['.', ',', ';', ':', '!', '?', ')']) {
+                " (trailing punctuation after an @import is part of the path)"
+            } else {
+                ""
+            };
+        let _ = writeln!(
+            o,
+            "  {}{from} {DIM}—{DIM:#} {}{hint}",
+            s.path,
+            skip_words(&s.why)
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bar_is_full_at_the_limit_and_marks_overflow() {
+        let plain = |s: String| anstream::adapter::strip_str(&s).to_string();
+        assert_eq!(plain(bar(0, 200)), format!("[{}]", "░".repeat(BAR)));
+        assert_eq!(plain(bar(200, 200)), format!("[{}]", "█".repeat(BAR)));
+        assert!(plain(bar(201, 200)).ends_with("▶ over"));
+        assert!(!plain(bar(100, 200)).contains("over"));
+    }
+}
