@@ -22,4 +22,6 @@ pub mod render;
 pub mod rules;
 pub mod settings;
 pub mod text;
+pub mod tier;
 pub mod verify;
+pub mod write;

@@ -1,6 +1,7 @@
 //! Command-line interface: clap derive, one file per subcommand. Raw arguments become
 //! immutable values once; commands receive those, never raw strings.
 
+mod add;
 mod budget;
 mod client_args;
 mod context;
@@ -8,6 +9,8 @@ pub mod progress;
 mod audit;
 mod explain;
 mod receipt;
+mod tier;
+mod undo;
 mod verify;
 
 pub use client_args::ClientArgs;
@@ -32,6 +35,12 @@ pub struct Cli {
 enum Command {
     /// Print exactly the memory reminder the client would send at session start.
     Context(context::Args),
+    /// Restructure an over-budget MEMORY.md into hubs, proving nothing is lost (dry run by default).
+    Tier(tier::Args),
+    /// Add a typed memory entry, indexed where the budget allows.
+    Add(add::Args),
+    /// Undo the last `tier --write` or `add`, byte for byte.
+    Undo(undo::Args),
     /// Measure MEMORY.md files against the client's limits; exit 1 if any is over.
     Budget(budget::Args),
     /// Audit a memory library against the typed write spec.
@@ -67,6 +76,9 @@ pub fn main() -> ExitStatus {
     }
     let result = match cli.command {
         Command::Context(args) => context::run(args),
+        Command::Tier(args) => tier::run(args),
+        Command::Add(args) => add::run(args),
+        Command::Undo(args) => undo::run(args),
         Command::Budget(args) => budget::run(args),
         Command::Audit(args) => audit::run(args),
         Command::Explain(args) => explain::run(args),

@@ -1,0 +1,326 @@
+//! `ccmem tier`: plan (and with `--write` apply) a hub-first restructure of MEMORY.md, with
+//! its proof. Dry run by default.
+//!
+//! JSON (`--json`): `{folder, mode, recovered, before, after, target, steps, files: [{name,
+//! created, diff}], suggestions, proof: {checks}, written, proof_on_disk}`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use serde::Serialize;
+
+use super::ClientArgs;
+use crate::exit::ExitStatus;
+use crate::tier::budget::{self, CAP, Size, Target};
+use crate::tier::library::{self, INDEX, Library};
+use crate::tier::plan::{FilePlan, Plan, Suggestion};
+use crate::tier::proof::{Proof, prove};
+use crate::tier::{Options, plan};
+use crate::write::{self, Applied, Change, Hash, Recovered};
+
+/// Restructure an over-budget MEMORY.md into hubs, proving nothing is lost.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The memory folder (default: the auto-memory folder of the current project).
+    #[arg(value_name = "MEMORY_DIR")]
+    dir: Option<PathBuf>,
+    /// Apply the plan (default: dry run).
+    #[arg(long, conflicts_with = "check")]
+    write: bool,
+    /// Exit 1 when MEMORY.md is over the target (writes nothing).
+    #[arg(long)]
+    check: bool,
+    /// Also propose shorter descriptions for long index lines (shown, never applied).
+    #[arg(long)]
+    compress: bool,
+    /// Target line count (default: `ccmem.toml` `[tier] target_lines`, else 120).
+    #[arg(long, value_name = "N")]
+    target_lines: Option<usize>,
+    /// Target size in UTF-16 units (default: `ccmem.toml` `[tier] target_utf16`, else 16000).
+    #[arg(long, value_name = "N")]
+    target_utf16: Option<usize>,
+    /// Machine-readable output.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    client: ClientArgs,
+}
+
+/// The memory folder: the argument, else the auto-memory folder the client would use here.
+pub(super) fn memory_dir(arg: Option<PathBuf>, client: &ClientArgs) -> anyhow::Result<PathBuf> {
+    if let Some(dir) = arg {
+        return Ok(dir);
+    }
+    let env = client.client_env()?;
+    let settings = crate::settings::Settings::load(&env);
+    crate::load::automem::resolve_folder(&env, &settings)
+        .context("auto memory is off or has no folder here; pass MEMORY_DIR")
+}
+
+/// The write-module changes for planned files.
+pub(super) fn changes_of(files: &[FilePlan]) -> Vec<Change> {
+    files
+        .iter()
+        .map(|f| Change {
+            name: f.name.clone(),
+            expect: f.old.as_deref().map(|t| Hash::of(t.as_bytes())),
+            new: Some(f.new.clone().into_bytes()),
+        })
+        .collect()
+}
+
+#[derive(Serialize)]
+struct FileView {
+    name: String,
+    created: bool,
+    diff: String,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    folder: String,
+    mode: &'static str,
+    recovered: Option<Recovered>,
+    before: Size,
+    after: Size,
+    target: Target,
+    cap: Target,
+    steps: &'a [crate::tier::Step],
+    files: Vec<FileView>,
+    suggestions: &'a [Suggestion],
+    proof: &'a Proof,
+    written: Option<Applied>,
+    proof_on_disk: Option<Proof>,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
+    let folder = memory_dir(args.dir.clone(), &args.client)?;
+    let config = library::read_config(&folder)?;
+    let target = Target {
+        lines: (args.target_lines.or(config.target_lines)).unwrap_or(budget::DEFAULT_TARGET.lines),
+        utf16: (args.target_utf16.or(config.target_utf16)).unwrap_or(budget::DEFAULT_TARGET.utf16),
+    };
+    if args.check {
+        return check(&folder, target, args.json);
+    }
+    // A dry run touches nothing unless an interrupted run must be recovered first.
+    let pending = write::needs_recovery(&folder);
+    let lock = if args.write || pending {
+        Some(write::lock(&folder)?)
+    } else {
+        None
+    };
+    let recovered = match &lock {
+        Some(l) => l.recover()?,
+        None => None,
+    };
+    let lib = Library::read(&folder)?;
+    let opts = Options {
+        target,
+        compress: args.compress,
+    };
+    let plan = plan::plan(&lib, &opts)?;
+    let proof = prove(&lib, &lib.with(&plan), &plan, plan.after);
+    let mut report = Report {
+        folder: folder.display().to_string(),
+        mode: if args.write { "write" } else { "dry-run" },
+        recovered,
+        before: plan.before,
+        after: plan.after,
+        target,
+        cap: CAP,
+        steps: &plan.steps,
+        files: plan.files.iter().map(view).collect(),
+        suggestions: &plan.suggestions,
+        proof: &proof,
+        written: None,
+        proof_on_disk: None,
+    };
+    let mut failure = None;
+    if args.write && !plan.is_noop() {
+        if !proof.ok() {
+            failure = Some("the plan does not prove (see above); nothing was written".to_owned());
+        } else {
+            let lock = lock.as_ref().context("the lock is taken for --write")?;
+            report.written = Some(lock.apply("tier", &changes_of(&plan.files))?);
+            let disk = verify_on_disk(&folder, &lib, &plan)?;
+            if !disk.ok() {
+                failure = Some(
+                    "the files on disk do not prove (see above); run `ccmem undo` to restore"
+                        .to_owned(),
+                );
+            }
+            report.proof_on_disk = Some(disk);
+        }
+    }
+    drop(lock);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        render(&mut out, &report)?;
+    }
+    out.flush()?;
+    if let Some(why) = failure {
+        bail!("{}: {why}", folder.join(INDEX).display());
+    }
+    Ok(ExitStatus::Clean)
+}
+
+/// Re-reads the library and proves the invariants against what is on disk now.
+fn verify_on_disk(folder: &Path, before: &Library, plan: &Plan) -> anyhow::Result<Proof> {
+    let after = Library::read(folder)?;
+    let size = budget::on_disk(&folder.join(INDEX))
+        .with_context(|| format!("{}: cannot re-read", folder.join(INDEX).display()))?;
+    let mut proof = prove(before, &after, plan, size);
+    let expected = before.with(plan);
+    let differs: Vec<&str> = plan
+        .files
+        .iter()
+        .filter(|f| {
+            let now = if f.name == INDEX {
+                Some(&after.index)
+            } else {
+                after.files.get(&f.name).map(|t| &t.text)
+            };
+            now != Some(&f.new)
+        })
+        .map(|f| f.name.as_str())
+        .collect();
+    if !differs.is_empty() || expected.files.len() != after.files.len() {
+        proof.checks[3].ok = false;
+        proof.checks[3]
+            .detail
+            .push_str(&format!("; differ from the plan on disk: {differs:?}"));
+    }
+    Ok(proof)
+}
+
+fn check(folder: &Path, target: Target, json: bool) -> anyhow::Result<ExitStatus> {
+    let path = folder.join(INDEX);
+    let size = budget::on_disk(&path).with_context(|| format!("{}", path.display()))?;
+    let over = !target.fits(size);
+    let mut out = std::io::stdout().lock();
+    if json {
+        let v = serde_json::json!({"file": path.display().to_string(), "size": size, "target": target, "cap": CAP, "over_target": over, "over_cap": !CAP.fits(size)});
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+    } else {
+        writeln!(
+            out,
+            "{}: {} lines, {} UTF-16 units; target {} / {}: {}",
+            path.display(),
+            size.lines,
+            size.utf16,
+            target.lines,
+            target.utf16,
+            if over { "OVER" } else { "ok" }
+        )?;
+    }
+    Ok(ExitStatus::findings_if(over))
+}
+
+fn view(f: &FilePlan) -> FileView {
+    let old = f.old.as_deref().unwrap_or("");
+    let (a, b) = match &f.old {
+        Some(_) => (format!("a/{}", f.name), format!("b/{}", f.name)),
+        None => ("/dev/null".to_owned(), format!("b/{}", f.name)),
+    };
+    let diff = similar::TextDiff::from_lines(old, f.new.as_str())
+        .unified_diff()
+        .context_radius(2)
+        .header(&a, &b)
+        .to_string();
+    FileView {
+        name: f.name.clone(),
+        created: f.old.is_none(),
+        diff,
+    }
+}
+
+fn size_line(label: &str, s: Size, target: Target) -> String {
+    let state = if !CAP.fits(s) {
+        "OVER THE CLIENT CAP (lines past it are never loaded)"
+    } else if !target.fits(s) {
+        "over target"
+    } else {
+        "within target"
+    };
+    format!(
+        "{label}: {} lines, {} UTF-16 units — cap {} / {}, target {} / {}: {state}",
+        s.lines, s.utf16, CAP.lines, CAP.utf16, target.lines, target.utf16
+    )
+}
+
+fn render(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
+    writeln!(out, "ccmem tier {} ({})", r.folder, r.mode)?;
+    if let Some(rec) = &r.recovered {
+        writeln!(
+            out,
+            "recovered an interrupted run: {}",
+            serde_json::to_string(rec).unwrap_or_default()
+        )?;
+    }
+    writeln!(out, "{}", size_line("MEMORY.md before", r.before, r.target))?;
+    writeln!(out, "{}", size_line("MEMORY.md after ", r.after, r.target))?;
+    if r.steps.is_empty() {
+        writeln!(out, "Nothing to do: MEMORY.md is within the target.")?;
+    }
+    for s in r.steps {
+        let text = match s {
+            crate::tier::Step::CrownsToTop { count } => format!("crowns to the top ({count})"),
+            crate::tier::Step::Pushed { group, hub, lines } => {
+                format!("moved group `{group}` ({lines} lines) verbatim into {hub}")
+            }
+            crate::tier::Step::BlankLinesDropped => "blank lines dropped from MEMORY.md".to_owned(),
+            crate::tier::Step::Aggregated { hubs } => {
+                format!(
+                    "aggregated the pointers of {} small hubs onto one line",
+                    hubs.len()
+                )
+            }
+        };
+        writeln!(out, "  step: {text}")?;
+    }
+    for f in &r.files {
+        writeln!(out)?;
+        out.write_all(f.diff.as_bytes())?;
+    }
+    for s in r.suggestions {
+        writeln!(
+            out,
+            "\n--compress proposal for MEMORY.md line {} (not applied):\n- {}\n+ {}",
+            s.line, s.old, s.new
+        )?;
+    }
+    writeln!(out, "\nProof (planned files):")?;
+    render_proof(out, r.proof)?;
+    if let Some(p) = &r.proof_on_disk {
+        writeln!(out, "Proof (re-read from disk after writing):")?;
+        render_proof(out, p)?;
+    }
+    match (&r.written, r.mode) {
+        (Some(w), _) => writeln!(
+            out,
+            "Wrote {} files. Undo with `ccmem undo`.",
+            w.files.len()
+        ),
+        (None, "dry-run") if !r.files.is_empty() => {
+            writeln!(
+                out,
+                "Dry run: nothing written. Apply with --write (undo with `ccmem undo`)."
+            )
+        }
+        _ => Ok(()),
+    }
+}
+
+fn render_proof(out: &mut impl Write, p: &Proof) -> std::io::Result<()> {
+    for c in &p.checks {
+        let mark = if c.ok { "✓" } else { "✗" };
+        writeln!(out, "  {mark} ({}) {}: {}", c.id, c.name, c.detail)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,231 @@
+//! The planner: a pure function from a [`Library`] to the new contents of MEMORY.md and the
+//! hubs, slimming only as far as the target needs.
+
+use serde::Serialize;
+
+use super::budget::{Size, measure};
+use super::groups::{Group, Layout, Resolver, Role, classify};
+use super::library::{INDEX, Library, Topic};
+use super::parse::{Index, parse};
+use super::shape::{Choice, hub_file, render_index};
+use super::{Options, Refusal, Target};
+use crate::text::js::utf16_len;
+
+/// One file the plan creates or changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FilePlan {
+    /// File name in the memory folder.
+    pub name: String,
+    /// Its current text (`None`: created).
+    pub old: Option<String>,
+    /// Its planned text.
+    pub new: String,
+}
+
+/// One slimming step taken.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "step", rename_all = "kebab-case")]
+pub enum Step {
+    /// Crown lines moved to the top.
+    CrownsToTop {
+        /// How many.
+        count: usize,
+    },
+    /// A group's lines moved verbatim into its hub.
+    Pushed {
+        /// The group.
+        group: String,
+        /// The hub file.
+        hub: String,
+        /// Lines moved.
+        lines: usize,
+    },
+    /// Blank lines were dropped from MEMORY.md (the client counts them as lines).
+    BlankLinesDropped,
+    /// The pointer lines of these hubs were aggregated onto one line.
+    Aggregated {
+        /// The hub files.
+        hubs: Vec<String>,
+    },
+}
+
+/// A shorter description proposed by `--compress` (shown for approval, never applied).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Suggestion {
+    /// 1-based line in the planned MEMORY.md.
+    pub line: usize,
+    /// The line as planned.
+    pub old: String,
+    /// The proposed line.
+    pub new: String,
+}
+
+/// A restructure plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Plan {
+    /// The budget planned for.
+    pub target: Target,
+    /// MEMORY.md before.
+    pub before: Size,
+    /// MEMORY.md as planned.
+    pub after: Size,
+    /// Steps taken, in order (empty: already within the target).
+    pub steps: Vec<Step>,
+    /// Files created or changed, MEMORY.md first.
+    pub files: Vec<FilePlan>,
+    /// Non-blank lines the plan wrote itself (pointers, hub titles and frontmatter).
+    pub generated: Vec<String>,
+    /// Crown lines (kept verbatim at the top).
+    pub crowns: Vec<String>,
+    /// `--compress` proposals.
+    pub suggestions: Vec<Suggestion>,
+}
+
+impl Plan {
+    /// Whether the plan changes nothing.
+    pub fn is_noop(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+impl Library {
+    /// This library with `plan` applied (in memory).
+    pub fn with(&self, plan: &Plan) -> Library {
+        let mut out = self.clone();
+        for f in &plan.files {
+            if f.name == INDEX {
+                out.index = f.new.clone();
+            } else {
+                out.files.insert(f.name.clone(), Topic::new(f.new.clone()));
+            }
+        }
+        out
+    }
+}
+
+/// Plans the restructure of `lib` within `opts.target`.
+pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
+    let idx = parse(&lib.index).map_err(|m| Refusal::line(INDEX, m.no, m.why))?;
+    let resolver = Resolver::new(lib)?;
+    let layout = classify(lib, &idx, &resolver)?;
+    let crowns: Vec<String> = crown_lines(&idx, &layout);
+    let before = measure(&lib.index);
+    let mut result = Plan {
+        target: opts.target,
+        before,
+        after: before,
+        steps: Vec::new(),
+        files: Vec::new(),
+        generated: Vec::new(),
+        crowns,
+        suggestions: Vec::new(),
+    };
+    if opts.target.fits(before) {
+        if opts.compress {
+            result.suggestions = super::proof::compress_suggestions(&lib.index);
+        }
+        return Ok(result);
+    }
+    let mut order: Vec<usize> = (0..layout.groups.len())
+        .filter(|&g| layout.groups[g].entries > 0)
+        .collect();
+    let weight = |g: usize| -> usize {
+        let lines = &layout.groups[g].lines;
+        lines
+            .iter()
+            .map(|&i| utf16_len(idx.lines[i].text) + 1)
+            .sum()
+    };
+    order.sort_by_key(|&g| (std::cmp::Reverse(weight(g)), layout.groups[g].key.clone()));
+    let mut choice = Choice {
+        pushed: vec![false; layout.groups.len()],
+        aggregated: Vec::new(),
+        compact: false,
+    };
+    let mut index = render_index(&idx, &layout, &choice);
+    result.steps.push(Step::CrownsToTop {
+        count: result.crowns.len(),
+    });
+    for &g in &order {
+        if opts.target.fits(measure(&index.0)) {
+            break;
+        }
+        choice.pushed[g] = true;
+        result.steps.push(Step::Pushed {
+            group: layout.groups[g].key.clone(),
+            hub: layout.groups[g].hub.clone(),
+            lines: layout.groups[g].lines.len(),
+        });
+        index = render_index(&idx, &layout, &choice);
+    }
+    if !opts.target.fits(measure(&index.0)) {
+        choice.compact = true;
+        index = render_index(&idx, &layout, &choice);
+        result.steps.push(Step::BlankLinesDropped);
+    }
+    let mut smallest: Vec<usize> = (0..layout.groups.len())
+        .filter(|&g| choice.pushed[g] && !layout.groups[g].has_pointer)
+        .collect();
+    smallest.sort_by_key(|&g| (layout.groups[g].entries, layout.groups[g].key.clone()));
+    let mut k = 2;
+    while !opts.target.fits(measure(&index.0)) && k <= smallest.len() {
+        choice.aggregated = smallest[..k].to_vec();
+        index = render_index(&idx, &layout, &choice);
+        k += 1;
+    }
+    if !choice.aggregated.is_empty() {
+        result.steps.push(Step::Aggregated {
+            hubs: choice
+                .aggregated
+                .iter()
+                .map(|&g| layout.groups[g].hub.clone())
+                .collect(),
+        });
+    }
+    let (text, generated) = index;
+    result.after = measure(&text);
+    result.generated = generated;
+    if text != lib.index {
+        result.files.push(FilePlan {
+            name: INDEX.to_owned(),
+            old: Some(lib.index.clone()),
+            new: text,
+        });
+    }
+    // Groups sharing a hub (a heading whose pointer names an existing hub) write it once.
+    let mut hubs: Vec<(&str, Vec<&Group>)> = Vec::new();
+    for (g, group) in layout.groups.iter().enumerate() {
+        if !choice.pushed[g] {
+            continue;
+        }
+        if lib.symlinks.contains(&group.hub) {
+            return Err(Refusal {
+                file: group.hub.clone(),
+                line: None,
+                why: "is a symbolic link; tier appends to hubs and will not write through a link"
+                    .into(),
+            });
+        }
+        match hubs.iter_mut().find(|(h, _)| *h == group.hub) {
+            Some((_, members)) => members.push(group),
+            None => hubs.push((&group.hub, vec![group])),
+        }
+    }
+    for (_, members) in hubs {
+        let (file, generated) = hub_file(lib, &idx, &members);
+        result.generated.extend(generated);
+        result.files.push(file);
+    }
+    if opts.compress {
+        let index = result.files.first().map_or(&lib.index, |f| &f.new);
+        result.suggestions = super::proof::compress_suggestions(index);
+    }
+    Ok(result)
+}
+
+fn crown_lines(idx: &Index, layout: &Layout) -> Vec<String> {
+    (idx.lines.iter().zip(&layout.roles))
+        .filter(|(_, r)| **r == Role::Crown)
+        .map(|(l, _)| l.text.to_owned())
+        .collect()
+}

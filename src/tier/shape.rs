@@ -1,0 +1,233 @@
+//! The shapes the planner writes: MEMORY.md for a choice of pushed and aggregated groups
+//! (title block, crowns, kept lines, pointer lines), pointer lines, and hub files.
+
+use super::groups::{Group, Layout, Role};
+use super::library::Library;
+use super::parse::{Index, Kind, eol_of};
+use super::plan::FilePlan;
+use crate::text::js::utf16_len;
+
+/// Which slimming steps are applied.
+#[derive(Debug, Clone)]
+pub(super) struct Choice {
+    /// Per group: moved into its hub.
+    pub pushed: Vec<bool>,
+    /// Groups whose pointer lines are aggregated onto one line.
+    pub aggregated: Vec<usize>,
+    /// Blank lines dropped (they count toward the client's line limit).
+    pub compact: bool,
+}
+
+/// The index text for `choice`, and the lines it generated.
+pub(super) fn render_index(idx: &Index, layout: &Layout, choice: &Choice) -> (String, Vec<String>) {
+    let (pushed, aggregated) = (&choice.pushed, &choice.aggregated);
+    let mut out: Vec<&str> = Vec::new();
+    // A leading `# Title` stays first; the crowns come right after it.
+    let title = idx
+        .lines
+        .iter()
+        .position(|l| !matches!(l.kind, Kind::Blank))
+        .filter(|&i| {
+            let kept = match layout.roles[i] {
+                Role::Group(g) => !pushed[g],
+                Role::Crown => false,
+                Role::Keep | Role::Pointer => true,
+            };
+            kept && matches!(idx.lines[i].kind, Kind::Heading { .. })
+                && idx.lines[i].text.starts_with("# ")
+        });
+    // The title block: the title and the prose right under it (not its entries).
+    let mut title_block = Vec::new();
+    if let Some(t) = title {
+        title_block.push(t);
+        for (i, l) in idx.lines.iter().enumerate().skip(t + 1) {
+            let prose = matches!(l.kind, Kind::Text | Kind::Blank) && l.section == Some(t);
+            if !prose || layout.roles[i] == Role::Crown {
+                break;
+            }
+            title_block.push(i);
+        }
+        while title_block.len() > 1
+            && matches!(
+                idx.lines[title_block[title_block.len() - 1]].kind,
+                Kind::Blank
+            )
+        {
+            title_block.pop();
+        }
+        let lines = title_block.iter().map(|&i| &idx.lines[i]);
+        let lines = lines.filter(|l| !(choice.compact && matches!(l.kind, Kind::Blank)));
+        out.extend(lines.map(|l| l.text));
+    }
+    let crowns: Vec<_> = (idx.lines.iter().zip(&layout.roles))
+        .filter(|(_, r)| **r == Role::Crown)
+        .map(|(l, _)| l)
+        .collect();
+    for (k, line) in crowns.iter().enumerate() {
+        let heading = matches!(line.kind, Kind::Heading { .. });
+        if !choice.compact && ((k == 0 && title.is_some()) || (k > 0 && heading)) {
+            out.push("");
+        }
+        out.push(line.text);
+    }
+    if !crowns.is_empty() && !choice.compact {
+        out.push("");
+    }
+    for (i, (line, role)) in idx.lines.iter().zip(&layout.roles).enumerate() {
+        if title_block.contains(&i) {
+            continue;
+        }
+        let keep = match role {
+            Role::Crown => false,
+            Role::Group(g) => !pushed[*g],
+            Role::Keep | Role::Pointer => true,
+        };
+        let blank = matches!(line.kind, Kind::Blank);
+        let skip_blank = choice.compact || out.last().is_none_or(|l| l.trim().is_empty());
+        if keep && !(blank && skip_blank) {
+            out.push(line.text);
+        }
+    }
+    while out.last().is_some_and(|l| l.trim().is_empty()) {
+        out.pop();
+    }
+    let mut generated = Vec::new();
+    for (g, group) in layout.groups.iter().enumerate() {
+        if pushed[g] && !group.has_pointer && !aggregated.contains(&g) {
+            generated.push(pointer(group));
+        }
+    }
+    if !aggregated.is_empty() {
+        // One line, split only where it would pass the one-line limit of the index.
+        let mut line = String::from("- More hubs:");
+        for (i, &g) in aggregated.iter().enumerate() {
+            let group = &layout.groups[g];
+            let link = format!("[{}]({})", short(&group.title), group.hub);
+            let sep = if i == 0 || line.ends_with(':') {
+                " "
+            } else {
+                " · "
+            };
+            if utf16_len(&line) + utf16_len(sep) + utf16_len(&link) > 190 && !line.ends_with(':') {
+                generated.push(std::mem::replace(&mut line, "- More hubs:".to_owned()));
+                line.push(' ');
+            } else {
+                line.push_str(sep);
+            }
+            line.push_str(&link);
+        }
+        generated.push(line);
+    }
+    if !generated.is_empty() {
+        if !out.is_empty() && !choice.compact {
+            out.push("");
+        }
+        out.extend(generated.iter().map(String::as_str));
+    }
+    let eol = idx.eol;
+    let mut text = idx.frontmatter.to_owned();
+    for l in &out {
+        text.push_str(l);
+        text.push_str(eol);
+    }
+    (text, generated)
+}
+
+/// `- [Title](reference_x_hub.md) — N entries: a, b, c…` (at most ~150 UTF-16 units).
+fn pointer(group: &Group) -> String {
+    let head = format!(
+        "- [{}]({}) — {} {}",
+        short(&group.title),
+        group.hub,
+        group.entries,
+        if group.entries == 1 {
+            "entry"
+        } else {
+            "entries"
+        }
+    );
+    let mut line = head.clone();
+    for (i, t) in group.topics.iter().enumerate() {
+        let sep = if i == 0 { ": " } else { ", " };
+        if utf16_len(&line) + utf16_len(sep) + utf16_len(t) > 148 {
+            line.push('…');
+            break;
+        }
+        line.push_str(sep);
+        line.push_str(t);
+    }
+    line
+}
+
+/// A title cut to 40 characters for pointer lines.
+fn short(title: &str) -> String {
+    if title.chars().count() <= 40 {
+        return title.to_owned();
+    }
+    let cut: String = title.chars().take(39).collect();
+    format!("{}…", cut.trim_end())
+}
+
+/// The hub's new text (created, or the old text with the groups' lines appended).
+pub(super) fn hub_file(lib: &Library, idx: &Index, groups: &[&Group]) -> (FilePlan, Vec<String>) {
+    let first = groups[0];
+    let moved: Vec<&str> = groups
+        .iter()
+        .flat_map(|g| g.lines.iter().map(|&i| idx.lines[i].text))
+        .collect();
+    let mut generated = Vec::new();
+    let old = lib.files.get(&first.hub).map(|t| t.text.clone());
+    let (mut text, eol) = match &old {
+        Some(old) => {
+            let eol = eol_of(old);
+            let mut t = old.clone();
+            if !t.is_empty() && !t.ends_with('\n') {
+                t.push_str(eol);
+            }
+            (t, eol)
+        }
+        None => {
+            let eol = idx.eol;
+            let head = [
+                "---".to_owned(),
+                format!("name: {}", first.hub.trim_end_matches(".md")),
+                format!(
+                    "description: {}",
+                    serde_json::to_string(&format!(
+                        "Hub of the {} entries moved out of MEMORY.md",
+                        first.title
+                    ))
+                    .unwrap_or_default()
+                ),
+                "type: reference".to_owned(),
+                "---".to_owned(),
+            ];
+            let mut t = head.join(eol);
+            t.push_str(eol);
+            generated.extend(head);
+            if !moved
+                .first()
+                .is_some_and(|l| l.trim_start().starts_with('#'))
+            {
+                let title = format!("# {}", first.title);
+                t.push_str(&title);
+                t.push_str(eol);
+                generated.push(title);
+            }
+            (t, eol)
+        }
+    };
+    for (i, line) in moved.iter().enumerate() {
+        if i > 0 && line.trim_start().starts_with('#') {
+            text.push_str(eol);
+        }
+        text.push_str(line);
+        text.push_str(eol);
+    }
+    let file = FilePlan {
+        name: first.hub.clone(),
+        old,
+        new: text,
+    };
+    (file, generated)
+}

@@ -1,0 +1,220 @@
+//! Planning tests on concrete libraries, and the property test over generated ones.
+
+use super::library::Topic;
+use super::*;
+
+fn lib(index: &str, files: &[(&str, &str)]) -> Library {
+    Library {
+        index: index.into(),
+        files: files
+            .iter()
+            .map(|(n, t)| (n.to_string(), Topic::new(t.to_string())))
+            .collect(),
+        ..Library::default()
+    }
+}
+
+fn opts(lines: usize) -> Options {
+    Options {
+        target: Target {
+            lines,
+            utf16: 16_000,
+        },
+        compress: false,
+    }
+}
+
+fn sample() -> Library {
+    let mut index =
+        String::from("# Memory\n\n- ⭐ [Never push](feedback_push.md) — ask first\n\n## Build\n");
+    let mut files = vec![("feedback_push.md".to_string(), "x".to_string())];
+    for i in 0..6 {
+        index.push_str(&format!("- [b{i}](project_b{i}.md) — build fact {i}\n"));
+        files.push((format!("project_b{i}.md"), format!("b{i}")));
+    }
+    index.push_str("\n## Tests\n");
+    for i in 0..3 {
+        index.push_str(&format!("- [t{i}](feedback_t{i}.md) — test fact {i}\n"));
+        files.push((format!("feedback_t{i}.md"), format!("t{i}")));
+    }
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    lib(&index, &files)
+}
+
+#[test]
+fn under_target_is_a_noop() {
+    let l = sample();
+    let p = plan::plan(&l, &opts(100)).unwrap();
+    assert!(p.is_noop() && p.steps.is_empty());
+    assert!(proof::prove(&l, &l.with(&p), &p, p.after).ok());
+}
+
+#[test]
+fn pushes_the_biggest_group_first_and_only_as_far_as_needed() {
+    let l = sample();
+    let p = plan::plan(&l, &opts(12)).unwrap();
+    let pushed: Vec<_> = p
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Pushed { group, .. } => Some(group.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(pushed, ["build"], "Tests still fits in the index");
+    let index = &p.files[0].new;
+    assert!(
+        index
+            .starts_with("# Memory\n- ⭐ [Never push](feedback_push.md) — ask first\n\n## Tests\n"),
+        "{index}"
+    );
+    assert!(index.contains("## Tests\n- [t0](feedback_t0.md)"));
+    assert!(index.ends_with("- [Build](reference_build_hub.md) — 6 entries: project_b0, project_b1, project_b2, project_b3, project_b4, project_b5\n"));
+    let hub = &p.files[1];
+    assert_eq!(hub.name, "reference_build_hub.md");
+    assert!(hub.old.is_none());
+    assert!(
+        hub.new
+            .contains("type: reference\n---\n## Build\n- [b0](project_b0.md) — build fact 0\n")
+    );
+    let after = l.with(&p);
+    let proof = proof::prove(&l, &after, &p, p.after);
+    assert!(proof.ok(), "{proof:?}");
+}
+
+#[test]
+fn aggregates_pointers_when_hubs_alone_do_not_fit_and_appends_to_existing_hubs() {
+    let mut l = sample();
+    l.files.insert(
+        "reference_tests_hub.md".into(),
+        Topic::new("# Old tests hub\n- [old](feedback_push.md)".into()),
+    );
+    let p = plan::plan(&l, &opts(3)).unwrap();
+    assert!(p.steps.iter().any(|s| matches!(s, Step::Aggregated { .. })));
+    let index = &p.files[0].new;
+    assert!(
+        index.contains(
+            "- More hubs: [Tests](reference_tests_hub.md) · [Build](reference_build_hub.md)"
+        ),
+        "{index}"
+    );
+    let hub = p
+        .files
+        .iter()
+        .find(|f| f.name == "reference_tests_hub.md")
+        .unwrap();
+    assert_eq!(
+        hub.new,
+        "# Old tests hub\n- [old](feedback_push.md)\n## Tests\n- [t0](feedback_t0.md) — test fact 0\n- [t1](feedback_t1.md) — test fact 1\n- [t2](feedback_t2.md) — test fact 2\n"
+    );
+    let proof = proof::prove(&l, &l.with(&p), &p, p.after);
+    assert!(proof.ok(), "{proof:?}");
+}
+
+#[test]
+fn infeasible_target_fails_invariant_one_only() {
+    let l = sample();
+    let p = plan::plan(&l, &opts(1)).unwrap();
+    let proof = proof::prove(&l, &l.with(&p), &p, p.after);
+    let failed: Vec<u8> = proof
+        .checks
+        .iter()
+        .filter(|c| !c.ok)
+        .map(|c| c.id)
+        .collect();
+    assert_eq!(failed, [1]);
+}
+
+#[test]
+fn proof_catches_a_dropped_line_and_a_shrunk_file() {
+    let l = sample();
+    let p = plan::plan(&l, &opts(12)).unwrap();
+    let mut after = l.with(&p);
+    let hub = after.files.get_mut("reference_build_hub.md").unwrap();
+    hub.text = hub
+        .text
+        .replace("- [b3](project_b3.md) — build fact 3\n", "");
+    after.files.get_mut("feedback_t1.md").unwrap().text = "t".into();
+    let proof = proof::prove(&l, &after, &p, p.after);
+    assert!(!proof.checks[3].ok);
+    assert!(!proof.checks[2].ok, "project_b3 is no longer reachable");
+    assert!(
+        proof.checks[3].detail.contains("feedback_t1.md"),
+        "{}",
+        proof.checks[3].detail
+    );
+}
+
+#[test]
+fn crlf_index_stays_crlf_and_pins_are_crowns() {
+    let mut l = sample();
+    l.index = l.index.replace('\n', "\r\n");
+    l.config.pins = vec!["feedback_t2.md".into()];
+    let p = plan::plan(&l, &opts(6)).unwrap();
+    let index = &p.files[0].new;
+    assert!(index.starts_with(
+        "# Memory\r\n- ⭐ [Never push](feedback_push.md) — ask first\r\n- [t2](feedback_t2.md) — test fact 2\r\n"
+    ));
+    assert!(!index.replace("\r\n", "").contains('\n'));
+    assert!(proof::prove(&l, &l.with(&p), &p, p.after).ok());
+}
+
+mod props;
+
+#[test]
+fn compress_only_proposes_and_never_changes_the_plan() {
+    let long = "x".repeat(190);
+    let mut l = sample();
+    l.index = l.index.replace("— ask first", &format!("— {long}"));
+    let plain = plan::plan(&l, &opts(12)).unwrap();
+    let with = plan::plan(
+        &l,
+        &Options {
+            compress: true,
+            ..opts(12)
+        },
+    )
+    .unwrap();
+    assert_eq!(plain.files, with.files, "--compress changes no file");
+    assert_eq!(with.suggestions.len(), 1);
+    let s = &with.suggestions[0];
+    assert!(s.old.ends_with(&long));
+    assert!(s.new.ends_with('…') && crate::text::js::utf16_len(&s.new) <= 150);
+    assert!(
+        s.new
+            .starts_with("- ⭐ [Never push](feedback_push.md) — xxx")
+    );
+}
+
+#[test]
+fn a_section_with_a_hub_pointer_appends_to_that_hub_and_blank_lines_go_before_aggregation() {
+    let mut l = sample();
+    l.index = l.index.replace(
+        "## Build\n",
+        "## Build\n- [Build hub](reference_b_hub.md) — all build\n",
+    );
+    l.files
+        .insert("reference_b_hub.md".into(), Topic::new("# B\n".into()));
+    let p = plan::plan(&l, &opts(12)).unwrap();
+    let names: Vec<&str> = p.files.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["MEMORY.md", "reference_b_hub.md"]);
+    assert!(
+        p.files[1]
+            .new
+            .starts_with("# B\n## Build\n- [b0](project_b0.md)")
+    );
+    assert!(
+        p.files[0]
+            .new
+            .contains("- [Build hub](reference_b_hub.md) — all build\n")
+    );
+    assert!(p.generated.is_empty(), "the existing pointer is reused");
+    assert!(proof::prove(&l, &l.with(&p), &p, p.after).ok());
+    let tight = plan::plan(&sample(), &opts(3)).unwrap();
+    let steps: Vec<&Step> = tight.steps.iter().collect();
+    assert!(matches!(steps[steps.len() - 2], Step::BlankLinesDropped));
+    assert!(matches!(steps[steps.len() - 1], Step::Aggregated { .. }));
+}

@@ -1,0 +1,353 @@
+//! Whole-process tests of `ccmem tier`, `add` and `undo`: fault injection after every write
+//! step, recovery, undo round trips, the lock, refusals.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use assert_cmd::cargo::cargo_bin_cmd;
+
+type Snapshot = BTreeMap<String, Vec<u8>>;
+
+/// Every user file of the folder (ccmem's own `.ccmem*` state excluded).
+fn snapshot(dir: &Path) -> Snapshot {
+    fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().starts_with(".ccmem"))
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name, fs::read(e.path()).unwrap())
+        })
+        .collect()
+}
+
+fn put(dir: &Path, name: &str, text: &str) {
+    fs::write(dir.join(name), text).unwrap();
+}
+
+/// An index of 3 groups × 5 entries, a crown, CRLF lines and CJK text; over an 8-line target.
+fn library() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut index = String::from("# 記憶\r\n\r\n- ⭐ [Crown](feedback_crown.md) — 必読\r\n");
+    put(
+        dir.path(),
+        "feedback_crown.md",
+        "---\nname: crown\n---\nbody\n",
+    );
+    for g in ["Build", "ツール", "Deploy"] {
+        index.push_str(&format!("\r\n## {g}\r\n"));
+        for i in 0..5 {
+            let file = format!("project_{}{i}.md", g.to_lowercase());
+            index.push_str(&format!("- [{g} {i}]({file}) — fact {i} 日本語\r\n"));
+            put(dir.path(), &file, &format!("fact {i}\n"));
+        }
+    }
+    put(dir.path(), "MEMORY.md", &index);
+    put(
+        dir.path(),
+        "reference_deploy_hub.md",
+        "# Deploy hub\n- [Deploy 0](project_deploy0.md)",
+    );
+    dir
+}
+
+fn tier(dir: &Path) -> assert_cmd::Command {
+    let mut cmd = cargo_bin_cmd!("ccmem");
+    cmd.arg("tier").arg(dir).args(["--target-lines", "8"]);
+    cmd.env("NO_COLOR", "1")
+        .env_remove("CCMEM_FAULT_AFTER_STEP");
+    cmd
+}
+
+#[test]
+fn write_then_undo_round_trips_byte_for_byte() {
+    let dir = library();
+    let old = snapshot(dir.path());
+    let out = tier(dir.path()).arg("--write").assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        text.contains("Proof (re-read from disk after writing):"),
+        "{text}"
+    );
+    assert!(!text.contains('✗'), "{text}");
+    let new = snapshot(dir.path());
+    assert_ne!(old, new);
+    assert!(new.contains_key("reference_build_hub.md"));
+    // The existing hub is appended to, never rewritten.
+    assert!(new["reference_deploy_hub.md"].starts_with(&old["reference_deploy_hub.md"]));
+    cargo_bin_cmd!("ccmem")
+        .arg("undo")
+        .arg(dir.path())
+        .assert()
+        .success();
+    assert_eq!(snapshot(dir.path()), old);
+    cargo_bin_cmd!("ccmem")
+        .arg("undo")
+        .arg(dir.path())
+        .assert()
+        .success();
+    assert_eq!(snapshot(dir.path()), new, "undo of the undo redoes");
+}
+
+#[test]
+fn killed_after_every_step_leaves_old_or_new_state_and_recovers() {
+    let reference = library();
+    let old = snapshot(reference.path());
+    tier(reference.path()).arg("--write").assert().success();
+    let new = snapshot(reference.path());
+    let mut saw = (0, 0);
+    for k in 1.. {
+        let dir = library();
+        let status = tier(dir.path())
+            .arg("--write")
+            .env("CCMEM_FAULT_AFTER_STEP", k.to_string())
+            .output()
+            .unwrap()
+            .status;
+        if status.success() {
+            assert_eq!(snapshot(dir.path()), new, "step {k}: no fault left");
+            assert!(k > 3, "the fault hook never fired");
+            break;
+        }
+        assert_eq!(
+            status.code(),
+            None,
+            "step {k}: killed by a signal, not an error"
+        );
+        // The next invocation recovers (a dry run too, since a journal is pending).
+        tier(dir.path()).assert().success();
+        let after = snapshot(dir.path());
+        assert!(
+            after == old || after == new,
+            "step {k}: neither old nor new state"
+        );
+        assert!(!dir.path().join(".ccmem/journal.json").exists());
+        if after == new {
+            saw.1 += 1;
+            cargo_bin_cmd!("ccmem")
+                .arg("undo")
+                .arg(dir.path())
+                .assert()
+                .success();
+            assert_eq!(
+                snapshot(dir.path()),
+                old,
+                "step {k}: undo after roll-forward"
+            );
+        } else {
+            saw.0 += 1;
+        }
+    }
+    assert!(
+        saw.0 > 0 && saw.1 > 0,
+        "both roll-back and roll-forward exercised: {saw:?}"
+    );
+}
+
+#[test]
+fn a_held_lock_is_a_clear_error_and_nothing_is_written() {
+    let dir = library();
+    let old = snapshot(dir.path());
+    let lock = dir.path().join(".ccmem.lock");
+    fs::write(&lock, b"").unwrap();
+    let mut holder = Command::new("flock")
+        .arg(&lock)
+        .args(["sleep", "30"])
+        .stdin(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let out = tier(dir.path()).arg("--write").assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    assert!(
+        err.contains(".ccmem.lock: locked by another ccmem or another process"),
+        "{err}"
+    );
+    assert_eq!(snapshot(dir.path()), old);
+}
+
+#[test]
+fn bad_input_is_refused_with_a_reason_and_nothing_is_written() {
+    let cases: [(&str, &str); 3] = [
+        ("- [a](a.md\n", "MEMORY.md:1: unclosed Markdown link"),
+        (
+            "- [a](gone.md)\n",
+            "links to `gone.md`, which is not a file",
+        ),
+        ("- [[dup]]\n", "duplicate topic name"),
+    ];
+    for (index, expected) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        put(dir.path(), "MEMORY.md", index);
+        put(dir.path(), "a.md", "---\nname: dup\n---\n");
+        put(dir.path(), "b.md", "---\nname: dup\n---\n");
+        let old = snapshot(dir.path());
+        let out = tier(dir.path()).arg("--write").assert().code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(err.contains(expected), "{index:?}: {err}");
+        assert_eq!(snapshot(dir.path()), old);
+    }
+    let dir = library();
+    fs::rename(dir.path().join("MEMORY.md"), dir.path().join("real.md")).unwrap();
+    std::os::unix::fs::symlink("real.md", dir.path().join("MEMORY.md")).unwrap();
+    let out = tier(dir.path()).arg("--write").assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("MEMORY.md: is a symbolic link"), "{err}");
+}
+
+#[test]
+fn fifo_topic_and_symlinked_hub_are_refused_without_hanging() {
+    let dir = library();
+    let fifo = dir.path().join("project_pipe.md");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let out = tier(dir.path()).arg("--write").assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("project_pipe.md: cannot be read: not a regular file (FIFO)"),
+        "{err}"
+    );
+    fs::remove_file(&fifo).unwrap();
+
+    put(dir.path(), "elsewhere.md", "# hub kept elsewhere\n");
+    std::os::unix::fs::symlink("elsewhere.md", dir.path().join("reference_build_hub.md")).unwrap();
+    let old = snapshot(dir.path());
+    let out = tier(dir.path()).arg("--write").assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("reference_build_hub.md: is a symbolic link"),
+        "{err}"
+    );
+    assert_eq!(snapshot(dir.path()), old);
+}
+
+#[test]
+fn add_killed_after_every_step_recovers_to_old_or_new() {
+    let fresh = || {
+        let dir = tempfile::tempdir().unwrap();
+        put(dir.path(), "MEMORY.md", "- [a](user_a.md) — a\r\n");
+        put(dir.path(), "user_a.md", "a\n");
+        dir
+    };
+    let add = |dir: &Path| {
+        let mut c = cargo_bin_cmd!("ccmem");
+        c.arg("add").arg(dir).env_remove("CCMEM_FAULT_AFTER_STEP");
+        c.args([
+            "--type",
+            "project",
+            "--topic",
+            "x",
+            "--description",
+            "a new fact",
+        ]);
+        c
+    };
+    let old = snapshot(fresh().path());
+    for k in 1.. {
+        let dir = fresh();
+        let status = add(dir.path())
+            .env("CCMEM_FAULT_AFTER_STEP", k.to_string())
+            .output()
+            .unwrap()
+            .status;
+        if status.success() {
+            assert!(k > 3, "the fault hook never fired");
+            break;
+        }
+        assert_eq!(status.code(), None, "step {k}");
+        // `undo` recovers first; then either undoes the finished add or finds nothing to undo.
+        let undo = cargo_bin_cmd!("ccmem")
+            .arg("undo")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let after = snapshot(dir.path());
+        assert_eq!(
+            after,
+            old,
+            "step {k}: {}",
+            String::from_utf8_lossy(&undo.stderr)
+        );
+    }
+}
+
+#[test]
+fn dry_run_writes_nothing_and_check_exits_one_when_over() {
+    let dir = library();
+    let before = fs::read_dir(dir.path()).unwrap().count();
+    let out = tier(dir.path()).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        text.contains("+++ b/reference_build_hub.md") && text.contains("✓ (4)"),
+        "{text}"
+    );
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        before,
+        "no lock file either"
+    );
+    tier(dir.path()).arg("--check").assert().code(1);
+    let mut relaxed = cargo_bin_cmd!("ccmem");
+    relaxed
+        .arg("tier")
+        .arg(dir.path())
+        .args(["--check", "--target-lines", "100"]);
+    relaxed.assert().code(0);
+    let json = tier(dir.path()).arg("--json").assert().success();
+    let v: serde_json::Value = serde_json::from_slice(&json.get_output().stdout).unwrap();
+    assert_eq!(v["proof"]["checks"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn add_writes_entry_and_index_line_then_undo_removes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    put(
+        dir.path(),
+        "MEMORY.md",
+        "- [a](user_a.md) — lives in Tokyo\n",
+    );
+    put(
+        dir.path(),
+        "user_a.md",
+        "---\nname: a\ndescription: lives in Tokyo\n---\n",
+    );
+    let old = snapshot(dir.path());
+    let add = |topic: &str, desc: &str| {
+        let mut c = cargo_bin_cmd!("ccmem");
+        c.arg("add").arg(dir.path());
+        c.args([
+            "--type",
+            "feedback",
+            "--topic",
+            topic,
+            "--description",
+            desc,
+        ]);
+        c.args(["--why", "it broke", "--json"]);
+        c
+    };
+    let out = add("globs", "use ** for deep globs").assert().success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["placed_in"], "MEMORY.md");
+    let entry = fs::read_to_string(dir.path().join("feedback_globs.md")).unwrap();
+    assert!(
+        entry.contains("description: \"use ** for deep globs\"\ntype: feedback\nmodified: 20"),
+        "{entry}"
+    );
+    assert!(entry.ends_with("**Why:** it broke\n"));
+    let index = fs::read_to_string(dir.path().join("MEMORY.md")).unwrap();
+    assert!(index.ends_with("- [globs](feedback_globs.md) — use ** for deep globs\n"));
+    let out = add("globs2", "use ** for deep globs").assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("near-duplicate of feedback_globs.md"), "{err}");
+    cargo_bin_cmd!("ccmem")
+        .arg("undo")
+        .arg(dir.path())
+        .assert()
+        .success();
+    assert_eq!(snapshot(dir.path()), old);
+}
