@@ -3,7 +3,9 @@
 
 mod client_args;
 mod context;
+mod hook;
 mod receipt;
+mod statusline;
 
 pub use client_args::ClientArgs;
 
@@ -27,6 +29,10 @@ pub struct Cli {
 enum Command {
     /// Print exactly the memory reminder the client would send at session start.
     Context(context::Args),
+    /// Claude Code hooks: session-start receipt, memory-write guard, install/uninstall.
+    Hook(hook::Args),
+    /// One compact line for Claude Code's statusLine command.
+    Statusline(statusline::Args),
     /// Show what loads at session start, why, what is cut, lazy and skipped.
     Receipt(receipt::Args),
 }
@@ -54,6 +60,8 @@ pub fn main() -> ExitStatus {
     }
     let result = match cli.command {
         Command::Context(args) => context::run(args),
+        Command::Hook(args) => hook::run(args),
+        Command::Statusline(args) => statusline::run(args),
         Command::Receipt(args) => receipt::run(args),
     };
     match result {

@@ -1,0 +1,252 @@
+use super::*;
+
+/// Settings shapes for the round trip: (name, original bytes or None for a missing file).
+fn shapes() -> Vec<(&'static str, Option<&'static str>)> {
+    vec![
+        ("missing", None),
+        ("zero bytes", Some("")),
+        ("empty object", Some("{}")),
+        ("empty object with newline", Some("{}\n")),
+        (
+            "other keys",
+            Some("{\n  \"model\": \"opus\",\n  \"env\": {\n    \"A\": \"1\"\n  }\n}\n"),
+        ),
+        (
+            "empty hooks object",
+            Some("{\n  \"hooks\": {},\n  \"model\": \"x\"\n}"),
+        ),
+        (
+            "other hooks",
+            Some(
+                r#"{
+    "hooks": {
+        "PreToolUse": [
+            { "matcher": "Bash", "hooks": [ { "type": "command", "command": "echo pre" } ] }
+        ],
+        "SessionStart": [
+            { "hooks": [ { "type": "command", "command": "echo hello", "timeout": 5 } ] }
+        ]
+    },
+    "permissions": { "allow": ["Read"] }
+}
+"#,
+            ),
+        ),
+        (
+            "same matcher",
+            Some(
+                "{\"hooks\":{\"PostToolUse\":[{\"matcher\":\"Write|Edit|MultiEdit\",\"hooks\":[{\"type\":\"command\",\"command\":\"prettier --write\"}]}]}}",
+            ),
+        ),
+        (
+            "empty event lists",
+            Some("{\n\t\"hooks\": {\n\t\t\"SessionStart\": [],\n\t\t\"PostToolUse\": []\n\t}\n}\n"),
+        ),
+        (
+            "compact numbers and unicode",
+            Some(
+                "{\"cleanupPeriodDays\":1e2,\"statusLine\":{\"type\":\"command\",\"command\":\"é ✓\"},\"z\":[1,2,3]}",
+            ),
+        ),
+    ]
+}
+
+/// Applies a planned change to an in-memory file (contents, backup) as `apply` does on disk.
+fn apply_mem(file: &mut Option<Vec<u8>>, backup: &mut Option<Vec<u8>>, change: Change) {
+    match change {
+        Change::Unchanged => {}
+        Change::Write(t) => {
+            if let Some(old) = file.as_ref()
+                && !has_ours(std::str::from_utf8(old).unwrap())
+            {
+                *backup = Some(old.clone());
+            }
+            *file = Some(t.into_bytes());
+        }
+        Change::RestoreBackup(b) => {
+            *file = Some(b);
+            *backup = None;
+        }
+        Change::Delete => *file = None,
+    }
+}
+
+fn text(f: &Option<Vec<u8>>) -> Option<&str> {
+    f.as_deref().map(|b| std::str::from_utf8(b).unwrap())
+}
+
+#[test]
+fn install_then_uninstall_is_byte_identical_for_every_shape() {
+    for (name, original) in shapes() {
+        let mut file = original.map(|s| s.as_bytes().to_vec());
+        let mut backup = None;
+        let change = plan_install(text(&file), "ccmem").unwrap();
+        let Change::Write(ref installed) = change else {
+            panic!("{name}: install changed nothing");
+        };
+        let v: Value = serde_json::from_str(installed).unwrap();
+        assert_eq!(
+            v["hooks"]["SessionStart"]
+                .as_array()
+                .unwrap()
+                .last()
+                .unwrap()["hooks"][0]["command"],
+            "ccmem hook session-start",
+            "{name}"
+        );
+        let post = v["hooks"]["PostToolUse"]
+            .as_array()
+            .unwrap()
+            .last()
+            .unwrap()
+            .clone();
+        assert_eq!(post["matcher"], POST_TOOL_USE_MATCHER, "{name}");
+        apply_mem(&mut file, &mut backup, change);
+        // Idempotent.
+        assert_eq!(
+            plan_install(text(&file), "ccmem").unwrap(),
+            Change::Unchanged,
+            "{name}"
+        );
+        let change = plan_uninstall(text(&file), backup.as_deref()).unwrap();
+        apply_mem(&mut file, &mut backup, change);
+        assert_eq!(text(&file), original, "{name}: not restored byte for byte");
+        assert!(backup.is_none(), "{name}: backup left behind");
+        assert_eq!(
+            plan_uninstall(text(&file), None).unwrap(),
+            Change::Unchanged,
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn install_preserves_other_keys_hooks_and_order() {
+    let original = shapes()[6].1.unwrap();
+    let Change::Write(out) = plan_install(Some(original), "ccmem").unwrap() else {
+        panic!("no change");
+    };
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["hooks", "permissions"]);
+    let events: Vec<&String> = v["hooks"].as_object().unwrap().keys().collect();
+    assert_eq!(events, ["PreToolUse", "SessionStart", "PostToolUse"]);
+    assert_eq!(
+        v["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+        "echo hello"
+    );
+    assert_eq!(v["hooks"]["SessionStart"][0]["hooks"][0]["timeout"], 5);
+    assert_eq!(v["hooks"]["SessionStart"].as_array().unwrap().len(), 2);
+    assert!(out.starts_with("{\n    \"hooks\""), "indent kept: {out}");
+}
+
+#[test]
+fn uninstall_after_other_edits_keeps_them() {
+    let mut file = Some(b"{\"model\":\"x\"}".to_vec());
+    let mut backup = None;
+    let change = plan_install(text(&file), "ccmem").unwrap();
+    apply_mem(&mut file, &mut backup, change);
+    let mut v: Value = serde_json::from_str(text(&file).unwrap()).unwrap();
+    v["theme"] = json!("dark");
+    let edited = serde_json::to_string_pretty(&v).unwrap();
+    let change = plan_uninstall(Some(&edited), backup.as_deref()).unwrap();
+    let Change::Write(out) = change else {
+        panic!("expected a rewrite, got {change:?}");
+    };
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v, json!({"model": "x", "theme": "dark"}));
+}
+
+#[test]
+fn uninstall_removes_only_ccmem_hooks_from_a_shared_group() {
+    let shared = r#"{"hooks":{"PostToolUse":[{"matcher":"Write|Edit|MultiEdit","hooks":[
+        {"type":"command","command":"prettier --write"},
+        {"type":"command","command":"/opt/bin/ccmem hook post-tool-use"}]}]}}"#;
+    let Change::Write(out) = plan_uninstall(Some(shared), None).unwrap() else {
+        panic!("no change");
+    };
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let hooks = v["hooks"]["PostToolUse"][0]["hooks"].as_array().unwrap();
+    assert_eq!(hooks.len(), 1);
+    assert_eq!(hooks[0]["command"], "prettier --write");
+}
+
+#[test]
+fn reinstall_with_another_binary_updates_in_place() {
+    let Change::Write(first) = plan_install(None, "ccmem").unwrap() else {
+        panic!()
+    };
+    let Change::Write(second) = plan_install(Some(&first), "/x y/ccmem").unwrap() else {
+        panic!()
+    };
+    let v: Value = serde_json::from_str(&second).unwrap();
+    assert_eq!(v["hooks"]["SessionStart"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        v["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+        "'/x y/ccmem' hook session-start"
+    );
+}
+
+#[test]
+fn recognises_ccmem_commands_only() {
+    assert!(is_ours("ccmem hook session-start"));
+    assert!(is_ours("/home/u/.cargo/bin/ccmem hook post-tool-use"));
+    assert!(is_ours("'/x y/ccmem' hook session-start --always"));
+    assert!(!is_ours("ccmem tier"));
+    assert!(!is_ours("other hook session-start"));
+    assert!(!is_ours("ccmem hook install"));
+    assert!(!is_ours("echo ccmem"));
+}
+
+#[test]
+fn malformed_settings_are_refused_with_a_location() {
+    let err = plan_install(Some("{\"a\": 1,\n}"), "ccmem")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("line 2"), "{err}");
+    assert!(plan_install(Some("[]"), "ccmem").is_err());
+    assert!(plan_install(Some("{\"hooks\": []}"), "ccmem").is_err());
+    assert!(plan_install(Some("{\"hooks\": {\"SessionStart\": {}}}"), "ccmem").is_err());
+    assert!(plan_uninstall(Some("nope"), None).is_err());
+}
+
+#[test]
+fn apply_writes_atomically_through_symlinks_and_keeps_a_backup() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real.json");
+    std::fs::write(&real, "{\"a\":1}").unwrap();
+    let link = dir.path().join("settings.json");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let before = std::fs::read(&link).unwrap();
+    let change = plan_install(Some("{\"a\":1}"), "ccmem").unwrap();
+    apply(&link, Some(&before), &change).unwrap();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(has_ours(&std::fs::read_to_string(&real).unwrap()));
+    assert_eq!(std::fs::read(backup_path(&real)).unwrap(), b"{\"a\":1}");
+    let now = std::fs::read_to_string(&link).unwrap();
+    let change = plan_uninstall(
+        Some(&now),
+        Some(&std::fs::read(backup_path(&real)).unwrap()),
+    )
+    .unwrap();
+    apply(&link, None, &change).unwrap();
+    assert_eq!(std::fs::read(&real).unwrap(), b"{\"a\":1}");
+    assert!(!backup_path(&real).exists());
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "no temp files left: {names:?}");
+}
+
+#[test]
+fn diff_shows_the_added_lines() {
+    let d = diff(Path::new("/s.json"), "{}\n", "{\n  \"a\": 1\n}\n");
+    assert!(d.contains("--- /s.json (before)"));
+    assert!(d.contains("+  \"a\": 1"));
+}
