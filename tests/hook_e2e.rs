@@ -13,7 +13,8 @@ use serde_json::{Value, json};
 
 /// The stub's answer: a tool call to Write on the first main-loop request, then plain `ok`.
 struct Script {
-    write_path: String,
+    /// Where the tool call writes (`None`: never call a tool).
+    write_path: Option<String>,
     write_content: String,
     served_tool: bool,
     main_bodies: Vec<Value>,
@@ -95,7 +96,7 @@ fn serve(mut stream: TcpStream, script: &Mutex<Script>) -> std::io::Result<()> {
             && tools.contains(&"Write")
             && req["messages"].is_array();
         let mut s = script.lock().unwrap();
-        let (blocks, stop) = if main && !s.served_tool {
+        let (blocks, stop) = if main && !s.served_tool && s.write_path.is_some() {
             s.served_tool = true;
             (
                 vec![
@@ -132,6 +133,26 @@ fn serve(mut stream: TcpStream, script: &Mutex<Script>) -> std::io::Result<()> {
     stream.flush()
 }
 
+/// Starts the stub on an ephemeral loopback port.
+fn start_stub(write_path: Option<String>) -> (u16, Arc<Mutex<Script>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let script = Arc::new(Mutex::new(Script {
+        write_path,
+        write_content: entries(209),
+        served_tool: false,
+        main_bodies: Vec::new(),
+    }));
+    let s2 = Arc::clone(&script);
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let s3 = Arc::clone(&s2);
+            std::thread::spawn(move || serve(stream, &s3));
+        }
+    });
+    (port, script)
+}
+
 fn entries(n: usize) -> String {
     (1..=n)
         .map(|i| format!("- [e{i}](e{i}.md) — entry {i}\n"))
@@ -166,22 +187,7 @@ fn real_client_shows_the_receipt_and_runs_the_write_guard() {
         .unwrap();
     assert!(st.success());
 
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let script = Arc::new(Mutex::new(Script {
-        write_path: mem.join("MEMORY.md").to_string_lossy().into_owned(),
-        write_content: entries(209),
-        served_tool: false,
-        main_bodies: Vec::new(),
-    }));
-    let s2 = Arc::clone(&script);
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let s3 = Arc::clone(&s2);
-            std::thread::spawn(move || serve(stream, &s3));
-        }
-    });
-
+    let (port, script) = start_stub(Some(mem.join("MEMORY.md").to_string_lossy().into_owned()));
     let mut cmd = Command::new(&claude);
     cmd.args([
         "-p",
@@ -245,4 +251,97 @@ fn real_client_shows_the_receipt_and_runs_the_write_guard() {
         last.contains("PostToolUse:Write hook additional context: ccmem: this write left"),
         "{last}"
     );
+}
+
+#[test]
+fn real_client_runs_the_plugin_from_the_local_marketplace() {
+    let Ok(claude) = std::env::var("CCMEM_CLAUDE_BIN") else {
+        eprintln!(
+            "note: CCMEM_CLAUDE_BIN is not set; skipping the plugin test with the real client"
+        );
+        return;
+    };
+    let root = tempfile::tempdir().unwrap();
+    let base = root.path().canonicalize().unwrap();
+    let (home, proj, mem, bin) = (
+        base.join("home"),
+        base.join("proj"),
+        base.join("mem"),
+        base.join("bin"),
+    );
+    for d in [&home, &proj, &mem, &bin] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::write(proj.join("CLAUDE.md"), "# project\n").unwrap();
+    std::fs::write(mem.join("MEMORY.md"), entries(203)).unwrap();
+    // The plugin's hooks run `ccmem` from PATH.
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_ccmem"), bin.join("ccmem")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let (port, _script) = start_stub(None);
+    let client = |args: &[&str]| {
+        Command::new(&claude)
+            .args(args)
+            .current_dir(&proj)
+            .stdin(Stdio::null())
+            .env_clear()
+            .env("PATH", &path)
+            .env("HOME", &home)
+            .env("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", &mem)
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
+            .env("ANTHROPIC_API_KEY", "sk-ant-ccmem-test")
+            .output()
+            .unwrap()
+    };
+    let repo = env!("CARGO_MANIFEST_DIR");
+    for args in [
+        &["plugin", "marketplace", "add", repo][..],
+        &["plugin", "install", "ccmem@ccmem-local"][..],
+    ] {
+        let out = client(args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let out = client(&[
+        "-p",
+        "hi",
+        "--no-session-persistence",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--include-hook-events",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let events: Vec<Value> = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let init = events
+        .iter()
+        .find(|e| e["subtype"] == "init")
+        .expect("no init event");
+    assert!(
+        init["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s == "ccmem:ccmem"),
+        "skill missing: {init}"
+    );
+    let start = events
+        .iter()
+        .find(|e| e["subtype"] == "hook_response" && e["hook_event"] == "SessionStart")
+        .unwrap_or_else(|| panic!("no SessionStart hook_response:\n{stdout}"));
+    let output: Value = serde_json::from_str(start["output"].as_str().unwrap()).unwrap();
+    let msg = output["systemMessage"].as_str().unwrap();
+    assert!(msg.contains("3 lines dark (201–203)"), "{msg}");
 }

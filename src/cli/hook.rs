@@ -27,7 +27,7 @@ enum Command {
     /// SessionStart hook: tell the operator what loaded and what went dark.
     SessionStart(StartArgs),
     /// PostToolUse hook (Write|Edit|MultiEdit): warn when a memory write will go dark.
-    PostToolUse,
+    PostToolUse(InputArg),
     /// Add ccmem's hooks to a settings file (shows a diff first).
     Install(InstallArgs),
     /// Remove ccmem's hooks from a settings file (restores the original when it can).
@@ -35,7 +35,29 @@ enum Command {
 }
 
 #[derive(Debug, clap::Args)]
+struct InputArg {
+    /// Read the hook input JSON from FILE instead of stdin (replaying a recorded input).
+    #[arg(long, value_name = "FILE")]
+    input: Option<std::path::PathBuf>,
+}
+
+impl InputArg {
+    fn read<T: for<'de> serde::Deserialize<'de>>(&self) -> anyhow::Result<T> {
+        match &self.input {
+            Some(path) => {
+                let file = std::fs::File::open(path)
+                    .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+                input::read(file)
+            }
+            None => input::read(std::io::stdin().lock()),
+        }
+    }
+}
+
+#[derive(Debug, clap::Args)]
 struct StartArgs {
+    #[command(flatten)]
+    input: InputArg,
     /// Print the receipt even when nothing went dark.
     #[arg(long)]
     always: bool,
@@ -86,7 +108,7 @@ impl InstallArgs {
 pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
     match args.command {
         Command::SessionStart(a) => Ok(guarded("session-start", || session_start_run(a))),
-        Command::PostToolUse => Ok(guarded("post-tool-use", post_tool_use_run)),
+        Command::PostToolUse(a) => Ok(guarded("post-tool-use", || post_tool_use_run(a))),
         Command::Install(a) => edit(a, true),
         Command::Uninstall(a) => edit(a, false),
     }
@@ -111,7 +133,7 @@ fn guarded(name: &str, f: impl FnOnce() -> anyhow::Result<Option<HookOutput>>) -
 }
 
 fn session_start_run(a: StartArgs) -> anyhow::Result<Option<HookOutput>> {
-    let inp: input::SessionStart = input::read(std::io::stdin().lock())?;
+    let inp: input::SessionStart = a.input.read()?;
     let env = hook::client_env(&inp.common.cwd)?;
     let session = load::load_session(&env);
     let opts = session_start::Options {
@@ -121,8 +143,8 @@ fn session_start_run(a: StartArgs) -> anyhow::Result<Option<HookOutput>> {
     Ok(Some(session_start::output(&session, opts)))
 }
 
-fn post_tool_use_run() -> anyhow::Result<Option<HookOutput>> {
-    let inp: input::PostToolUse = input::read(std::io::stdin().lock())?;
+fn post_tool_use_run(a: InputArg) -> anyhow::Result<Option<HookOutput>> {
+    let inp: input::PostToolUse = a.read()?;
     post_tool_use::run(&inp)
 }
 
