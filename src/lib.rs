@@ -10,6 +10,7 @@
 //!
 //! The loader is a pure function of the file system and a [`env::ClientEnv`]: it never writes.
 
+pub mod budget;
 pub mod cli;
 pub mod env;
 pub mod exit;
@@ -21,3 +22,4 @@ pub mod receipt;
 pub mod render;
 pub mod settings;
 pub mod text;
+pub mod verify;

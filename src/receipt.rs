@@ -154,6 +154,8 @@ pub struct Receipt {
     pub findings: Vec<FindingView>,
     /// For each `--reading PATH`, what the client would attach then.
     pub reads: Vec<ReadView>,
+    /// One line when the installed client is not the version modeled.
+    pub client_note: Option<String>,
 }
 
 /// What a file read later in the session attaches.
@@ -227,6 +229,7 @@ impl Receipt {
             problems: session.settings.problems.clone(),
             findings,
             reads: Vec::new(),
+            client_note: None,
         }
     }
 
@@ -299,7 +302,7 @@ pub fn group(n: usize) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -1,11 +1,14 @@
 //! Command-line interface: clap derive, one file per subcommand. Raw arguments become
 //! immutable values once; commands receive those, never raw strings.
 
+mod budget;
 mod client_args;
 mod context;
 mod hook;
+pub mod progress;
 mod receipt;
 mod statusline;
+mod verify;
 
 pub use client_args::ClientArgs;
 
@@ -33,8 +36,12 @@ enum Command {
     Hook(hook::Args),
     /// One compact line for Claude Code's statusLine command.
     Statusline(statusline::Args),
+    /// Measure MEMORY.md files against the client's limits; exit 1 if any is over.
+    Budget(budget::Args),
     /// Show what loads at session start, why, what is cut, lazy and skipped.
     Receipt(receipt::Args),
+    /// Run the installed client against a local stub and compare its memory reminder with ccmem's.
+    Verify(verify::Args),
 }
 
 /// Parses the process arguments, runs the command, and returns its exit status. Errors are
@@ -62,7 +69,9 @@ pub fn main() -> ExitStatus {
         Command::Context(args) => context::run(args),
         Command::Hook(args) => hook::run(args),
         Command::Statusline(args) => statusline::run(args),
+        Command::Budget(args) => budget::run(args),
         Command::Receipt(args) => receipt::run(args),
+        Command::Verify(args) => verify::run(args),
     };
     match result {
         Ok(status) => status,

@@ -32,8 +32,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
     let env = args.client.client_env()?;
     let session = load::load_session(&env);
     let attached = load::reading::load(&env, &session, &args.reading);
-    let receipt =
+    let mut receipt =
         Receipt::build(&env, &session, &args.fail_on).with_reads(&args.reading, &attached);
+    receipt.client_note = client_note();
     let text = if args.json {
         render::receipt::json(&receipt)
     } else {
@@ -43,4 +44,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(ExitStatus::findings_if(!receipt.findings.is_empty()))
+}
+
+/// One line when the installed client differs from the modeled one (its `--version` is
+/// cached by binary path, mtime and size, so this costs a file read once warm).
+fn client_note() -> Option<String> {
+    let vars = std::env::vars().collect();
+    let cache = crate::verify::version::default_cache_dir(&vars)?;
+    let installed = crate::verify::version::installed_client_version(&cache)?;
+    crate::verify::version::mismatch_note(&installed)
 }

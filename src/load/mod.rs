@@ -11,6 +11,7 @@ pub mod git;
 pub mod instructions;
 pub mod model;
 pub mod reading;
+pub mod rule_paths;
 
 use std::collections::HashSet;
 
@@ -52,7 +53,11 @@ pub fn load_session(env: &ClientEnv) -> Session {
             settings,
         };
     }
-    let instr = instructions::load(env, &settings);
+    let mut instr = instructions::load(env, &settings);
+    // A walk candidate that does not exist is not news; a missing import target is.
+    instr
+        .skipped
+        .retain(|s| s.why != SkipWhy::Missing || s.from.is_some());
     let automem = automem::load(env, &settings, &instr.processed);
     let mut entries = instr.entries;
     entries.extend(automem.entry.clone());

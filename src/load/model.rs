@@ -56,6 +56,11 @@ pub enum Why {
     },
     /// AGENTS.md added by the agents-md plugin in this mode.
     AgentsMd { mode: String },
+    /// Attached on a read: a CLAUDE.md / .claude/CLAUDE.md / CLAUDE.local.md or unconditional
+    /// rule of `dir`, a folder between the start directory and the file read.
+    LazyNested { dir: String },
+    /// Attached on a read: a conditional rule of the rules folder `dir` whose `pattern` matched.
+    LazyRule { dir: String, pattern: String },
     /// The auto-memory index.
     AutoMemIndex,
     /// The auto-memory index the client would generate and write because MEMORY.md is missing.

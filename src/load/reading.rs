@@ -1,10 +1,292 @@
-//! What the client attaches when it reads a file during the session (`nested_memory`).
+//! What the client attaches when it reads a file during the session (`nested_memory`,
+//! SPEC-reading §2–§4; client functions `Q5o` → `iys` → `dfs` / `UHe` → `v5o`).
+//!
+//! For a read of file F, with C the original working directory:
+//! 1. conditional rules of the managed and user rules folders that match F (base C);
+//! 2. every folder strictly between C and F, outermost first: its `CLAUDE.md`,
+//!    `.claude/CLAUDE.md`, `CLAUDE.local.md`, unconditional rules, then its matching
+//!    conditional rules (base: that folder);
+//! 3. C and each ancestor up to `/`, outermost first: their matching conditional rules only.
+//!
+//! Each file goes through the startup per-file procedure (imports follow their importer), and
+//! a file already in the session (startup block, an earlier attachment, or a file the model
+//! read itself) is not attached again.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 
 use super::Session;
-use super::model::Loaded;
+use super::git;
+use super::model::{Kind, Loaded, Why};
+use super::rule_paths;
 use crate::env::ClientEnv;
+use crate::settings::{Settings, Source};
+
+/// One file as the per-file procedure returns it, with the globs of its own `paths:`
+/// frontmatter (`None` for an unconditional file).
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// The loaded file (imports come right after their importer).
+    pub loaded: Loaded,
+    /// Its conditional patterns, when its frontmatter makes it conditional.
+    pub globs: Option<Vec<String>>,
+}
+
+/// The startup loader's per-file procedures, which lazy loading reuses unchanged.
+pub trait Procedure {
+    /// One file and its imports, pre-order (`cce`); `processed` is the per-read set.
+    fn file(&mut self, path: &Path, kind: Kind, processed: &mut HashSet<String>) -> Vec<Candidate>;
+
+    /// Every rule under a rules folder, in raw directory order, each followed by its imports
+    /// (`Gze`, before its conditional/unconditional filter).
+    fn rules(
+        &mut self,
+        dir: &Path,
+        kind: Kind,
+        processed: &mut HashSet<String>,
+        include_external: bool,
+    ) -> Vec<Candidate>;
+}
 
 /// For each read path, in order, the files the client would attach (each is one block).
-pub fn load(_env: &ClientEnv, _session: &Session, reads: &[String]) -> Vec<Vec<Loaded>> {
-    reads.iter().map(|_| Vec::new()).collect()
+pub fn load(env: &ClientEnv, session: &Session, reads: &[String]) -> Vec<Vec<Loaded>> {
+    let mut loader = super::instructions::Loader::new(env, &session.settings);
+    load_with(env, session, reads, &mut loader)
 }
+
+/// [`load`] with an explicit per-file procedure.
+pub fn load_with(
+    env: &ClientEnv,
+    session: &Session,
+    reads: &[String],
+    procedure: &mut dyn Procedure,
+) -> Vec<Vec<Loaded>> {
+    if session.disabled.is_some() || env.instructions_disabled().is_some() {
+        return reads.iter().map(|_| Vec::new()).collect();
+    }
+    let mut seen: HashSet<String> = session.entries.iter().map(|e| e.path.clone()).collect();
+    let mut reader = Reader {
+        env,
+        settings: &session.settings,
+        procedure,
+    };
+    reads
+        .iter()
+        .map(|read| {
+            let file = git::normalize(&env.cwd.join(read));
+            // The Read tool records the file before attachments are computed.
+            seen.insert(file.to_string_lossy().into_owned());
+            reader
+                .candidates(&file)
+                .into_iter()
+                .filter(|l| seen.insert(l.path.clone()))
+                .map(apply_cut)
+                .collect()
+        })
+        .collect()
+}
+
+/// The folders a read of `file` visits (`iVt`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dirs {
+    /// Folders strictly between the working directory and the file, outermost first.
+    pub nested: Vec<PathBuf>,
+    /// The working directory and its ancestors (not `/`), outermost first.
+    pub cwd_level: Vec<PathBuf>,
+}
+
+/// Computes the folders for a read of `file` (absolute, normalized) from `cwd`.
+pub fn dirs(env: &ClientEnv, file: &Path) -> Dirs {
+    let cwd = env.cwd.as_path();
+    let mut start = file.parent().unwrap_or(file).to_path_buf();
+    if !start.starts_with(cwd)
+        && let Ok(real) = std::fs::canonicalize(&start)
+        && real.starts_with(cwd)
+    {
+        start = real;
+    }
+    let automount = automount_roots(env);
+    let mut nested: Vec<PathBuf> = start
+        .ancestors()
+        .take_while(|d| *d != cwd && d.parent().is_some())
+        .filter(|d| d.starts_with(cwd) && !automount.iter().any(|a| a == d))
+        .map(Path::to_path_buf)
+        .collect();
+    nested.reverse();
+    let outer = outer_checkout(cwd);
+    let mut cwd_level: Vec<PathBuf> = cwd
+        .ancestors()
+        .filter(|d| d.parent().is_some())
+        .filter(|d| !automount.iter().any(|a| a == d))
+        .filter(|d| {
+            !outer
+                .as_ref()
+                .is_some_and(|(w, m)| d.starts_with(m) && !d.starts_with(w))
+        })
+        .map(Path::to_path_buf)
+        .collect();
+    cwd_level.reverse();
+    Dirs { nested, cwd_level }
+}
+
+/// `CLAUDE_CODE_AUTOMOUNT_ROOTS`: absolute entries split on `:`, resolved.
+fn automount_roots(env: &ClientEnv) -> Vec<PathBuf> {
+    env.var("CLAUDE_CODE_AUTOMOUNT_ROOTS")
+        .unwrap_or("")
+        .split(':')
+        .filter(|p| p.starts_with('/'))
+        .map(|p| git::normalize(Path::new(p)))
+        .collect()
+}
+
+/// `(worktree root, main checkout root)` when the working directory is in a git worktree
+/// nested inside its main checkout (folders of the main checkout above it get no project files).
+fn outer_checkout(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
+    let worktree = git::git_root(cwd)?;
+    let main = git::canonical_root(&worktree);
+    (main != worktree && worktree.starts_with(&main)).then_some((worktree, main))
+}
+
+struct Reader<'a> {
+    env: &'a ClientEnv,
+    settings: &'a Settings,
+    procedure: &'a mut dyn Procedure,
+}
+
+impl Reader<'_> {
+    /// Every candidate for one read, in the client's order, before session dedup (`iys`).
+    fn candidates(&mut self, file: &Path) -> Vec<Loaded> {
+        let mut processed = HashSet::new();
+        let mut out = Vec::new();
+        let cwd = self.env.cwd.clone();
+        let managed = self.env.managed_dir.join(".claude").join("rules");
+        out.extend(self.conditional(file, &managed, &cwd, Kind::Managed, false, &mut processed));
+        if self.settings.is_enabled(Source::User) {
+            let user = self.env.config_dir().join("rules");
+            out.extend(self.conditional(file, &user, &cwd, Kind::User, true, &mut processed));
+        }
+        let dirs = dirs(self.env, file);
+        for dir in &dirs.nested {
+            out.extend(self.nested(dir, file, &mut processed));
+        }
+        if self.settings.is_enabled(Source::Project) {
+            for dir in &dirs.cwd_level {
+                let rules = dir.join(".claude").join("rules");
+                out.extend(self.conditional(
+                    file,
+                    &rules,
+                    dir,
+                    Kind::Project,
+                    false,
+                    &mut processed,
+                ));
+            }
+        }
+        out
+    }
+
+    /// One nested folder (`dfs`).
+    fn nested(&mut self, dir: &Path, file: &Path, processed: &mut HashSet<String>) -> Vec<Loaded> {
+        let project = self.settings.is_enabled(Source::Project);
+        let mut files: Vec<(PathBuf, Kind)> = Vec::new();
+        if project {
+            files.push((dir.join("CLAUDE.md"), Kind::Project));
+            files.push((dir.join(".claude").join("CLAUDE.md"), Kind::Project));
+        }
+        if self.settings.is_enabled(Source::Local) {
+            files.push((dir.join("CLAUDE.local.md"), Kind::Local));
+        }
+        let why = Why::LazyNested {
+            dir: dir.to_string_lossy().into_owned(),
+        };
+        let mut out = Vec::new();
+        for (path, kind) in files {
+            let got = self.procedure.file(&path, kind, processed);
+            out.extend(got.into_iter().map(|c| relabel(c.loaded, &why)));
+        }
+        if project {
+            let rules = dir.join(".claude").join("rules");
+            let mut copy = processed.clone();
+            let all = self
+                .procedure
+                .rules(&rules, Kind::Project, &mut copy, false);
+            out.extend(
+                all.into_iter()
+                    .filter(|c| c.globs.is_none())
+                    .map(|c| relabel(c.loaded, &why)),
+            );
+            out.extend(self.conditional(file, &rules, dir, Kind::Project, false, processed));
+            processed.extend(copy);
+        }
+        out
+    }
+
+    /// Conditional rules of `rules` that match `file` relative to `base` (`UHe`).
+    fn conditional(
+        &mut self,
+        file: &Path,
+        rules: &Path,
+        base: &Path,
+        kind: Kind,
+        include_external: bool,
+        processed: &mut HashSet<String>,
+    ) -> Vec<Loaded> {
+        let all = self
+            .procedure
+            .rules(rules, kind, processed, include_external);
+        if all.iter().all(|c| c.globs.is_none()) {
+            return Vec::new();
+        }
+        let target = relative_target(base, file);
+        let dir = rules.to_string_lossy().into_owned();
+        all.into_iter()
+            .filter_map(|c| {
+                let globs = c.globs?;
+                let pattern = rule_paths::matching_pattern(&globs, base, target.as_deref()?)?;
+                let mut loaded = c.loaded;
+                if matches!(loaded.why, Why::Rule { .. }) {
+                    loaded.why = Why::LazyRule {
+                        dir: dir.clone(),
+                        pattern,
+                    };
+                }
+                Some(loaded)
+            })
+            .collect()
+    }
+}
+
+/// The path tested against `base`: `file` itself when inside `base`, else the file under its
+/// folder's real path when that is inside (`UHe`'s symlink fallback); `None` never matches.
+fn relative_target(base: &Path, file: &Path) -> Option<PathBuf> {
+    if file.starts_with(base) && file != base {
+        return Some(file.to_path_buf());
+    }
+    let real = std::fs::canonicalize(file.parent()?).ok()?;
+    let moved = real.join(file.file_name()?);
+    (moved.starts_with(base) && moved != base).then_some(moved)
+}
+
+/// The size cut (`v5o`): managed files are never cut.
+fn apply_cut(mut loaded: Loaded) -> Loaded {
+    if loaded.kind != Kind::Managed
+        && let Some(text) = cut::cut(&loaded.content, &loaded.path, cut::DEFAULT_LIMIT_UTF16)
+    {
+        loaded.content = text;
+    }
+    loaded
+}
+
+/// The nested folder's own files get [`Why::LazyNested`]; imports keep their import reason.
+fn relabel(mut loaded: Loaded, why: &Why) -> Loaded {
+    if !matches!(loaded.why, Why::Import { .. }) {
+        loaded.why = why.clone();
+    }
+    loaded
+}
+
+mod cut;
+mod procedure;
+
+#[cfg(test)]
+mod tests;

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use anstyle::{AnsiColor, Style};
 
 use crate::load::automem::{IndexState, Measure};
-use crate::load::{LazyWhy, Why};
+use crate::load::{LazyWhy, SkipWhy, Why};
 use crate::receipt::{Receipt, group, skip_words};
 use crate::text::cut::{MAX_LINES, MAX_UTF16};
 
@@ -34,6 +34,9 @@ pub fn human(r: &Receipt) -> String {
         "{BOLD}ccmem receipt{BOLD:#} {DIM}· models Claude Code {} · {}{DIM:#}",
         r.client_version, r.cwd
     );
+    if let Some(note) = &r.client_note {
+        let _ = writeln!(o, "{YELLOW}note: {note}{YELLOW:#}");
+    }
     if let Some(why) = r.disabled {
         let _ = writeln!(
             o,
@@ -106,10 +109,10 @@ pub fn why_words(why: &Why) -> String {
         Why::AddDir { dir } => format!("--add-dir {dir}"),
         Why::Import { from, line, depth } => format!("import from {from}:{line} (depth {depth})"),
         Why::AgentsMd { mode } => format!("AGENTS.md ({mode})"),
+        Why::LazyNested { dir } => format!("in {dir}, between the start directory and the file read"),
+        Why::LazyRule { dir, pattern } => format!("conditional rule in {dir}: paths pattern \"{pattern}\" matched"),
         Why::AutoMemIndex => "auto-memory index".into(),
         Why::AutoMemBackfill => "auto-memory index the client would GENERATE and write (MEMORY.md is missing; ccmem wrote nothing)".into(),
-        #[allow(unreachable_patterns)]
-        other => format!("{other:?}"),
     }
 }
 
@@ -205,7 +208,7 @@ fn measure(o: &mut String, m: &Measure) {
         "  {RED}CUT {at}: {} line(s) never reach the model{RED:#}",
         cut.dark.len()
     );
-    for d in &cut.dark {
+    for d in cut.dark.iter().filter(|d| !d.text.trim().is_empty()) {
         let mark = if d.partial { " (partly)" } else { "" };
         let _ = writeln!(o, "    {RED}L{:<5}{RED:#} {}{mark}", d.line, d.text);
     }
@@ -239,20 +242,43 @@ fn lazy(o: &mut String, r: &Receipt) {
         return;
     }
     let _ = writeln!(o, "\n{BOLD}Reachable only later{BOLD:#}");
+    let linked = r
+        .lazy
+        .iter()
+        .filter(|l| matches!(l.why, LazyWhy::TopicFile { linked: true }))
+        .count();
+    let unlinked: Vec<&str> = r
+        .lazy
+        .iter()
+        .filter(|l| matches!(l.why, LazyWhy::TopicFile { linked: false }))
+        .map(|l| l.path.as_str())
+        .collect();
     for l in &r.lazy {
         let how = match &l.why {
             LazyWhy::Subdirectory => "when a file in or below its folder is read".to_owned(),
             LazyWhy::ConditionalRule { globs } => {
                 format!("when a file matching {} is read", globs.join(", "))
             }
-            LazyWhy::TopicFile { linked: true } => {
-                "topic file, read on demand; linked from the loaded index".to_owned()
-            }
-            LazyWhy::TopicFile { linked: false } => format!(
-                "{YELLOW}topic file NOT linked from the loaded index: never reached{YELLOW:#}"
-            ),
+            LazyWhy::TopicFile { .. } => continue,
         };
         let _ = writeln!(o, "  {} {DIM}—{DIM:#} {how}", l.path);
+    }
+    if linked + unlinked.len() > 0 {
+        let _ = writeln!(
+            o,
+            "  {} auto-memory topic file(s), read on demand: {linked} linked from the loaded part of MEMORY.md",
+            linked + unlinked.len()
+        );
+    }
+    if !unlinked.is_empty() {
+        let _ = writeln!(
+            o,
+            "  {YELLOW}{} not linked from the loaded part of MEMORY.md (never reached unless found by search):{YELLOW:#}",
+            unlinked.len()
+        );
+        for path in unlinked {
+            let _ = writeln!(o, "    {path}");
+        }
     }
 }
 
@@ -269,17 +295,36 @@ fn reads(o: &mut String, r: &Receipt) {
 }
 
 fn skipped(o: &mut String, r: &Receipt) {
-    if r.skipped.is_empty() {
+    if r.skipped
+        .iter()
+        .all(|s| matches!(s.why, SkipWhy::Conditional { .. }))
+    {
         return;
     }
     let _ = writeln!(o, "\n{BOLD}Skipped{BOLD:#}");
-    for s in &r.skipped {
+    // Conditional rules are listed under "Reachable only later".
+    for s in r
+        .skipped
+        .iter()
+        .filter(|s| !matches!(s.why, SkipWhy::Conditional { .. }))
+    {
         let from = s
             .from
             .as_ref()
             .map(|(f, l)| format!(" (from {f}:{l})"))
             .unwrap_or_default();
-        let _ = writeln!(o, "  {}{from} {DIM}—{DIM:#} {}", s.path, skip_words(&s.why));
+        let hint =
+            if s.why == SkipWhy::Missing && s.path.ends_with(['.', ',', ';', ':', '!', '?', ')']) {
+                " (trailing punctuation after an @import is part of the path)"
+            } else {
+                ""
+            };
+        let _ = writeln!(
+            o,
+            "  {}{from} {DIM}—{DIM:#} {}{hint}",
+            s.path,
+            skip_words(&s.why)
+        );
     }
 }
 

@@ -234,10 +234,20 @@ pub fn write_check(file_text: &str) -> Option<WriteWarning> {
 
 /// [`write_check`] on the file's bytes (an invalid UTF-8 sequence becomes U+FFFD, as in the client).
 pub fn write_check_bytes(file: &[u8]) -> Option<WriteWarning> {
+    write_check_with(file, true)
+}
+
+/// The check for another `MEMORY.md` inside a memory folder (not the auto-memory index): the
+/// client measures the raw first 100,000 bytes, never stripped.
+pub fn write_check_other_index(file: &[u8]) -> Option<WriteWarning> {
+    write_check_with(file, false)
+}
+
+fn write_check_with(file: &[u8], strip: bool) -> Option<WriteWarning> {
     if file.is_empty() {
         return None;
     }
-    let whole = file.len() <= WRITE_CHECK_READ_BYTES;
+    let whole = strip && file.len() <= WRITE_CHECK_READ_BYTES;
     let text = String::from_utf8_lossy(&file[..file.len().min(WRITE_CHECK_READ_BYTES)]);
     let measured = if whole {
         let split = crate::text::frontmatter::split(&text);

@@ -37,6 +37,35 @@ impl Src {
         }
     }
 
+    /// Appends `parent.text[from..to]` with every tab replaced by four spaces and the first
+    /// `skip` characters of that dropped (`X = Y.replaceAll("\t", "    "); X.slice(h)`).
+    fn push_expanded(&mut self, parent: &Src, from: usize, to: usize, skip: usize) {
+        let line = &parent.text[from..to];
+        let mut x: usize = 0;
+        let mut seg_start: Option<usize> = None;
+        for (k, c) in line.char_indices() {
+            let width: usize = if c == '\t' { 4 } else { 1 };
+            let keep = (x + width).saturating_sub(skip.max(x)).min(width);
+            x += width;
+            if keep == 0 {
+                continue;
+            }
+            if c == '\t' {
+                if let Some(st) = seg_start.take() {
+                    self.push(parent, from + st, from + k);
+                }
+                self.segments
+                    .push((self.text.len(), parent.outer(from + k)));
+                self.text.push_str(&"    "[..keep]);
+            } else if seg_start.is_none() {
+                seg_start = Some(k);
+            }
+        }
+        if let Some(st) = seg_start {
+            self.push(parent, from + st, to);
+        }
+    }
+
     fn push(&mut self, parent: &Src, from: usize, to: usize) {
         if from < to {
             self.segments.push((self.text.len(), parent.outer(from)));
@@ -477,13 +506,10 @@ fn list(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usize {
             let expanded = l.replace('\t', "    ");
             let blank = super::js::trim(l).is_empty();
             let ew = expanded.bytes().take_while(|&b| b == b' ').count();
-            if blank || ew >= width {
-                let cut = if blank {
-                    l.len()
-                } else {
-                    byte_at_col(l, width)
-                };
-                inner.push(src, ls[i].start + cut.min(l.len()), ls[i].next);
+            if blank {
+                inner.push(src, ls[i].end, ls[i].next);
+            } else if ew >= width {
+                inner.push_expanded(src, ls[i].start, ls[i].next, width);
             } else if saw_blank || !lazy_after(&prev, d) {
                 break;
             } else {
@@ -551,22 +577,6 @@ fn lazy_after(prev: &str, d: usize) -> bool {
         r.starts_with('#') || r.starts_with("```") || r.starts_with("~~~") || is_pw_hr(r)
     };
     !code_like && (o > d || !pw)
-}
-
-/// Byte index in `l` where column `col` starts (a tab that straddles it is kept whole).
-fn byte_at_col(l: &str, want: usize) -> usize {
-    let mut col = 0;
-    for (i, b) in l.bytes().enumerate() {
-        if col >= want {
-            return i;
-        }
-        match b {
-            b' ' => col += 1,
-            b'\t' => col += 4 - col % 4,
-            _ => return i,
-        }
-    }
-    l.len()
 }
 
 /// A list marker: kind (bullet char or ordered delimiter), width with its spaces, content start.

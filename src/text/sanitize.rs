@@ -9,6 +9,9 @@
 use icu_properties::props::{DefaultIgnorableCodePoint, GeneralCategory};
 use icu_properties::{CodePointMapData, CodePointSetData};
 
+mod confusables;
+mod tags;
+
 /// Reserved tag names whose openers and closers get a backslash after `<` (`oCe` without
 /// `channel`, which has its own rule).
 pub const RESERVED_TAGS: &[&str] = &[
@@ -111,7 +114,7 @@ fn is_letter_gap(c: char) -> bool {
         | 0x5C4 | 0x5C5 | 0x5C7 | 0x610..=0x61A | 0x64B..=0x65F | 0x670 | 0x6D6..=0x6DC
         | 0x6DF..=0x6E4 | 0x6E7 | 0x6E8 | 0x6EA..=0x6ED | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF
         | 0x20D0..=0x20FF | 0x3099 | 0x309A | 0xFE20..=0xFE2F)
-        || c.is_ascii_control()
+        || (c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r'))
 }
 
 /// Matches `name` at the start of `s` (case-insensitive, `-` and `_` interchangeable, combining
@@ -157,42 +160,60 @@ fn channel_tail(rest: &str) -> bool {
     })
 }
 
-/// Whether the `<` at the start of `s` opens or closes a reserved tag.
+/// Whether the opener at the start of `s` opens or closes a reserved tag.
 fn reserved_at(s: &str) -> bool {
-    let after = &s[1..];
+    let opener_len = s.chars().next().map_or(0, char::len_utf8);
+    let after = &s[opener_len..];
     if after.starts_with('\\') {
         return false;
     }
-    // Filler: anything but name characters and `<`/`>`, skipped lazily.
+    if tags::reserved_after(after, RESERVED_TAGS) {
+        return true;
+    }
     let filler_end = after
         .find(|c: char| is_name_char(c) || c == '<' || c == '>')
         .unwrap_or(after.len());
     let candidate = &after[filler_end..];
-    let plain = RESERVED_TAGS.iter().any(|name| {
-        match_name(candidate, name)
-            .is_some_and(|rest| !rest.chars().next().is_some_and(is_name_char))
-    });
-    plain
-        || match_name(candidate, "channel").is_some_and(channel_tail)
+    match_name(candidate, "channel").is_some_and(channel_tail)
         || match_name(candidate, "antml").is_some_and(|rest| rest.starts_with(':'))
 }
 
-/// Inserts a backslash after the `<` of every reserved tag opener or closer.
+/// Replaces the opener of every reserved tag opener or closer with `<\`.
 pub fn neutralize_tags(text: &str) -> String {
-    if !text.contains('<') {
+    if !text.chars().any(tags::is_opener) {
         return text.to_owned();
     }
     let mut out = String::with_capacity(text.len() + 16);
     let mut last = 0;
-    for (i, _) in text.match_indices('<') {
-        if reserved_at(&text[i..]) {
-            out.push_str(&text[last..=i]);
-            out.push('\\');
-            last = i + 1;
+    for (i, c) in text.char_indices() {
+        if tags::is_opener(c) && reserved_at(&text[i..]) {
+            out.push_str(&text[last..i]);
+            out.push_str("<\\");
+            last = i + c.len_utf8();
         }
     }
     out.push_str(&text[last..]);
     out
+}
+
+/// General category M (combining marks).
+fn is_mark(c: char) -> bool {
+    matches!(
+        CodePointMapData::<GeneralCategory>::new().get(c),
+        GeneralCategory::NonspacingMark
+            | GeneralCategory::SpacingMark
+            | GeneralCategory::EnclosingMark
+    )
+}
+
+/// General category Pd.
+fn is_dash_punctuation(c: char) -> bool {
+    CodePointMapData::<GeneralCategory>::new().get(c) == GeneralCategory::DashPunctuation
+}
+
+/// General category Pc.
+fn is_connector_punctuation(c: char) -> bool {
+    CodePointMapData::<GeneralCategory>::new().get(c) == GeneralCategory::ConnectorPunctuation
 }
 
 #[cfg(test)]

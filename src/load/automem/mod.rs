@@ -213,3 +213,6 @@ fn entry(path: String, p: index::Processed, why: Why) -> Loaded {
         unverified: false,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -24,10 +24,9 @@ use super::deny::Deny;
 use super::excludes::Excludes;
 use super::imports::{self, Approval};
 use super::paths::{self, is_inside_casefold};
-use super::rules;
 use crate::env::ClientEnv;
 use crate::fsread::{self, Unread};
-use crate::load::{Kind, Loaded, Size, SkipWhy, Skipped, Why};
+use crate::load::{Kind, Loaded, Size, SkipWhy, Skipped, Why, rule_paths};
 use crate::settings::Settings;
 use crate::text::{comments, frontmatter, js, markdown};
 
@@ -326,7 +325,7 @@ pub struct Processed {
 /// Frontmatter removal, comment stripping and the import scan of one file's text.
 pub fn process(text: &str) -> Processed {
     let split = frontmatter::split(text);
-    let globs = split.yaml.and_then(rules::conditional_globs);
+    let globs = rule_paths::is_conditional(split.yaml);
     let imports = if split.body.contains('@') {
         markdown::imports(split.body)
     } else {

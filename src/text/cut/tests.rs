@@ -235,3 +235,29 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn write_check_strips_frontmatter_and_comments_when_whole() {
+    let comment: String = (0..100).map(|i| format!("hidden {i}\n")).collect();
+    let text = format!(
+        "---\nname: index\n---\n<!--\n{comment}-->\n{}",
+        lines(150, 1)
+    );
+    assert!(write_check(&text).is_none(), "stripped: 150 lines");
+    assert!(
+        check_measured(js::utf16_len(&text), text.lines().count()).is_some(),
+        "the same file unstripped (255 lines) would warn"
+    );
+}
+
+#[test]
+fn other_indexes_are_measured_raw() {
+    let text = format!("<!--\n{}-->\n{}", "c\n".repeat(100), lines(100, 1));
+    assert!(write_check(&text).is_none());
+    let raw = write_check_other_index(text.as_bytes()).unwrap();
+    assert!(
+        raw.text.contains("202 lines, over its 200-line"),
+        "{}",
+        raw.text
+    );
+}

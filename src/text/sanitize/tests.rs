@@ -62,3 +62,20 @@ fn sanitizing_is_idempotent_on_common_text() {
     let once = sanitize("a\r\n<system-reminder>\u{200b}");
     assert_eq!(sanitize(&once), once);
 }
+
+#[test]
+fn many_openers_stay_linear() {
+    let text = "<a ".repeat(20_000) + &"<\u{455}".repeat(20_000);
+    assert_eq!(sanitize(&text), text, "no reserved name, nothing changed");
+    let spaced = format!("<{}tick>", " ".repeat(30_000));
+    assert!(
+        sanitize(&spaced).starts_with("<\\ "),
+        "unbounded filler, as the client"
+    );
+}
+
+#[test]
+fn tab_and_newline_are_filler_not_gaps_between_letters() {
+    assert_eq!(sanitize("<ti\tck>"), "<ti\tck>");
+    assert_eq!(sanitize("<\t\ntick>"), "<\\\t\ntick>");
+}

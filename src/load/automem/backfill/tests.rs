@@ -104,3 +104,47 @@ fn cap_at_140_lines() {
     let wide = cap((0..200).map(|_| "x".repeat(149)));
     assert_eq!(wide.len(), MAX_UTF16 / 150);
 }
+
+#[test]
+fn description_types_and_the_yaml_fallback() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    put(d, "a.md", "---\ndescription: 123\n---\n", 6);
+    put(d, "c.md", "---\ndescription: [x, y]\n---\n", 4);
+    put(
+        d,
+        "d.md",
+        "---\nname: d\ndescription: >\n  folded\n  text\n---\n",
+        3,
+    );
+    put(d, "e.md", "---\ndescription: 'bad: yaml: [\n---\n", 2);
+    assert_eq!(
+        generate(d).unwrap(),
+        [
+            "- [a](a.md)",
+            "- [c](c.md)",
+            "- [d](d.md) — folded text",
+            "- [e](e.md) — 'bad: yaml: [",
+        ]
+    );
+}
+
+#[test]
+fn quote_plain_value_follows_the_client() {
+    assert_eq!(
+        quote_plain_value("description: a: b"),
+        "description: \"a: b\""
+    );
+    assert_eq!(
+        quote_plain_value("d: say \"hi\" #1"),
+        "d: \"say \\\"hi\\\" #1\""
+    );
+    assert_eq!(quote_plain_value("d: 'quoted: ok'"), "d: 'quoted: ok'");
+    assert_eq!(quote_plain_value("d: [a, b]"), "d: [a, b]");
+    assert_eq!(quote_plain_value("\t\tk: v"), "    k: v");
+    assert_eq!(
+        quote_plain_value("k.x: a: b"),
+        "k.x: a: b",
+        "key must be [a-zA-Z_-]+"
+    );
+}

@@ -66,3 +66,11 @@ fn measure_reports_missing_and_directories() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn dark_lines_skip_removed_comments() {
+    let text = format!("<!--\na\nb\n-->\n{}", numbered(202));
+    let cut = process_file(text.as_bytes()).measure.cut.unwrap();
+    let lines: Vec<(usize, &str)> = cut.dark.iter().map(|d| (d.line, d.text.as_str())).collect();
+    assert_eq!(lines, [(205, "- line 201"), (206, "- line 202")]);
+}

@@ -1,0 +1,47 @@
+//! `ccmem budget`: MEMORY.md files measured against the client's limits.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Context;
+
+use crate::budget;
+use crate::env::{ClientEnv, ClientFlags};
+use crate::exit::ExitStatus;
+use crate::render;
+
+/// Measure MEMORY.md files the client's way (lines and UTF-16 units after stripping) and show
+/// the exact cut and the first dark entry. Exit 1 when any index is over.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A MEMORY.md, a memory folder, a project folder, or a projects folder
+    /// [default: the config dir's projects/, every project swept].
+    path: Option<PathBuf>,
+    /// Print JSON (schema `ccmem.budget/1`).
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
+    let path = match args.path {
+        Some(p) => p,
+        None => ClientEnv::from_process(ClientFlags::default())?
+            .config_dir()
+            .join("projects"),
+    };
+    let paths =
+        budget::find_indexes(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bar = super::progress::bar(paths.len() as u64, "measuring");
+    let result = budget::sweep(&paths, || bar.inc(1));
+    bar.finish_and_clear();
+    let text = if args.json {
+        render::budget::json(&result)
+    } else {
+        render::budget::human(&result)
+    };
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(ExitStatus::findings_if(result.summary.over > 0))
+}

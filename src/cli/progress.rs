@@ -1,0 +1,18 @@
+//! Progress bars for long sweeps: on stderr, and only when stderr is a terminal.
+
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// A bar of `len` steps, hidden unless stderr is a terminal and there is more than one step.
+pub fn bar(len: u64, what: &str) -> ProgressBar {
+    if len < 2 || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    if let Ok(style) = ProgressStyle::with_template("{msg} {wide_bar} {pos}/{len}") {
+        bar.set_style(style);
+    }
+    bar.set_message(what.to_owned());
+    bar
+}

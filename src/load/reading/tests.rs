@@ -1,0 +1,222 @@
+//! The lazy walk over a fake per-file procedure: which folders, which order, which dedup.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::*;
+use crate::env::ClientFlags;
+use crate::load::model::Size;
+
+/// Files by path (content, globs) and rules folders by path (rule paths in "readdir" order).
+#[derive(Default)]
+struct Fake {
+    files: HashMap<PathBuf, Option<Vec<String>>>,
+    rules: HashMap<PathBuf, Vec<PathBuf>>,
+}
+
+impl Fake {
+    fn file(mut self, path: &str) -> Self {
+        self.files.insert(PathBuf::from(path), None);
+        self
+    }
+
+    fn rule(mut self, path: &str, globs: Option<&[&str]>) -> Self {
+        let path = PathBuf::from(path);
+        let dir = path.parent().unwrap().to_path_buf();
+        let globs = globs.map(|g| g.iter().map(|s| s.to_string()).collect());
+        self.files.insert(path.clone(), globs);
+        self.rules.entry(dir).or_default().push(path);
+        self
+    }
+
+    fn candidate(&self, path: &Path, kind: Kind, why: Why) -> Option<Candidate> {
+        let globs = self.files.get(path)?.clone();
+        Some(Candidate {
+            loaded: Loaded {
+                path: path.to_string_lossy().into_owned(),
+                kind,
+                content: "x\n".into(),
+                why,
+                unverified: false,
+                size: Size::default(),
+            },
+            globs,
+        })
+    }
+}
+
+impl Procedure for Fake {
+    fn file(&mut self, path: &Path, kind: Kind, processed: &mut HashSet<String>) -> Vec<Candidate> {
+        if !processed.insert(path.to_string_lossy().into_owned()) {
+            return Vec::new();
+        }
+        self.candidate(path, kind, Why::UserFile)
+            .into_iter()
+            .collect()
+    }
+
+    fn rules(
+        &mut self,
+        dir: &Path,
+        kind: Kind,
+        processed: &mut HashSet<String>,
+        _: bool,
+    ) -> Vec<Candidate> {
+        let why = Why::Rule {
+            dir: dir.to_string_lossy().into_owned(),
+        };
+        let paths = self.rules.get(dir).cloned().unwrap_or_default();
+        paths
+            .iter()
+            .filter(|p| processed.insert(p.to_string_lossy().into_owned()))
+            .filter_map(|p| self.candidate(p, kind, why.clone()))
+            .collect()
+    }
+}
+
+fn env(vars: &[(&str, &str)]) -> ClientEnv {
+    let mut map: BTreeMap<String, String> = [("HOME", "/r/home")]
+        .iter()
+        .chain(vars)
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    map.insert("CCMEM_MANAGED_DIR".into(), "/r/managed".into());
+    ClientEnv::new(PathBuf::from("/r/proj"), map, ClientFlags::default())
+}
+
+fn session(env: &ClientEnv, startup: &[&str]) -> Session {
+    let mut s = crate::load::load_session(env);
+    s.entries = startup
+        .iter()
+        .map(|p| Loaded {
+            path: p.to_string(),
+            kind: Kind::Project,
+            content: String::new(),
+            why: Why::UserFile,
+            unverified: false,
+            size: Size::default(),
+        })
+        .collect();
+    s
+}
+
+fn run(fake: Fake, startup: &[&str], reads: &[&str]) -> Vec<Vec<String>> {
+    let env = env(&[]);
+    let session = session(&env, startup);
+    let reads: Vec<String> = reads.iter().map(|s| s.to_string()).collect();
+    let mut fake = fake;
+    load_with(&env, &session, &reads, &mut fake)
+        .into_iter()
+        .map(|v| v.into_iter().map(|l| l.path).collect())
+        .collect()
+}
+
+#[test]
+fn dirs_between_cwd_and_file_top_down() {
+    let env = env(&[]);
+    let d = dirs(&env, Path::new("/r/proj/a/b/f.txt"));
+    assert_eq!(d.nested, [PathBuf::from("/r/proj/a"), "/r/proj/a/b".into()]);
+    assert_eq!(d.cwd_level, [PathBuf::from("/r"), "/r/proj".into()]);
+    assert!(dirs(&env, Path::new("/r/proj/f.txt")).nested.is_empty());
+    assert!(dirs(&env, Path::new("/r/other/f.txt")).nested.is_empty());
+}
+
+#[test]
+fn automount_roots_are_skipped() {
+    let env = env(&[("CLAUDE_CODE_AUTOMOUNT_ROOTS", "/r/proj/a:rel")]);
+    let d = dirs(&env, Path::new("/r/proj/a/b/f.txt"));
+    assert_eq!(d.nested, [PathBuf::from("/r/proj/a/b")]);
+}
+
+#[test]
+fn order_user_nested_then_cwd_level() {
+    let fake = Fake::default()
+        .rule("/r/home/.claude/rules/u.md", Some(&["**/*.txt"]))
+        .rule("/r/home/.claude/rules/no.md", Some(&["proj/**"]))
+        .file("/r/proj/a/CLAUDE.md")
+        .file("/r/proj/a/CLAUDE.local.md")
+        .file("/r/proj/a/.claude/CLAUDE.md")
+        .rule("/r/proj/a/.claude/rules/cond.md", Some(&["b/*.txt"]))
+        .rule("/r/proj/a/.claude/rules/plain.md", None)
+        .file("/r/proj/a/b/CLAUDE.md")
+        .rule("/r/.claude/rules/anc.md", Some(&["proj/a/**"]))
+        .rule("/r/proj/.claude/rules/cwd.md", Some(&["*.txt"]));
+    let got = run(fake, &[], &["a/b/f.txt"]);
+    assert_eq!(
+        got,
+        [[
+            "/r/home/.claude/rules/u.md",
+            "/r/proj/a/CLAUDE.md",
+            "/r/proj/a/.claude/CLAUDE.md",
+            "/r/proj/a/CLAUDE.local.md",
+            "/r/proj/a/.claude/rules/plain.md",
+            "/r/proj/a/.claude/rules/cond.md",
+            "/r/proj/a/b/CLAUDE.md",
+            "/r/.claude/rules/anc.md",
+            "/r/proj/.claude/rules/cwd.md",
+        ]]
+    );
+}
+
+#[test]
+fn dedup_against_startup_earlier_reads_and_the_read_file() {
+    let fake = Fake::default()
+        .file("/r/proj/a/CLAUDE.md")
+        .file("/r/proj/a/CLAUDE.local.md")
+        .file("/r/proj/a/b/CLAUDE.md");
+    let got = run(
+        fake,
+        &["/r/proj/a/CLAUDE.local.md"],
+        &["a/f.txt", "a/f.txt", "a/CLAUDE.md", "a/b/g.txt"],
+    );
+    let want: [Vec<&str>; 4] = [
+        vec!["/r/proj/a/CLAUDE.md"],
+        vec![],
+        vec![],
+        vec!["/r/proj/a/b/CLAUDE.md"],
+    ];
+    assert_eq!(got, want);
+}
+
+#[test]
+fn reading_the_claude_md_itself_skips_it() {
+    let fake = Fake::default()
+        .file("/r/proj/a/CLAUDE.md")
+        .file("/r/proj/a/CLAUDE.local.md");
+    let got = run(fake, &[], &["a/CLAUDE.md"]);
+    assert_eq!(got, [["/r/proj/a/CLAUDE.local.md"]]);
+}
+
+#[test]
+fn outside_cwd_nothing_nested_and_no_rule_matches() {
+    let fake = Fake::default()
+        .file("/r/other/CLAUDE.md")
+        .rule("/r/home/.claude/rules/u.md", Some(&["*"]))
+        .rule("/r/proj/.claude/rules/c.md", Some(&["**/*.txt"]));
+    let got = run(fake, &[], &["/r/other/f.txt"]);
+    assert_eq!(got, [Vec::<String>::new()]);
+}
+
+#[test]
+fn lazy_rules_record_their_pattern() {
+    let env = env(&[]);
+    let session = session(&env, &[]);
+    let mut fake = Fake::default().rule("/r/proj/.claude/rules/c.md", Some(&["a.md", "*.ts"]));
+    let got = load_with(&env, &session, &["src/x.ts".into()], &mut fake);
+    assert_eq!(
+        got[0][0].why,
+        Why::LazyRule {
+            dir: "/r/proj/.claude/rules".into(),
+            pattern: "*.ts".into()
+        }
+    );
+}
+
+#[test]
+fn disabled_sessions_attach_nothing() {
+    let env = env(&[("CLAUDE_CODE_DISABLE_CLAUDE_MDS", "1")]);
+    let session = session(&env, &[]);
+    let mut fake = Fake::default().file("/r/proj/a/CLAUDE.md");
+    let got = load_with(&env, &session, &["a/f.txt".into()], &mut fake);
+    assert_eq!(got.len(), 1);
+    assert!(got[0].is_empty());
+}

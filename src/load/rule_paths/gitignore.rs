@@ -1,0 +1,520 @@
+//! Gitignore-style matching exactly as the client's bundled matcher does it (`P3()` = class
+//! `Fi`, pattern compiler `Ti`, validity probe `Jm`).
+//!
+//! Why a port and not the `ignore` crate: the client's matcher is not git's nor node-ignore's.
+//! It compiles each pattern to an ECMAScript regular expression with the `i` flag (matching is
+//! case-insensitive), treats `[!a]` and `[^a]` as plain classes (no negation), turns an
+//! unclosed `[` into the never-matching `[]`, drops ranges like `[z-a]` but rejects `[z-!]` as
+//! invalid, and lets `*`/`**` match dotfiles. The `ignore` crate (globset) differs on every one
+//! of these. So the compiler is ported character for character and its output is run by
+//! `regress`, an ECMAScript regex engine, which accepts and rejects the same syntax.
+
+use regress::Regex;
+
+/// One compiled pattern of a list.
+#[derive(Debug)]
+struct Rule {
+    /// The pattern as written (with its `!`).
+    pattern: String,
+    negative: bool,
+    regex: Regex,
+}
+
+/// A pattern list compiled the client's way; invalid patterns are dropped.
+#[derive(Debug, Default)]
+pub struct Matcher {
+    rules: Vec<Rule>,
+}
+
+/// Why a pattern was not used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unusable {
+    /// Blank, a `#` comment, or ends in an unescaped backslash: skipped silently.
+    Skipped,
+    /// Its regular expression does not compile (the client warns and drops it).
+    Invalid(String),
+}
+
+impl Matcher {
+    /// Compiles `patterns`, dropping the unusable ones (`R6t` + `add`).
+    pub fn new<S: AsRef<str>>(patterns: &[S]) -> Matcher {
+        let rules = patterns
+            .iter()
+            .filter_map(|p| compile(p.as_ref()).ok())
+            .collect();
+        Matcher { rules }
+    }
+
+    /// Whether the matcher holds no usable pattern.
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    /// The client's `ignores(rel)`: `Some(pattern)` (the pattern that decided) when `rel`
+    /// or one of its parent folders is matched and not re-included. `rel` must be a relative
+    /// path that does not start with `..` or `./`; anything else never matches (the client
+    /// throws there, and its callers filter such paths out first).
+    pub fn matched(&self, rel: &str) -> Option<&str> {
+        if rel.is_empty() || rel.starts_with('/') || is_dot_relative(rel) {
+            return None;
+        }
+        let collapsed = collapse_slashes(rel);
+        let mut prefixes: Vec<&str> = collapsed
+            .match_indices('/')
+            .filter(|&(i, _)| i > 0 && i + 1 < collapsed.len())
+            .map(|(i, _)| &collapsed[..=i])
+            .collect();
+        prefixes.push(rel);
+        let mut verdict: Option<&Rule> = None;
+        for p in prefixes {
+            if verdict.is_none() {
+                verdict = self.verdict(p);
+            }
+        }
+        verdict.map(|r| r.pattern.as_str())
+    }
+
+    /// `#i(path, 0)`: the last positive rule that matched, unless a later negation cleared it.
+    fn verdict(&self, path: &str) -> Option<&Rule> {
+        let mut ignored: Option<&Rule> = None;
+        for rule in &self.rules {
+            let applies = if rule.negative {
+                ignored.is_some()
+            } else {
+                ignored.is_none()
+            };
+            if applies && rule.regex.find(path).is_some() {
+                ignored = if rule.negative { None } else { Some(rule) };
+            }
+        }
+        ignored
+    }
+}
+
+/// Whether `pattern` is usable by the client's matcher (`Jm` / `mr`).
+pub fn check(pattern: &str) -> Result<(), Unusable> {
+    compile(pattern).map(|_| ())
+}
+
+fn compile(pattern: &str) -> Result<Rule, Unusable> {
+    if !accepted(pattern) {
+        return Err(Unusable::Skipped);
+    }
+    let negative = pattern.starts_with('!');
+    let body = strip_negation(pattern);
+    let source = to_regex(body)?;
+    let regex = Regex::with_flags(&source, "i").map_err(|e| Unusable::Invalid(e.to_string()))?;
+    Ok(Rule {
+        pattern: pattern.to_owned(),
+        negative,
+        regex,
+    })
+}
+
+/// `nd`: not a comment, not blank, and not ending in an odd backslash.
+fn accepted(p: &str) -> bool {
+    if p.starts_with('#') || !p.chars().any(|c| !crate::text::js::is_js_space(c)) {
+        return false;
+    }
+    !p.ends_with('\\') || p.ends_with("\\\\")
+}
+
+/// `/^!?(\\(?=[!#]))?/` removed.
+fn strip_negation(p: &str) -> &str {
+    let p = p.strip_prefix('!').unwrap_or(p);
+    match p.strip_prefix('\\') {
+        Some(rest) if rest.starts_with(['!', '#']) => rest,
+        _ => p,
+    }
+}
+
+/// `Ni` for paths starting with a dot: `.`, `..`, `./…`, `../…`.
+fn is_dot_relative(p: &str) -> bool {
+    let rest = p.strip_prefix("..").or_else(|| p.strip_prefix('.'));
+    matches!(rest, Some(r) if r.is_empty() || r.starts_with('/'))
+}
+
+fn collapse_slashes(p: &str) -> String {
+    let mut out = String::with_capacity(p.len());
+    for c in p.chars() {
+        if !(c == '/' && out.ends_with('/')) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A line terminator for ECMAScript's `.`.
+fn is_line_terminator(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
+}
+
+/// One match of the client's tokenizer `/(\*+(?=.))|(\\*)(\/\*\*(?![^/])|\w+|[^]?)/g`.
+struct Token<'a> {
+    /// Group 1: a run of stars followed by another character.
+    stars: Option<&'a str>,
+    /// Group 2: backslashes.
+    backslashes: &'a str,
+    /// Group 3: `/**` (not followed by a non-slash), a word, one character, or nothing.
+    word: &'a str,
+    /// Where the match ends.
+    end: usize,
+}
+
+fn is_word(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+fn next_token(s: &str, at: usize) -> Token<'_> {
+    let rest = &s[at..];
+    let stars = rest.len() - rest.trim_start_matches('*').len();
+    if stars > 0 {
+        // `\*+(?=.)`: greedy, backing off so one non-terminator character follows.
+        let mut n = stars;
+        loop {
+            if rest[n..]
+                .chars()
+                .next()
+                .is_some_and(|c| !is_line_terminator(c))
+            {
+                return Token {
+                    stars: Some(&rest[..n]),
+                    backslashes: "",
+                    word: "",
+                    end: at + n,
+                };
+            }
+            n -= 1;
+            if n == 0 {
+                break;
+            }
+        }
+    }
+    let bs = rest.len() - rest.trim_start_matches('\\').len();
+    let after = &rest[bs..];
+    let word_len = if after.starts_with("/**") && !after[3..].starts_with(|c| c != '/') {
+        3
+    } else if after.starts_with(is_word) {
+        after.len() - after.trim_start_matches(is_word).len()
+    } else {
+        after.chars().next().map_or(0, char::len_utf8)
+    };
+    Token {
+        stars: None,
+        backslashes: &rest[..bs],
+        word: &after[..word_len],
+        end: at + bs + word_len,
+    }
+}
+
+/// `Ti`: the regular expression source for one pattern (without `!`).
+fn to_regex(pattern: &str) -> Result<String, Unusable> {
+    let n = pattern.strip_prefix('\u{FEFF}').unwrap_or(pattern);
+    let trimmed = crate::text::js::trim_end(n);
+    if trimmed.is_empty() {
+        return Ok(String::new());
+    }
+    let lead_slash = usize::from(trimmed.starts_with('/'));
+    let globstar = trimmed[lead_slash..].starts_with("**/");
+    let lead = lead_slash + if globstar { 3 } else { 0 };
+    let has_inner_slash = n.char_indices().any(|(i, c)| c == '/' && i + 1 < n.len());
+    let mut y = if globstar {
+        String::from("^(?:.*\\/)?")
+    } else if lead > 0 || has_inner_slash {
+        String::from("^")
+    } else {
+        String::from("(?:^|\\/)")
+    };
+    let mut o = trimmed[lead..].to_owned();
+    if trimmed.len() != n.len() && trimmed.ends_with('\\') {
+        o.push(' ');
+    }
+    let mut class_prefix = String::new();
+    let mut class_bs = String::new();
+    let mut prev = String::new();
+    let mut at = 0;
+    loop {
+        let t = next_token(&o, at);
+        let at_end = t.end == o.len();
+        step(&t, at_end, &mut y, &mut class_prefix, &mut class_bs, &prev)?;
+        prev = t.word.to_owned();
+        if at_end && t.end == at {
+            break;
+        }
+        at = t.end;
+        if at_end {
+            // The tokenizer also matches the empty string at the very end.
+            let t = next_token(&o, at);
+            step(&t, true, &mut y, &mut class_prefix, &mut class_bs, &prev)?;
+            break;
+        }
+    }
+    y.push_str(if o.ends_with('/') { "$" } else { "(?=$|\\/$)" });
+    Ok(y)
+}
+
+/// The body of `Ti`'s replace callback for one token.
+fn step(
+    t: &Token<'_>,
+    at_end: bool,
+    y: &mut String,
+    class_prefix: &mut String,
+    class_bs: &mut String,
+    prev: &str,
+) -> Result<(), Unusable> {
+    if t.stars.is_some_and(|s| s.len() > 1_000_000) {
+        return Err(Unusable::Invalid("regular expression too large".into()));
+    }
+    let i = t.backslashes;
+    let w = t.word;
+    let even = &i[i.len() % 2..];
+    let in_class = !class_prefix.is_empty();
+    if in_class && (w == "]" || w.is_empty() && t.stars.is_none()) {
+        let body = if !class_bs.is_empty() {
+            format!("[{y}{even}{w}")
+        } else if !w.is_empty() && even == i {
+            format!("[{}{i}]", drop_reversed_ranges(y))
+        } else {
+            String::from("[]")
+        };
+        *y = format!("{class_prefix}{body}");
+        class_prefix.clear();
+    } else if !in_class && w == "[" {
+        *class_prefix = format!("{y}{i}");
+        *class_bs = i.to_owned();
+        y.clear();
+    } else if t.stars.is_some() || w == "?" || w.starts_with('/') {
+        let open = if in_class {
+            format!("{class_prefix}[")
+        } else {
+            String::new()
+        };
+        let tail = if w == "/**" && !at_end {
+            let lead = if i.len() > 1 { &i[1..] } else { i };
+            format!("{lead}(?:\\/[^\\/]+)*")
+        } else if t.stars.is_some() {
+            format!("{i}[^\\/]*")
+        } else if w == "?" {
+            format!("{i}[^\\/]")
+        } else if w == "/" {
+            format!("{i}\\/")
+        } else {
+            format!("{i}\\/.+")
+        };
+        *y = format!("{open}{y}{tail}");
+        class_prefix.clear();
+    } else if w == "*" && at_end {
+        let lead = if i.is_empty() { "" } else { &i[1..] };
+        let q = if prev == "/" && i.len() < 2 { "+" } else { "*" };
+        y.push_str(&format!("{lead}[^/]{q}"));
+    } else if !i.is_empty() && w.chars().next().is_some_and(crate::text::js::is_js_space) {
+        if at_end && even == i {
+            y.push_str(i);
+        } else {
+            y.push_str(even);
+            y.push(' ');
+        }
+    } else {
+        if !i.is_empty() {
+            y.push_str(i);
+        } else if !w.is_empty() && ".$()+^{|*".contains(w) {
+            y.push('\\');
+        }
+        y.push_str(w);
+    }
+    Ok(())
+}
+
+/// `y.replace(/[0-z]-[0-z]/g, r => r[0] > r[2] ? "" : r)`.
+fn drop_reversed_ranges(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    let mut k = 0;
+    let in_range = |c: char| ('0'..='z').contains(&c);
+    while k < chars.len() {
+        if k + 2 < chars.len()
+            && in_range(chars[k])
+            && chars[k + 1] == '-'
+            && in_range(chars[k + 2])
+        {
+            if chars[k] <= chars[k + 2] {
+                out.extend(&chars[k..k + 3]);
+            }
+            k += 3;
+        } else {
+            out.push(chars[k]);
+            k += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(patterns: &[&str], rel: &str) -> bool {
+        Matcher::new(patterns).matched(rel).is_some()
+    }
+
+    #[test]
+    fn slashless_pattern_matches_basename_at_any_depth() {
+        assert!(hit(&["*.md"], "README.md"));
+        assert!(hit(&["*.md"], "docs/deep/x.md"));
+        assert!(!hit(&["*.md"], "docs/x.mdx"));
+    }
+
+    #[test]
+    fn leading_slash_anchors() {
+        assert!(hit(&["/*.md"], "x.md"));
+        assert!(!hit(&["/*.md"], "docs/x.md"));
+    }
+
+    #[test]
+    fn inner_slash_anchors_to_base() {
+        assert!(hit(&["lib/*.py"], "lib/m.py"));
+        assert!(!hit(&["lib/*.py"], "sub/lib/m.py"));
+        assert!(!hit(&["lib/*.py"], "lib/a/m.py"));
+    }
+
+    #[test]
+    fn globstar_matches_zero_or_more_dirs() {
+        assert!(hit(&["src/**/*.ts"], "src/b.ts"));
+        assert!(hit(&["src/**/*.ts"], "src/a/b.ts"));
+        assert!(!hit(&["src/**/*.ts"], "src/b.tsx"));
+        assert!(hit(&["**/*.json"], ".vscode/settings.json"));
+        assert!(hit(&["**/x"], "x"));
+    }
+
+    #[test]
+    fn parent_directory_match_covers_descendants() {
+        assert!(hit(&["src"], "src/lib/deep/x.txt"));
+        assert!(hit(&["lib"], "src/lib/deep/x.txt"));
+        assert!(!hit(&["lib"], "src/library/x.txt"));
+        assert!(hit(&["src/"], "src/x"));
+        assert!(!hit(&["x/"], "x"));
+    }
+
+    #[test]
+    fn stars_match_dotfiles() {
+        assert!(hit(&["src/*"], "src/.env"));
+        assert!(hit(&["*"], ".hidden"));
+    }
+
+    #[test]
+    fn classes_have_no_negation() {
+        assert!(hit(&["src/[ab].ts"], "src/a.ts"));
+        assert!(!hit(&["src/[ab].ts"], "src/c.ts"));
+        assert!(hit(&["src/[!a].ts"], "src/a.ts"));
+        assert!(hit(&["src/[!a].ts"], "src/!.ts"));
+        assert!(!hit(&["src/[!a].ts"], "src/b.ts"));
+        assert!(!hit(&["src/[^a].ts"], "src/b.ts"));
+    }
+
+    #[test]
+    fn unclosed_or_invalid_classes_never_match() {
+        assert!(!hit(&["src/[abc"], "src/[abc"));
+        assert!(!hit(&["src/[abc"], "src/a"));
+        assert!(matches!(check("[z-!]"), Err(Unusable::Invalid(_))));
+        assert!(check("[z-a]x").is_ok());
+        assert!(hit(&["src/[abc", "*.ts"], "src/a.ts"));
+        assert!(Matcher::new(&["[z-!]"]).is_empty());
+    }
+
+    #[test]
+    fn negation_cannot_reinclude_below_an_ignored_parent() {
+        assert!(hit(&["src/**", "!src/gen/**"], "src/gen/x.ts"));
+        assert!(!hit(&["*.ts", "!gen.ts"], "gen.ts"));
+        assert!(hit(&["*.ts", "!gen.ts"], "a.ts"));
+        assert!(!hit(&["!src/**"], "src/x.ts"));
+    }
+
+    #[test]
+    fn matching_is_case_insensitive() {
+        assert!(hit(&["*.MD"], "docs/x.md"));
+    }
+
+    #[test]
+    fn skipped_patterns() {
+        assert_eq!(check("# c"), Err(Unusable::Skipped));
+        assert_eq!(check("   "), Err(Unusable::Skipped));
+        assert_eq!(check("a\\"), Err(Unusable::Skipped));
+        assert!(check("a\\\\").is_ok());
+    }
+
+    #[test]
+    fn dot_relative_and_absolute_paths_never_match() {
+        for p in ["../x.ts", "./x.ts", "..", ".", "/x.ts", ""] {
+            assert!(!hit(&["*"], p), "{p}");
+        }
+        assert!(hit(&["*"], "..x"));
+    }
+
+    #[test]
+    fn escapes_and_specials() {
+        assert!(hit(&["a+b(c).md"], "a+b(c).md"));
+        assert!(hit(&["\\#x"], "#x"));
+        assert!(hit(&["\\!x"], "!x"));
+        assert!(hit(&["a?c"], "abc"));
+        assert!(!hit(&["a?c"], "a/c"));
+        assert!(hit(&["x\\ "], "x "));
+        assert!(hit(&["x "], "x"));
+    }
+
+    #[test]
+    fn regex_sources() {
+        assert_eq!(to_regex("*.md").unwrap(), "(?:^|\\/)[^\\/]*\\.md(?=$|\\/$)");
+        assert_eq!(to_regex("src/**").unwrap(), "^src\\/.+(?=$|\\/$)");
+        assert_eq!(
+            to_regex("src/**/*.ts").unwrap(),
+            "^src(?:\\/[^\\/]+)*\\/[^\\/]*\\.ts(?=$|\\/$)"
+        );
+        assert_eq!(to_regex("a/").unwrap(), "(?:^|\\/)a\\/$");
+        assert_eq!(to_regex("/a/").unwrap(), "^a\\/$");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics(pattern in "[a-z/*?!#\\\\\\[\\]{}. ^-]{0,12}", path in "[a-z/.]{0,10}") {
+            let _ = Matcher::new(&[pattern.as_str()]).matched(&path);
+        }
+    }
+}
+
+/// Differential vectors: the client's own matcher, run under node, on 6,003 pairs.
+#[cfg(test)]
+mod vectors {
+    use super::*;
+
+    #[test]
+    fn agree_with_the_client_matcher() {
+        let data = include_str!("../../../tests/oracle/matcher/gitignore-vectors.jsonl");
+        let mut failures = Vec::new();
+        for line in data.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let patterns: Vec<&str> = v["p"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_str().unwrap())
+                .collect();
+            let path = v["f"].as_str().unwrap();
+            let m = Matcher::new(&patterns);
+            let want = v["r"] == 1;
+            let valid = v["v"].as_u64().unwrap() as usize;
+            let usable = patterns
+                .iter()
+                .filter(|p| !matches!(check(p), Err(Unusable::Invalid(_))))
+                .count();
+            if usable != valid || m.matched(path).is_some() != want {
+                failures.push(line.to_owned());
+            }
+        }
+        assert!(
+            failures.is_empty(),
+            "{} disagree:\n{}",
+            failures.len(),
+            failures[..failures.len().min(20)].join("\n")
+        );
+    }
+}

@@ -1,0 +1,83 @@
+//! `budget` output: one line per index for a person, or JSON.
+
+use std::fmt::Write as _;
+
+use crate::budget::{Budget, Row};
+use crate::load::automem::IndexState;
+use crate::receipt::group;
+use crate::text::cut::{MAX_LINES, MAX_UTF16};
+
+/// JSON, pretty, with a trailing newline.
+pub fn json(b: &Budget) -> String {
+    let mut s = serde_json::to_string_pretty(b).expect("budget serializes");
+    s.push('\n');
+    s
+}
+
+/// One block per index.
+pub fn human(b: &Budget) -> String {
+    let mut o = String::new();
+    for r in &b.indexes {
+        row(&mut o, r);
+    }
+    let _ = writeln!(
+        o,
+        "{} index(es), {} over the client's limits ({MAX_LINES} lines / {} UTF-16 units)",
+        b.summary.indexes,
+        b.summary.over,
+        group(MAX_UTF16)
+    );
+    o
+}
+
+fn row(o: &mut String, r: &Row) {
+    let verdict = if r.over { "OVER" } else { "ok" };
+    let _ = writeln!(o, "{verdict:<4} {}", r.path);
+    match &r.index {
+        IndexState::Loaded(m) | IndexState::FromEnv(m) => {
+            let _ = writeln!(
+                o,
+                "     raw {} lines / {} bytes · loadable {} lines / {} UTF-16 units / {} bytes",
+                m.file_lines,
+                group(m.file_bytes as usize),
+                m.lines,
+                group(m.utf16),
+                group(m.bytes)
+            );
+            if let Some(cut) = &m.cut {
+                let _ = writeln!(
+                    o,
+                    "     cut: {} complete line(s) kept, {} line(s) dark",
+                    cut.kept_lines,
+                    cut.dark.len()
+                );
+            }
+            if let Some(d) = &r.first_dark {
+                let _ = writeln!(o, "     first dark entry: line {}: {}", d.line, d.text);
+            }
+        }
+        IndexState::TooLarge { bytes } => {
+            let _ = writeln!(
+                o,
+                "     {} bytes: over 4 MiB, the client skips the whole file",
+                group(*bytes as usize)
+            );
+        }
+        IndexState::NotRegular { what } => {
+            let _ = writeln!(
+                o,
+                "     not a regular file ({what}): the client loads nothing"
+            );
+        }
+        IndexState::Unreadable { error } => {
+            let _ = writeln!(o, "     unreadable: {error}");
+        }
+        other => {
+            let _ = writeln!(
+                o,
+                "     {}",
+                serde_json::to_string(other).unwrap_or_default()
+            );
+        }
+    }
+}
