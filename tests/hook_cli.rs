@@ -123,7 +123,14 @@ fn post_tool_use_guards_memory_and_ignores_the_rest() {
             "tool_input": {"file_path": path, "content": "x"}, "tool_response": {}, "tool_use_id": "t"})
         .to_string()
     };
-    let out = ccmem(&home, &home)
+    // The folder is not named `memory`: it counts because the client resolves it (env override).
+    ccmem(&home, &home)
+        .args(["hook", "post-tool-use"])
+        .write_stdin(input("Edit", &mem))
+        .assert()
+        .success()
+        .stdout("");
+    let out = with_memory(&mut ccmem(&home, &home), root.path())
         .args(["hook", "post-tool-use"])
         .write_stdin(input("Edit", &mem))
         .assert()

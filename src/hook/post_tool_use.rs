@@ -7,6 +7,7 @@ use std::path::Path;
 
 use crate::load::automem::{self, IndexState, Measure};
 use crate::load::{self, LazyWhy, Session};
+use crate::settings::Settings;
 use crate::text::cut::{MAX_LINES, MAX_UTF16};
 
 use super::input::PostToolUse;
@@ -34,7 +35,12 @@ pub fn run(input: &PostToolUse) -> anyhow::Result<Option<HookOutput>> {
     let path = paths::absolute(file_path, &input.common.cwd);
     match paths::classify(&path) {
         Target::Other => Ok(None),
-        Target::MemoryIndex => Ok(index_verdict(file_path, &automem::measure_index(&path))),
+        Target::MemoryIndex => {
+            if !in_memory_folder(&path, &input.common.cwd) {
+                return Ok(None);
+            }
+            Ok(index_verdict(file_path, &automem::measure_index(&path)))
+        }
         Target::MemoryCandidate => {
             let session = load::load_session(&client_env(&input.common.cwd)?);
             Ok(topic_verdict(&path, &session))
@@ -44,6 +50,25 @@ pub fn run(input: &PostToolUse) -> anyhow::Result<Option<HookOutput>> {
             Ok(instruction_verdict(&path, &session))
         }
     }
+}
+
+/// Whether a written `MEMORY.md` is an auto-memory index, as the client's own write check
+/// decides: its folder is named `memory` (the client's folder name), or it is the folder the
+/// client resolves for this session (an `autoMemoryDirectory` setting, an env override). Any other
+/// MEMORY.md (say, a project's docs) is left alone.
+fn in_memory_folder(path: &Path, cwd: &str) -> bool {
+    let Some(parent) = path.parent() else {
+        return false;
+    };
+    if parent.file_name().is_some_and(|n| n == "memory") {
+        return true;
+    }
+    let Ok(env) = client_env(cwd) else {
+        return false;
+    };
+    let settings = Settings::load(&env);
+    let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    automem::resolve_folder(&env, &settings).is_some_and(|folder| real(&folder) == real(parent))
 }
 
 /// What to say after a write to MEMORY.md measured as `state`.

@@ -109,6 +109,18 @@ fn non_memory_paths_exit_before_reading_anything() {
 }
 
 #[test]
+fn a_memory_md_outside_any_memory_folder_is_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let docs = dir.path().join("docs");
+    std::fs::create_dir_all(&docs).unwrap();
+    let body: String = (1..=250).map(|i| format!("line {i}\n")).collect();
+    std::fs::write(docs.join("MEMORY.md"), body).unwrap();
+    let mut inp = input_for("Write", docs.join("MEMORY.md").to_str().unwrap());
+    inp.common.cwd = dir.path().to_string_lossy().into_owned();
+    assert!(run(&inp).unwrap().is_none());
+}
+
+#[test]
 fn a_huge_index_is_reported_as_skipped() {
     let out = index_verdict("/m/MEMORY.md", &IndexState::TooLarge { bytes: 5 << 20 }).unwrap();
     assert!(
