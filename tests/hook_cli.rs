@@ -239,3 +239,39 @@ fn statusline_prints_one_line() {
         .success()
         .stdout("mem 205/200 lines · 5 dark\n");
 }
+
+#[test]
+fn post_tool_use_flags_a_topic_file_the_index_does_not_link() {
+    let (root, home, proj) = project(3);
+    let mem = root.path().canonicalize().unwrap().join("mem");
+    std::fs::write(mem.join("e2.md"), "---\nname: e2\n---\nlinked\n").unwrap();
+    std::fs::write(
+        mem.join("orphan.md"),
+        "---\nname: orphan\n---\nnot linked\n",
+    )
+    .unwrap();
+    let input = |path: &Path| {
+        serde_json::json!({"cwd": proj, "hook_event_name": "PostToolUse", "tool_name": "Write",
+            "tool_input": {"file_path": path, "content": "x"}})
+        .to_string()
+    };
+    let out = with_memory(&mut ccmem(&home, &home), root.path())
+        .args(["hook", "post-tool-use"])
+        .write_stdin(input(&mem.join("orphan.md")))
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert!(
+        v["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("orphan.md is not linked"),
+        "{v}"
+    );
+    with_memory(&mut ccmem(&home, &home), root.path())
+        .args(["hook", "post-tool-use"])
+        .write_stdin(input(&mem.join("e2.md")))
+        .assert()
+        .success()
+        .stdout("");
+}

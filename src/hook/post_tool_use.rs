@@ -34,14 +34,14 @@ pub fn run(input: &PostToolUse) -> anyhow::Result<Option<HookOutput>> {
     };
     let path = paths::absolute(file_path, &input.common.cwd);
     match paths::classify(&path) {
-        Target::Other => Ok(None),
+        Target::Other if !under_memory_override(&path) => Ok(None),
         Target::MemoryIndex => {
             if !in_memory_folder(&path, &input.common.cwd) {
                 return Ok(None);
             }
             Ok(index_verdict(file_path, &automem::measure_index(&path)))
         }
-        Target::MemoryCandidate => {
+        Target::MemoryCandidate | Target::Other => {
             let session = load::load_session(&client_env(&input.common.cwd)?);
             Ok(topic_verdict(&path, &session))
         }
@@ -50,6 +50,14 @@ pub fn run(input: &PostToolUse) -> anyhow::Result<Option<HookOutput>> {
             Ok(instruction_verdict(&path, &session))
         }
     }
+}
+
+/// A `.md` file under the folder named by `CLAUDE_COWORK_MEMORY_PATH_OVERRIDE` (an environment
+/// test only: no file is read).
+fn under_memory_override(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "md")
+        && std::env::var_os("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")
+            .is_some_and(|dir| !dir.is_empty() && path.starts_with(dir))
 }
 
 /// Whether a written `MEMORY.md` is an auto-memory index, as the client's own write check
