@@ -136,6 +136,12 @@ pub fn plan_install(before: Option<&str>, bin: &str) -> anyhow::Result<Change> {
     if !changed {
         return Ok(Change::Unchanged);
     }
+    let had_hooks = parse(before.unwrap_or(""))?.get("hooks").is_some();
+    if let Some(text) = before.filter(|_| !had_hooks)
+        && let Some(spliced) = splice_hooks(text, &root)
+    {
+        return Ok(Change::Write(spliced));
+    }
     Ok(Change::Write(render(&root, before)))
 }
 
@@ -263,6 +269,25 @@ fn render(v: &Value, original: Option<&str>) -> String {
         text.push('\n');
     }
     text
+}
+
+/// For a file without `hooks`: the original text with `"hooks": …` inserted before its closing
+/// brace, so the diff is only the added lines. `None` (re-serialize instead) when the result would
+/// not parse back to exactly `want`.
+fn splice_hooks(original: &str, want: &Value) -> Option<String> {
+    let end = original.rfind('}')?;
+    let head = original[..end].trim_end();
+    let indent = detect_indent(original).unwrap_or_else(|| "  ".to_owned());
+    let mut hooks = render(want.get("hooks")?, Some(original));
+    hooks.truncate(hooks.trim_end().len());
+    let hooks = hooks.replace('\n', &format!("\n{indent}"));
+    let sep = if head.ends_with('{') { "" } else { "," };
+    let text = format!(
+        "{head}{sep}\n{indent}\"hooks\": {hooks}\n{}",
+        &original[end..]
+    );
+    let back: Value = serde_json::from_str(&text).ok()?;
+    (back == *want && back.as_object()?.keys().eq(want.as_object()?.keys())).then_some(text)
 }
 
 /// The indentation of the first indented line.

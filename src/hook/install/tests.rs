@@ -250,3 +250,39 @@ fn diff_shows_the_added_lines() {
     assert!(d.contains("--- /s.json (before)"));
     assert!(d.contains("+  \"a\": 1"));
 }
+
+#[test]
+fn install_into_a_file_without_hooks_only_adds_lines() {
+    let original = "{\n\t\"model\": \"opus\",\n\t\"env\": {\"A\": \"1\", \"B\": 2e1}\n}\n";
+    let Change::Write(out) = plan_install(Some(original), "ccmem").unwrap() else {
+        panic!()
+    };
+    let d = diff(Path::new("/s.json"), original, &out);
+    let removed: Vec<&str> = d
+        .lines()
+        .filter(|l| l.starts_with('-') && !l.starts_with("---"))
+        .collect();
+    assert_eq!(removed, ["-\t\"env\": {\"A\": \"1\", \"B\": 2e1}"], "{d}");
+    assert!(
+        out.contains(
+            "\t\"env\": {\"A\": \"1\", \"B\": 2e1},\n\t\"hooks\": {\n\t\t\"SessionStart\""
+        ),
+        "{out}"
+    );
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["hooks"]["PostToolUse"][0]["matcher"],
+        POST_TOOL_USE_MATCHER
+    );
+    let Change::Write(from_empty) = plan_install(Some("{}"), "ccmem").unwrap() else {
+        panic!()
+    };
+    assert!(
+        from_empty.starts_with("{\n  \"hooks\": {\n    \"SessionStart\": ["),
+        "{from_empty}"
+    );
+    assert!(
+        from_empty.ends_with("\n}"),
+        "no newline added where there was none: {from_empty:?}"
+    );
+}
