@@ -286,3 +286,104 @@ fn install_into_a_file_without_hooks_only_adds_lines() {
         "no newline added where there was none: {from_empty:?}"
     );
 }
+
+mod prop {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn leaf() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            any::<i32>().prop_map(|n| json!(n)),
+            "[a-zé ✓]{0,8}".prop_map(Value::String),
+            any::<bool>().prop_map(Value::Bool),
+            Just(Value::Null),
+        ]
+    }
+
+    fn group() -> impl Strategy<Value = Value> {
+        (
+            prop::option::of("[A-Z][a-z]{0,5}"),
+            prop::collection::vec("(echo|ccmem|prettier) [a-z-]{1,12}", 0..3),
+        )
+            .prop_map(|(matcher, cmds)| {
+                let hooks: Vec<Value> = cmds
+                    .into_iter()
+                    .map(|c| json!({"type": "command", "command": c}))
+                    .collect();
+                let mut g = Map::new();
+                if let Some(m) = matcher {
+                    g.insert("matcher".into(), Value::String(m));
+                }
+                g.insert("hooks".into(), Value::Array(hooks));
+                Value::Object(g)
+            })
+    }
+
+    fn settings() -> impl Strategy<Value = Value> {
+        (
+            prop::collection::vec(("[a-zA-Z]{1,6}", leaf()), 0..5),
+            prop::option::of(prop::collection::vec(
+                (
+                    prop::sample::select(vec!["SessionStart", "PostToolUse", "Stop", "PreToolUse"]),
+                    prop::collection::vec(group(), 0..3),
+                ),
+                0..4,
+            )),
+        )
+            .prop_map(|(keys, hooks)| {
+                let mut obj = Map::new();
+                for (k, v) in keys {
+                    obj.insert(k, v);
+                }
+                if let Some(events) = hooks {
+                    let mut h = Map::new();
+                    for (e, groups) in events {
+                        h.insert(e.into(), Value::Array(groups));
+                    }
+                    obj.insert("hooks".into(), Value::Object(h));
+                }
+                Value::Object(obj)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+        #[test]
+        fn round_trip_is_byte_identical(v in settings(), style in 0..4usize, newline: bool) {
+            let mut text = match style {
+                0 => serde_json::to_string(&v).unwrap(),
+                1 => serde_json::to_string_pretty(&v).unwrap(),
+                _ => {
+                    let indent: &[u8] = if style == 2 { b"\t" } else { b"    " };
+                    let mut out = Vec::new();
+                    let fmt = serde_json::ser::PrettyFormatter::with_indent(indent);
+                    v.serialize(&mut serde_json::Serializer::with_formatter(&mut out, fmt)).unwrap();
+                    String::from_utf8(out).unwrap()
+                }
+            };
+            if newline {
+                text.push('\n');
+            }
+            // Skip originals that already hold ccmem hooks: those are an install's output, not a user's.
+            prop_assume!(!has_ours(&text));
+            let Change::Write(installed) = plan_install(Some(&text), "ccmem").unwrap() else {
+                panic!("install changed nothing");
+            };
+            prop_assert_eq!(plan_install(Some(&installed), "ccmem").unwrap(), Change::Unchanged);
+            let restored = match plan_uninstall(Some(&installed), Some(text.as_bytes())).unwrap() {
+                Change::RestoreBackup(b) => String::from_utf8(b).unwrap(),
+                other => panic!("expected the backup back, got {other:?}"),
+            };
+            prop_assert_eq!(restored, text);
+            // Without the backup, the user's value survives (only empty hook containers may go).
+            // With nothing left, the file install would have created goes.
+            let back: Value = match plan_uninstall(Some(&installed), None).unwrap() {
+                Change::Write(t) => serde_json::from_str(&t).unwrap(),
+                Change::Delete => json!({}),
+                other => panic!("unexpected {other:?}"),
+            };
+            prop_assert_eq!(without_empty_hooks(&back), without_empty_hooks(&v));
+        }
+    }
+}
