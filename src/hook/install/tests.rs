@@ -287,7 +287,7 @@ fn install_into_a_file_without_hooks_only_adds_lines() {
     );
 }
 
-mod prop {
+mod generated {
     use proptest::prelude::*;
 
     use super::*;
