@@ -12,13 +12,13 @@
 //! a file already in the session (startup block, an earlier attachment, or a file the model
 //! read itself) is not attached again.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::Session;
 use super::git;
 use super::model::{Kind, Loaded, Why};
-use super::rule_paths;
+use super::rule_paths::{self, Matcher};
 use crate::env::ClientEnv;
 use crate::settings::{Settings, Source};
 
@@ -38,13 +38,16 @@ pub trait Procedure {
     fn file(&mut self, path: &Path, kind: Kind, processed: &mut HashSet<String>) -> Vec<Candidate>;
 
     /// Every rule under a rules folder, in raw directory order, each followed by its imports
-    /// (`Gze`, before its conditional/unconditional filter).
+    /// (`Gze`, before its conditional/unconditional filter). External imports are never
+    /// approved here; user files keep their own rule.
+    /// `conditional` is the client's `conditionalRule` flag (the pass that keeps rules with
+    /// `paths:`).
     fn rules(
         &mut self,
         dir: &Path,
         kind: Kind,
         processed: &mut HashSet<String>,
-        include_external: bool,
+        conditional: bool,
     ) -> Vec<Candidate>;
 }
 
@@ -69,6 +72,8 @@ pub fn load_with(
         env,
         settings: &session.settings,
         procedure,
+        cwd_level: dirs::cwd_level(env),
+        matchers: HashMap::new(),
     };
     reads
         .iter()
@@ -76,6 +81,9 @@ pub fn load_with(
             let file = git::normalize(&env.cwd.join(read));
             // The Read tool records the file before attachments are computed.
             seen.insert(file.to_string_lossy().into_owned());
+            if !dirs::within_working_dirs(env, &file) {
+                return Vec::new();
+            }
             reader
                 .candidates(&file)
                 .into_iter()
@@ -86,71 +94,14 @@ pub fn load_with(
         .collect()
 }
 
-/// The folders a read of `file` visits (`iVt`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Dirs {
-    /// Folders strictly between the working directory and the file, outermost first.
-    pub nested: Vec<PathBuf>,
-    /// The working directory and its ancestors (not `/`), outermost first.
-    pub cwd_level: Vec<PathBuf>,
-}
-
-/// Computes the folders for a read of `file` (absolute, normalized) from `cwd`.
-pub fn dirs(env: &ClientEnv, file: &Path) -> Dirs {
-    let cwd = env.cwd.as_path();
-    let mut start = file.parent().unwrap_or(file).to_path_buf();
-    if !start.starts_with(cwd)
-        && let Ok(real) = std::fs::canonicalize(&start)
-        && real.starts_with(cwd)
-    {
-        start = real;
-    }
-    let automount = automount_roots(env);
-    let mut nested: Vec<PathBuf> = start
-        .ancestors()
-        .take_while(|d| *d != cwd && d.parent().is_some())
-        .filter(|d| d.starts_with(cwd) && !automount.iter().any(|a| a == d))
-        .map(Path::to_path_buf)
-        .collect();
-    nested.reverse();
-    let outer = outer_checkout(cwd);
-    let mut cwd_level: Vec<PathBuf> = cwd
-        .ancestors()
-        .filter(|d| d.parent().is_some())
-        .filter(|d| !automount.iter().any(|a| a == d))
-        .filter(|d| {
-            !outer
-                .as_ref()
-                .is_some_and(|(w, m)| d.starts_with(m) && !d.starts_with(w))
-        })
-        .map(Path::to_path_buf)
-        .collect();
-    cwd_level.reverse();
-    Dirs { nested, cwd_level }
-}
-
-/// `CLAUDE_CODE_AUTOMOUNT_ROOTS`: absolute entries split on `:`, resolved.
-fn automount_roots(env: &ClientEnv) -> Vec<PathBuf> {
-    env.var("CLAUDE_CODE_AUTOMOUNT_ROOTS")
-        .unwrap_or("")
-        .split(':')
-        .filter(|p| p.starts_with('/'))
-        .map(|p| git::normalize(Path::new(p)))
-        .collect()
-}
-
-/// `(worktree root, main checkout root)` when the working directory is in a git worktree
-/// nested inside its main checkout (folders of the main checkout above it get no project files).
-fn outer_checkout(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
-    let worktree = git::git_root(cwd)?;
-    let main = git::canonical_root(&worktree);
-    (main != worktree && worktree.starts_with(&main)).then_some((worktree, main))
-}
-
 struct Reader<'a> {
     env: &'a ClientEnv,
     settings: &'a Settings,
     procedure: &'a mut dyn Procedure,
+    /// The start directory and its ancestors whose conditional rules apply to every read.
+    cwd_level: Vec<PathBuf>,
+    /// Compiled pattern lists (a session's rules are matched on every read).
+    matchers: HashMap<Vec<String>, Matcher>,
 }
 
 impl Reader<'_> {
@@ -160,26 +111,18 @@ impl Reader<'_> {
         let mut out = Vec::new();
         let cwd = self.env.cwd.clone();
         let managed = self.env.managed_dir.join(".claude").join("rules");
-        out.extend(self.conditional(file, &managed, &cwd, Kind::Managed, false, &mut processed));
+        out.extend(self.conditional(file, &managed, &cwd, Kind::Managed, &mut processed));
         if self.settings.is_enabled(Source::User) {
             let user = self.env.config_dir().join("rules");
-            out.extend(self.conditional(file, &user, &cwd, Kind::User, true, &mut processed));
+            out.extend(self.conditional(file, &user, &cwd, Kind::User, &mut processed));
         }
-        let dirs = dirs(self.env, file);
-        for dir in &dirs.nested {
-            out.extend(self.nested(dir, file, &mut processed));
+        for dir in dirs::nested(self.env, file) {
+            out.extend(self.nested(&dir, file, &mut processed));
         }
         if self.settings.is_enabled(Source::Project) {
-            for dir in &dirs.cwd_level {
+            for dir in self.cwd_level.clone() {
                 let rules = dir.join(".claude").join("rules");
-                out.extend(self.conditional(
-                    file,
-                    &rules,
-                    dir,
-                    Kind::Project,
-                    false,
-                    &mut processed,
-                ));
+                out.extend(self.conditional(file, &rules, &dir, Kind::Project, &mut processed));
             }
         }
         out
@@ -215,7 +158,7 @@ impl Reader<'_> {
                     .filter(|c| c.globs.is_none())
                     .map(|c| relabel(c.loaded, &why)),
             );
-            out.extend(self.conditional(file, &rules, dir, Kind::Project, false, processed));
+            out.extend(self.conditional(file, &rules, dir, Kind::Project, processed));
             processed.extend(copy);
         }
         out
@@ -228,31 +171,39 @@ impl Reader<'_> {
         rules: &Path,
         base: &Path,
         kind: Kind,
-        include_external: bool,
         processed: &mut HashSet<String>,
     ) -> Vec<Loaded> {
-        let all = self
-            .procedure
-            .rules(rules, kind, processed, include_external);
+        let all = self.procedure.rules(rules, kind, processed, true);
         if all.iter().all(|c| c.globs.is_none()) {
             return Vec::new();
         }
         let target = relative_target(base, file);
+        let rel = target
+            .as_deref()
+            .and_then(|t| rule_paths::relative(base, t));
         let dir = rules.to_string_lossy().into_owned();
-        all.into_iter()
-            .filter_map(|c| {
-                let globs = c.globs?;
-                let pattern = rule_paths::matching_pattern(&globs, base, target.as_deref()?)?;
-                let mut loaded = c.loaded;
-                if matches!(loaded.why, Why::Rule { .. }) {
-                    loaded.why = Why::LazyRule {
-                        dir: dir.clone(),
-                        pattern,
-                    };
-                }
-                Some(loaded)
-            })
-            .collect()
+        let mut out = Vec::new();
+        for c in all {
+            let (Some(globs), Some(rel)) = (c.globs, rel) else {
+                continue;
+            };
+            let matcher = self
+                .matchers
+                .entry(globs)
+                .or_insert_with_key(|g| Matcher::new(g));
+            let Some(pattern) = matcher.matched(rel) else {
+                continue;
+            };
+            let mut loaded = c.loaded;
+            if matches!(loaded.why, Why::Rule { .. }) {
+                loaded.why = Why::LazyRule {
+                    dir: dir.clone(),
+                    pattern: pattern.to_owned(),
+                };
+            }
+            out.push(loaded);
+        }
+        out
     }
 }
 
@@ -286,6 +237,7 @@ fn relabel(mut loaded: Loaded, why: &Why) -> Loaded {
 }
 
 mod cut;
+pub mod dirs;
 mod procedure;
 
 #[cfg(test)]

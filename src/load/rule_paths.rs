@@ -51,11 +51,16 @@ pub fn is_conditional(yaml: Option<&str>) -> Option<Vec<String>> {
 /// original working directory for user and managed rules; a `file` outside `base` never
 /// matches. Both paths must be absolute and normalized.
 pub fn matching_pattern(globs: &[String], base: &Path, file: &Path) -> Option<String> {
+    Matcher::new(globs)
+        .matched(relative(base, file)?)
+        .map(str::to_owned)
+}
+
+/// `path.relative(base, file)` when `file` lies below `base` and the result does not start
+/// with `..` (the client's test, so `..foo/x` is excluded too); `None` never matches.
+pub fn relative<'f>(base: &Path, file: &'f Path) -> Option<&'f str> {
     let rel = file.strip_prefix(base).ok()?.to_str()?;
-    if rel.starts_with("..") {
-        return None;
-    }
-    Matcher::new(globs).matched(rel).map(str::to_owned)
+    (!rel.is_empty() && !rel.starts_with("..")).then_some(rel)
 }
 
 /// The YAML value under `paths`, parsing strictly first and leniently on error.

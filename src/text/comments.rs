@@ -119,3 +119,101 @@ fn remove_comments(span: &str, at: usize) -> Vec<Piece> {
     out.retain(|p| !p.text.is_empty());
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn s(t: &str) -> String {
+        strip(t).into_owned()
+    }
+
+    #[test]
+    fn own_line_and_multiline_comments_vanish_with_their_blank_lines() {
+        assert_eq!(s("a\n\n<!-- c -->\n\n\nb\n"), "a\n\nb\n");
+        assert_eq!(s("<!--\nmulti\nline\n-->\nb"), "b");
+        assert_eq!(s("<!-- one -->\n<!-- two -->\nb"), "b");
+        assert_eq!(s("<!---->\nb"), "b");
+    }
+
+    #[test]
+    fn text_after_the_close_stays_with_its_space() {
+        assert_eq!(s("a\n\n<!-- c --> t\n"), "a\n\n t\n");
+        assert_eq!(s("<!-- c --> t <!-- d --> u\n"), " t  u\n");
+    }
+
+    #[test]
+    fn nested_inline_code_and_unterminated_comments_are_kept() {
+        for t in [
+            "a <!-- inline --> b\n",
+            "```\n<!-- fenced -->\n```\n",
+            "    <!-- indented code -->\n",
+            "\t<!-- tab code -->\n",
+            "- item\n  <!-- in item -->\n",
+            "> <!-- in quote -->\n",
+            "<div>\n<!-- in div -->\n</div>\n",
+            "<!-- unterminated\n\nstill\n",
+            "<!-->\n",
+        ] {
+            assert_eq!(s(t), t, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn a_column_zero_comment_interrupts_a_paragraph_an_indented_one_does_not() {
+        assert_eq!(s("para\n<!-- c -->\nnext\n"), "para\nnext\n");
+        assert_eq!(s("para\n <!-- c -->\n"), "para\n <!-- c -->\n");
+        assert_eq!(s(" <!-- c -->\nx"), "x");
+        assert_eq!(s("> a\n<!-- c -->\nb"), "> a\nb");
+    }
+
+    #[test]
+    fn crlf_is_normalized_only_when_a_span_was_edited() {
+        assert_eq!(
+            strip("a\r\nb <!-- c -->\r\n"),
+            Cow::Borrowed("a\r\nb <!-- c -->\r\n")
+        );
+        assert_eq!(s("a\r\n<!-- c -->\r\nb\rc\r\n"), "a\nb\nc\n");
+        // `<!-->` is a one-line html token with `-->` in it: edited (normalized), text kept.
+        assert_eq!(s("<!-->\r\nx\r\n"), "<!-->\nx\n");
+        assert!(matches!(strip("no comment\r\n"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn strip_mapped_gives_input_lines() {
+        let (out, map) = strip_mapped("a\n<!-- c\nd -->\nb\n\nc");
+        assert_eq!(out, "a\nb\n\nc");
+        assert_eq!(map, vec![0, 3, 4, 5]);
+        let (out, map) = strip_mapped("x\r\n<!-- c -->\r\ny\r\n");
+        assert_eq!(out, "x\ny\n");
+        assert_eq!(map, vec![0, 2, 3]);
+        let (out, map) = strip_mapped("plain\ntext");
+        assert_eq!((out.as_ref(), map), ("plain\ntext", vec![0, 1]));
+    }
+
+    proptest! {
+        #[test]
+        fn strip_is_a_subsequence_and_the_map_is_sound(
+            parts in proptest::collection::vec(
+                prop_oneof![
+                    Just("<!-- c -->"), Just("<!--"), Just("-->"), Just("\n"), Just("\r\n"),
+                    Just("\r"), Just("- "), Just("> "), Just("```"), Just("    "), Just("x"),
+                    Just(" t"), Just("<div>"), Just("é"), Just("\n\n"),
+                ],
+                0..40,
+            )
+        ) {
+            let text: String = parts.concat();
+            let (out, map) = strip_mapped(&text);
+            prop_assert_eq!(&out, &strip(&text));
+            let norm = text.replace("\r\n", "\n").replace('\r', "\n");
+            let mut it = norm.chars();
+            prop_assert!(out.chars().all(|c| it.any(|n| n == c)) || out == text);
+            let lines = text.split('\n').count();
+            prop_assert_eq!(map.len(), out.split('\n').count());
+            prop_assert!(map.windows(2).all(|w| w[0] <= w[1]));
+            prop_assert!(map.iter().all(|&l| l < lines));
+        }
+    }
+}

@@ -1,20 +1,43 @@
-//! Block structure of Markdown as the client's lexer (a rewritten `marked`, `gfm: false`)
-//! splits it, reduced to what comment stripping and the `@import` scan need.
+//! Block structure of Markdown as the client's lexer (a rewritten `marked`, `gfm: false`,
+//! class `BPe` in chunk-z2hgkt87) splits it, reduced to what comment stripping and the
+//! `@import` scan need.
 //!
-//! The input must already be LF-normalized (the client lexes `\r\n`/`\r` as `\n`). The
-//! lexer is line based and follows CommonMark block rules (which the fork implements):
-//! fenced and indented code, ATX and setext headings, thematic breaks, the seven HTML block
-//! kinds (a comment block ends on the line of the first `-->` and takes all `\n` after it),
-//! block quotes and list items with lazy continuation, link reference definitions and
-//! paragraphs (which HTML kinds 1-6, fences, headings, rules, quotes and lists interrupt).
-//! Spans are byte ranges of the lexed text; container content is re-lexed from a
-//! [`Src`] that maps its bytes back to the outer text.
+//! The input must already be LF-normalized (the client lexes `\r\n`/`\r` as `\n`). Rules are
+//! CommonMark's where the fork follows them, and the fork's own where it does not (checked
+//! against the client's lexer run under node, see `fuzz/oracle/`):
+//! - HTML blocks: kinds 1-2 end at the end of the line holding the terminator (`<!-->` and
+//!   `<!--->` close at once), kinds 3-5 right after `?>`/`>`/`]]>` (the rest of that line is
+//!   lexed as a new block), kinds 6-7 before a blank line; all take the `\n`s after them.
+//!   Kind 7 excludes `script|pre|style|textarea` tag names, so `</pre>` alone is a paragraph.
+//! - A paragraph ends at a blank line or at the `sp` regex: `>`, `- `/`+ `/`* `, `1. `/`1) `,
+//!   an ATX heading, a fence followed by `\n`, a rule, or HTML of kinds 1, 2, 6 **at column 0
+//!   only** (so ` <!-- c -->` after a paragraph line is paragraph text, not a comment block).
+//! - Setext headings are tried before paragraphs and may span lines a paragraph would stop at
+//!   (`EL`/`mL`); a failed scan is remembered (`noSetextUntil`).
+//! - List items continue per `hp()`: lines indented to the content column (tabs as four
+//!   spaces, `replaceAll`), blank lines, and lazy lines unless a blank line was seen; a line
+//!   starting (at most `min(3, indent-1)` spaces in) with `#`, a fence, a rule, `<!--`,
+//!   `<X…>` or a list marker ends the item. Inside items text is lexed line by line, so any
+//!   block start ends it, and after a nested list the rest of the item lexes as top level
+//!   (`blockTokens` leaves `state.top` true).
+//! - Block quotes take lazy lines unless `sp`, a list marker or an indented (≤ 3) HTML start
+//!   (`Sw`, case-insensitive) begins the line.
+//!
+//! Spans are byte ranges of the lexed text; container content is re-lexed from a [`Src`] that
+//! maps its bytes back to the outer text.
+
+/// Deepest container nesting that is lexed; deeper `>`/list lines are paragraph text. Each
+/// level copies its content, so this bounds the work on adversarial input (the client itself
+/// would need a stack frame per level).
+const MAX_NESTING: usize = 32;
 
 /// Text lexed inside a container, with a map back to offsets of the outermost text.
 #[derive(Debug, Clone, Default)]
 pub struct Src {
     /// The container's content with its prefixes (`> `, list indentation) removed.
     pub text: String,
+    /// How many containers this text is nested in (0 for the whole text).
+    depth: usize,
     /// `(inner offset, outer offset)` at the start of each copied segment, ascending.
     segments: Vec<(usize, usize)>,
 }
@@ -24,6 +47,7 @@ impl Src {
     pub fn root(text: &str) -> Self {
         Src {
             text: text.to_owned(),
+            depth: 0,
             segments: vec![(0, 0)],
         }
     }
@@ -135,20 +159,29 @@ fn is_blank(s: &str) -> bool {
 /// Lexes `src` into blocks (`top` is false inside list items).
 pub fn lex(src: &Src, top: bool) -> Vec<Block> {
     let mut out = Vec::new();
+    let mut ls = lines(&src.text, 0);
     let mut from = Some(0);
     let mut top = top;
     while let Some(f) = from {
-        from = lex_from(src, f, &mut top, &mut out);
+        let i0 = ls.partition_point(|l| l.end < f);
+        let Some(line) = ls.get_mut(i0) else { break };
+        line.start = f;
+        from = lex_from(src, &ls, i0, &mut top, &mut out);
     }
     out
 }
 
-/// Lexes from byte `from` (a line start, or where an HTML block ended mid-line); returns
-/// where to go on when an HTML block of kind 3-5 ended before the end of its line.
-fn lex_from(src: &Src, from: usize, top: &mut bool, out: &mut Vec<Block>) -> Option<usize> {
+/// Lexes from line `i0` (whose start may be where an HTML block ended mid-line); returns
+/// where to go on when an HTML block of kind 3-5 ends before the end of its line.
+fn lex_from(
+    src: &Src,
+    ls: &[Line],
+    i0: usize,
+    top: &mut bool,
+    out: &mut Vec<Block>,
+) -> Option<usize> {
     let s = src.text.as_str();
-    let ls = lines(s, from);
-    let mut i = 0;
+    let mut i = i0;
     // A failed setext scan fails again from any later line before where it gave up.
     let mut no_setext_until = 0;
     while i < ls.len() {
@@ -216,12 +249,13 @@ fn lex_from(src: &Src, from: usize, top: &mut bool, out: &mut Vec<Block>) -> Opt
             out.push(Block::Other);
             continue;
         }
-        if body.starts_with('>') {
-            i = blockquote(src, &ls, i, out);
+        let nest = src.depth < MAX_NESTING;
+        if nest && body.starts_with('>') {
+            i = blockquote(src, ls, i, out);
             continue;
         }
-        if list_marker(body).is_some() {
-            i = list(src, &ls, i, out);
+        if nest && list_marker(body).is_some() {
+            i = list(src, ls, i, out);
             // The fork's `blockTokens` leaves `state.top` true when a list's items are done,
             // so what follows a nested list in an item lexes as top-level paragraphs.
             *top = true;
@@ -449,7 +483,10 @@ fn html_interrupts(line: &str) -> bool {
 
 fn blockquote(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usize {
     let s = src.text.as_str();
-    let mut inner = Src::default();
+    let mut inner = Src {
+        depth: src.depth + 1,
+        ..Src::default()
+    };
     let mut lazy_ok = false;
     while i < ls.len() {
         let line = &s[ls[i].start..ls[i].end];
@@ -492,9 +529,12 @@ fn list(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usize {
         };
         let width = col + m.width;
         let d = 3.min(width.saturating_sub(1));
-        let mut inner = Src::default();
+        let mut inner = Src {
+            depth: src.depth + 1,
+            ..Src::default()
+        };
         inner.push(src, ls[i].start + ib + m.content, ls[i].next);
-        let mut prev = line[ib + m.content..].to_owned();
+        let mut prev: std::borrow::Cow<'_, str> = line[ib + m.content..].into();
         let mut saw_blank = is_blank(&prev);
         i += 1;
         while i < ls.len() {
@@ -503,7 +543,11 @@ fn list(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usize {
             if w <= d && item_breaks(&l[w..], ls[i].next >= s.len() && ls[i].end == s.len()) {
                 break;
             }
-            let expanded = l.replace('\t', "    ");
+            let expanded: std::borrow::Cow<'_, str> = if l.contains('\t') {
+                l.replace('\t', "    ").into()
+            } else {
+                l.into()
+            };
             let blank = super::js::trim(l).is_empty();
             let ew = expanded.bytes().take_while(|&b| b == b' ').count();
             if blank {
@@ -516,7 +560,10 @@ fn list(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usize {
                 inner.push(src, ls[i].start, ls[i].next);
             }
             saw_blank |= blank;
-            prev = expanded.get(width..).unwrap_or("").to_owned();
+            prev = match expanded {
+                std::borrow::Cow::Borrowed(b) => b.get(width..).unwrap_or("").into(),
+                std::borrow::Cow::Owned(o) => o.get(width..).unwrap_or("").to_owned().into(),
+            };
             i += 1;
         }
         let blocks = lex(&inner, false);

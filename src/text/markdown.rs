@@ -94,7 +94,7 @@ fn walk(src: &Src, blocks: &[Block], sink: &mut Sink<'_>) {
                 if *in_item {
                     sink(&src.text[span.clone()], &|i| src.outer(span.start + i));
                 }
-                inline(src, span.clone(), sink);
+                inline(src, span.clone(), 0, sink);
             }
             Block::Container(inner, blocks) => walk(inner, blocks, sink),
         }
@@ -131,12 +131,23 @@ fn html_token(raw: &str, at: usize, src: &Src, sink: &mut Sink<'_>) {
     sink(&kept, &base);
 }
 
+/// Deepest nesting of links and emphasis that is parsed; deeper markup is plain text (the
+/// client would run out of stack long before a file could nest that deep usefully).
+const MAX_INLINE_DEPTH: usize = 32;
+
 /// Inline tokens of `span`: every text token goes to `sink`.
-fn inline(src: &Src, span: std::ops::Range<usize>, sink: &mut Sink<'_>) {
+fn inline(src: &Src, span: std::ops::Range<usize>, depth: usize, sink: &mut Sink<'_>) {
     let s = &src.text[..span.end];
     let b = s.as_bytes();
     let mut run = span.start;
     let mut p = span.start;
+    let nested = depth < MAX_INLINE_DEPTH;
+    // Failure caches: no closer after these positions (searches are bounded by `span.end`).
+    let mut no_emphasis_from = [usize::MAX; 2];
+    let mut no_code_close: std::collections::HashMap<usize, usize> = Default::default();
+    let mut brackets: Option<std::collections::HashMap<usize, usize>> = None;
+    let mut parens: Option<std::collections::HashMap<usize, usize>> = None;
+    let mut finds = Finds::default();
     let flush = |from: usize, to: usize, sink: &mut Sink<'_>| {
         if from < to {
             sink(&s[from..to], &|i| src.outer(from + i));
@@ -153,29 +164,58 @@ fn inline(src: &Src, span: std::ops::Range<usize>, sink: &mut Sink<'_>) {
             }
             b'`' => {
                 let n = b[p..].iter().take_while(|&&x| x == b'`').count();
-                match code_span_end(&s[p + n..], n) {
+                let found = if no_code_close.get(&n).is_some_and(|&f| f <= p) {
+                    None
+                } else {
+                    code_span_end(&s[p + n..], n)
+                };
+                match found {
                     Some(e) => Some((n + e, None)),
                     None => {
+                        no_code_close.entry(n).or_insert(p);
                         p += n;
                         continue;
                     }
                 }
             }
             b'<' => autolink_len(&s[p..])
-                .or_else(|| html_tag_len(&s[p..]))
+                .or_else(|| inline_html(s, p, &mut finds))
                 .map(|n| (n, None)),
-            b'[' => link(s, p, 1),
-            b'!' if b.get(p + 1) == Some(&b'[') => link(s, p, 2).map(|(n, _)| (n, None)),
-            b'*' | b'_' => match emphasis(s, p, span.start) {
-                Some((lead, n, inner)) => {
-                    p += lead;
-                    Some((n, inner))
+            b'[' if nested => {
+                let m = brackets.get_or_insert_with(|| bracket_pairs(s, span.start));
+                let close = m.get(&p).copied();
+                let pm = parens.get_or_insert_with(|| paren_pairs(s, span.start));
+                close.and_then(|close| link(p, 1, close, pm.get(&(close + 1)).copied()))
+            }
+            b'!' if nested && b.get(p + 1) == Some(&b'[') => {
+                let m = brackets.get_or_insert_with(|| bracket_pairs(s, span.start));
+                let close = m.get(&(p + 1)).copied();
+                let pm = parens.get_or_insert_with(|| paren_pairs(s, span.start));
+                close
+                    .and_then(|close| link(p, 2, close, pm.get(&(close + 1)).copied()))
+                    .map(|(n, _)| (n, None))
+            }
+            b'*' | b'_' if nested => {
+                let slot = usize::from(c == b'_');
+                let found = if no_emphasis_from[slot] <= p {
+                    None
+                } else {
+                    emphasis(s, p, span.start)
+                };
+                match found {
+                    Some((lead, n, inner)) => {
+                        p += lead;
+                        Some((n, inner))
+                    }
+                    None => {
+                        if no_emphasis_from[slot] == usize::MAX && opens(s, p, span.start) {
+                            no_emphasis_from[slot] = p;
+                        }
+                        p += b[p..].iter().take_while(|&&x| x == c).count();
+                        continue;
+                    }
                 }
-                None => {
-                    p += b[p..].iter().take_while(|&&x| x == c).count();
-                    continue;
-                }
-            },
+            }
             _ => None,
         };
         match token {
@@ -185,7 +225,7 @@ fn inline(src: &Src, span: std::ops::Range<usize>, sink: &mut Sink<'_>) {
                     html_token(&s[p..p + n], p, src, sink);
                 }
                 if let Some(r) = inner {
-                    inline(src, r, sink);
+                    inline(src, r, depth + 1, sink);
                 }
                 p += n;
                 run = p;
@@ -194,6 +234,55 @@ fn inline(src: &Src, span: std::ops::Range<usize>, sink: &mut Sink<'_>) {
         }
     }
     flush(run, span.end, sink);
+}
+
+/// For each `[` from `start` on, the index of its matching `]` (escapes and code spans
+/// skipped), in one pass.
+fn bracket_pairs(s: &str, start: usize) -> std::collections::HashMap<usize, usize> {
+    let b = s.as_bytes();
+    let mut out = std::collections::HashMap::new();
+    let mut stack = Vec::new();
+    let mut no_code_close: std::collections::HashMap<usize, usize> = Default::default();
+    let mut i = start;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'`' => {
+                let n = b[i..].iter().take_while(|&&x| x == b'`').count();
+                let end = if no_code_close.get(&n).is_some_and(|&f| f <= i) {
+                    None
+                } else {
+                    code_span_end(&s[i + n..], n)
+                };
+                if end.is_none() {
+                    no_code_close.entry(n).or_insert(i);
+                }
+                i += end.unwrap_or(0) + n - 1;
+            }
+            b'[' => stack.push(i),
+            b']' => {
+                if let Some(open) = stack.pop() {
+                    out.insert(open, i);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Whether the delimiter run at `p` may open emphasis (so a failed search is worth caching).
+fn opens(s: &str, p: usize, start: usize) -> bool {
+    let c = s.as_bytes()[p];
+    if p > start && s.as_bytes()[p - 1] == c {
+        return false;
+    }
+    let n = s.as_bytes()[p..].iter().take_while(|&&x| x == c).count();
+    let before = s[start..p].chars().next_back();
+    let after = s[p + n..].chars().next();
+    flanking(before, after)
+        && !(c == b'_' && flanking(after, before) && !before.is_some_and(is_punct))
 }
 
 fn code_span_end(rest: &str, n: usize) -> Option<usize> {
@@ -213,8 +302,65 @@ fn code_span_end(rest: &str, n: usize) -> Option<usize> {
     None
 }
 
+/// Remembers the last search for each closing string, so repeated searches from later
+/// positions (`<!--<!--<!--…`) stay linear.
+#[derive(Default)]
+struct Finds {
+    last: [Option<(usize, Option<usize>)>; 4],
+}
+
+impl Finds {
+    /// The first index `>= from` of `needle` (one of `-->`, `?>`, `]]>`, `>`) in `s`.
+    fn find(&mut self, s: &str, from: usize, needle: &str) -> Option<usize> {
+        let k = ["-->", "?>", "]]>", ">"]
+            .iter()
+            .position(|n| *n == needle)?;
+        if let Some((q, r)) = self.last[k]
+            && q <= from
+            && r.is_none_or(|x| x >= from)
+        {
+            return r;
+        }
+        let r = s.get(from..)?.find(needle).map(|i| from + i);
+        self.last[k] = Some((from, r));
+        r
+    }
+}
+
+/// Inline HTML at `p` with the searches for its end memoized.
+fn inline_html(s: &str, p: usize, finds: &mut Finds) -> Option<usize> {
+    let r = &s[p..];
+    let end = |needle: &str, skip: usize, finds: &mut Finds| {
+        finds
+            .find(s, p + skip, needle)
+            .map(|i| i + needle.len() - p)
+    };
+    if let Some(c) = r.strip_prefix("<!--") {
+        if c.starts_with('>') {
+            return Some(5);
+        }
+        if c.starts_with("->") {
+            return Some(6);
+        }
+        return end("-->", 4, finds);
+    }
+    if r.starts_with("<?") {
+        return end("?>", 2, finds);
+    }
+    if r.starts_with("<![CDATA[") {
+        return end("]]>", 9, finds);
+    }
+    if r.len() > 2 && r.starts_with("<!") && r.as_bytes()[2].is_ascii_alphabetic() {
+        return end(">", 0, finds);
+    }
+    html_tag_len(r)
+}
+
 fn autolink_len(s: &str) -> Option<usize> {
-    let end = s.find('>')?;
+    let end = 1 + s[1..].find(|c: char| c == '>' || c == '<' || c <= ' ')?;
+    if s.as_bytes()[end] != b'>' {
+        return None;
+    }
     let inner = &s[1..end];
     if inner.is_empty() || inner.bytes().any(|b| b <= b' ' || b == b'<') {
         return None;
@@ -325,42 +471,38 @@ pub(crate) fn html_tag_len(s: &str) -> Option<usize> {
     }
 }
 
-/// A link or image at `p` (`open` = 1 for `[`, 2 for `![`): its length and its text span.
-fn link(s: &str, p: usize, open: usize) -> Option<(usize, Option<std::ops::Range<usize>>)> {
+/// A link or image at `p` (`open` = 1 for `[`, 2 for `![`) whose text closes at `close`
+/// and whose destination `(…)` closes at `dest_close`: its length and its text span.
+fn link(
+    p: usize,
+    open: usize,
+    close: usize,
+    dest_close: Option<usize>,
+) -> Option<(usize, Option<std::ops::Range<usize>>)> {
+    let j = dest_close?;
+    Some((j + 1 - p, Some(p + open..close)))
+}
+
+/// For each `(` from `start` on, the index of its matching `)` (escapes skipped).
+fn paren_pairs(s: &str, start: usize) -> std::collections::HashMap<usize, usize> {
     let b = s.as_bytes();
-    let mut depth = 0usize;
-    let mut i = p + open;
-    let close = loop {
-        match b.get(i)? {
+    let mut out = std::collections::HashMap::new();
+    let mut stack = Vec::new();
+    let mut i = start;
+    while i < b.len() {
+        match b[i] {
             b'\\' => i += 1,
-            b'`' => {
-                let n = b[i..].iter().take_while(|&&x| x == b'`').count();
-                i += code_span_end(&s[i + n..], n).unwrap_or(0) + n - 1;
+            b'(' => stack.push(i),
+            b')' => {
+                if let Some(open) = stack.pop() {
+                    out.insert(open, i);
+                }
             }
-            b'[' => depth += 1,
-            b']' if depth == 0 => break i,
-            b']' => depth -= 1,
             _ => {}
         }
         i += 1;
-    };
-    if b.get(close + 1) != Some(&b'(') {
-        return None;
     }
-    let mut j = close + 2;
-    let mut parens = 0usize;
-    loop {
-        match b.get(j)? {
-            b'\\' => j += 1,
-            b'(' => parens += 1,
-            b')' if parens == 0 => break,
-            b')' => parens -= 1,
-            b'\n' if s[close + 2..j].trim().is_empty() => {}
-            _ => {}
-        }
-        j += 1;
-    }
-    Some((j + 1 - p, Some(p + open..close)))
+    out
 }
 
 /// Emphasis at `p`: a left-flanking run closed later by a right-flanking run of the same
@@ -472,4 +614,137 @@ fn accept(raw: &str) -> Option<String> {
                 .next()
                 .is_some_and(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b)));
     ok.then_some(h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn paths(t: &str) -> Vec<String> {
+        imports(t).into_iter().map(|r| r.path).collect()
+    }
+
+    #[test]
+    fn accepted_syntax() {
+        let t = "@x.md @./x.md @../x.md @-x.md @_x.md @.x.md @noext @x.md,y.md @a&b.md \
+                 @Design\\ Docs/x.md @x.md#sec @~/h.md @/abs.md";
+        assert_eq!(
+            paths(t),
+            [
+                "x.md",
+                "./x.md",
+                "../x.md",
+                "-x.md",
+                "_x.md",
+                ".x.md",
+                "noext",
+                "x.md,y.md",
+                "a&b.md",
+                "Design Docs/x.md",
+                "x.md",
+                "~/h.md",
+                "/abs.md"
+            ]
+        );
+    }
+
+    #[test]
+    fn rejected_syntax() {
+        for t in [
+            "mid@x.md",
+            "(@x.md)",
+            "\"@x.md\"",
+            "'@x.md'",
+            "@@x",
+            "@#x",
+            "@\"x\"",
+            "@~x",
+            "@*x",
+            "@/",
+            "@#only",
+            "@",
+        ] {
+            assert_eq!(paths(t), Vec::<String>::new(), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn path_stops_at_whitespace_or_a_lone_backslash() {
+        assert_eq!(paths("@win\\path.md"), ["win"]);
+        assert_eq!(paths("@trail\\ "), ["trail "]);
+        assert_eq!(paths("@a.md, @b.md. @c.md;"), ["a.md,", "b.md.", "c.md;"]);
+    }
+
+    #[test]
+    fn skipped_contexts() {
+        for t in [
+            "```\n@fenced.md\n```\n",
+            "    @indented.md\n",
+            "`@span.md`",
+            "<div>@x.md</div>\n",
+            "[text](@url.md)",
+            "![@alt.md](p)",
+            "\\@escaped.md",
+            "<!-- @in-comment.md -->\n",
+        ] {
+            assert_eq!(paths(t), Vec::<String>::new(), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn scanned_contexts() {
+        assert_eq!(paths("# Head @h.md\n"), ["h.md"]);
+        assert_eq!(paths("> quote @q.md\n"), ["q.md"]);
+        assert_eq!(paths("*@em.md* **@st.md**"), ["em.md", "st.md"]);
+        assert_eq!(paths("[see @l.md](u)"), ["l.md"]);
+        assert_eq!(paths("| a | @cell.md |\n|---|---|\n"), ["cell.md"]);
+        assert_eq!(paths("<!-- c --> @after.md\n"), ["after.md"]);
+    }
+
+    #[test]
+    fn a_token_boundary_acts_as_start_of_text() {
+        // After an escape, code span, tag or link the next text token starts at `@`.
+        assert_eq!(paths("a\\\\@e.md"), ["e.md"]);
+        assert_eq!(paths("a`c`@c.md"), ["c.md"]);
+        assert_eq!(paths("x <span>@s.md</span>"), ["s.md"]);
+        assert_eq!(paths("**b**@h.md"), ["h.md"]);
+        assert_eq!(paths("a*@x.md"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn list_items_are_scanned_raw_then_by_token() {
+        assert_eq!(paths("- item @c.md\n"), ["c.md", "c.md"]);
+        // The raw scan sees link syntax the token scan does not.
+        assert_eq!(paths("- [t]( @u.md)\n"), ["u.md)"]);
+    }
+
+    #[test]
+    fn offsets_point_at_the_at_sign_in_the_original_text() {
+        let t = "line\r\n\r\n- x @a.md\r\n> @b.md\n";
+        for r in imports(t) {
+            assert_eq!(&t[r.offset..r.offset + 1], "@");
+        }
+        assert_eq!(imports(t).last().map(|r| r.offset), t.rfind('@'));
+    }
+
+    proptest! {
+        #[test]
+        fn offsets_are_at_signs(
+            parts in proptest::collection::vec(
+                prop_oneof![
+                    Just("@a.md"), Just(" "), Just("\n"), Just("\r\n"), Just("- "), Just("> "),
+                    Just("`"), Just("*"), Just("_"), Just("["), Just("]("), Just(")"),
+                    Just("<!--"), Just("-->"), Just("\\"), Just("\t"), Just("é"), Just("x"),
+                ],
+                0..40,
+            )
+        ) {
+            let text: String = parts.concat();
+            for r in imports(&text) {
+                prop_assert_eq!(text.as_bytes().get(r.offset), Some(&b'@'));
+                prop_assert!(!r.path.is_empty() && !r.path.contains('#'));
+            }
+        }
+    }
 }

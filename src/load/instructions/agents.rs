@@ -22,7 +22,6 @@ use serde_json::Value;
 use super::file::{Emitted, Loader};
 use super::paths::{dirname, is_strictly_below, join};
 use super::walk::WalkDir;
-use crate::env::ClientEnv;
 use crate::load::{Kind, SkipWhy, Skipped, Why};
 use crate::settings::{Settings, Source};
 use crate::text::js;
@@ -93,16 +92,15 @@ pub fn mode(settings: &Settings) -> Mode {
     }
 }
 
-/// Applies the plugin to the assembled list.
+/// Applies the plugin to the assembled list; returns the paths of the AGENTS entries added.
 pub fn apply(
-    env: &ClientEnv,
+    main: &Loader<'_>,
     settings: &Settings,
     dirs: &[WalkDir],
     seeds: HashSet<String>,
     list: &mut Vec<Emitted>,
     skipped: &mut Vec<Skipped>,
-    processed: &mut HashSet<String>,
-) {
+) -> Vec<String> {
     let mode = mode(settings);
     if mode == Mode::ManagedOnly {
         list.retain(|e| {
@@ -116,12 +114,12 @@ pub fn apply(
             }
             keep
         });
-        return;
+        return Vec::new();
     }
     if !settings.is_enabled(Source::Project) {
-        return;
+        return Vec::new();
     }
-    let mut loader = Loader::new(env, settings);
+    let mut loader = main.fork();
     let candidates: Vec<String> = dirs
         .iter()
         .flat_map(|d| [join(&d.dir, "AGENTS.md"), join(&d.dir, ".claude/AGENTS.md")])
@@ -139,7 +137,7 @@ pub fn apply(
                 },
             ));
         }
-        return;
+        return Vec::new();
     }
     if mode == Mode::ClaudeMdOrAgentsMd
         && let Some(by) = suppressor(&loader, dirs)
@@ -154,7 +152,7 @@ pub fn apply(
                 SkipWhy::AgentsSuppressed { by: by.clone() },
             ));
         }
-        return;
+        return Vec::new();
     }
     loader.processed = seeds;
     let why = Why::AgentsMd {
@@ -173,7 +171,6 @@ pub fn apply(
                 continue;
             }
             taken.insert(e.loaded.path.clone());
-            processed.insert(e.loaded.path.clone());
             let group = root_dir(&e.root);
             match groups.last_mut() {
                 Some((g, items)) if *g == group => items.push(e),
@@ -181,10 +178,13 @@ pub fn apply(
             }
         }
     }
+    let mut added = Vec::new();
     for (group, items) in groups {
+        added.extend(items.iter().map(|e| e.loaded.path.clone()));
         let pos = placement(list, &group);
         list.splice(pos..pos, items);
     }
+    added
 }
 
 /// The first ancestor CLAUDE.md / .claude/CLAUDE.md / CLAUDE.local.md that would load.
@@ -218,9 +218,11 @@ fn duplicate_of(e: &Emitted, list: &[Emitted], taken: &HashSet<String>) -> Optio
         .map(|o| o.loaded.path.clone())
 }
 
-/// The directory a chain root belongs to: the part before `/.claude/`, else its dirname.
+/// The directory a chain root belongs to: the part before the LAST `/.claude/`, else its
+/// dirname (so `p/.claude/w/CLAUDE.md` belongs to `p`; captured in
+/// `instr-agents-both-claude-dir-path`).
 fn root_dir(root: &str) -> String {
-    match root.find("/.claude/") {
+    match root.rfind("/.claude/") {
         Some(i) => root[..i].to_owned(),
         None => dirname(root),
     }
@@ -265,7 +267,7 @@ mod tests {
             settings: flag.map(str::to_owned),
             ..Default::default()
         };
-        let env = ClientEnv::new(t.path().join("nowhere"), vars, flags);
+        let env = crate::env::ClientEnv::new(t.path().join("nowhere"), vars, flags);
         Settings::load(&env)
     }
 
@@ -311,5 +313,10 @@ mod tests {
     fn chain_root_directory() {
         assert_eq!(root_dir("/r/p/.claude/rules/x.md"), "/r/p");
         assert_eq!(root_dir("/r/p/CLAUDE.md"), "/r/p");
+        assert_eq!(root_dir("/r/p/.claude/w/CLAUDE.md"), "/r/p");
+        assert_eq!(
+            root_dir("/r/p/.claude/w/.claude/rules/r.md"),
+            "/r/p/.claude/w"
+        );
     }
 }

@@ -19,7 +19,9 @@
 use std::collections::HashSet;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
+use std::rc::Rc;
 
+pub use super::access::{MAX_FILE_BYTES, Resolved, blocked, decode, is_text_extension, read_text};
 use super::deny::Deny;
 use super::excludes::Excludes;
 use super::imports::{self, Approval};
@@ -29,9 +31,6 @@ use crate::fsread::{self, Unread};
 use crate::load::{Kind, Loaded, Size, SkipWhy, Skipped, Why, rule_paths};
 use crate::settings::Settings;
 use crate::text::{comments, frontmatter, js, markdown};
-
-/// Largest instruction file the client reads (`oln`); exactly this size still loads.
-pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Imports of depth ≥ this are dropped (`lfs`): 4 hops load.
 pub const MAX_IMPORT_DEPTH: usize = 5;
@@ -58,9 +57,9 @@ pub struct Loader<'e> {
     /// The external-import approval.
     pub approval: Approval,
     /// `claudeMdExcludes`.
-    pub excludes: Excludes,
+    pub excludes: Rc<Excludes>,
     /// Read deny rules.
-    pub deny: Deny,
+    pub deny: Rc<Deny>,
     local_agent: bool,
     unverified_host: bool,
 }
@@ -74,10 +73,26 @@ impl<'e> Loader<'e> {
             home: paths::to_string(&env.home),
             processed: HashSet::new(),
             approval: Approval::read(env),
-            excludes: Excludes::from_settings(settings),
-            deny: Deny::from_settings(env, settings),
+            excludes: Rc::new(Excludes::from_settings(settings)),
+            deny: Rc::new(Deny::from_settings(env, settings)),
             local_agent: env.var("CLAUDE_CODE_ENTRYPOINT") == Some("local-agent"),
             unverified_host: unverified_host(env),
+        }
+    }
+
+    /// A loader sharing this one's settings (approval, excludes, deny rules) with its own,
+    /// empty processed set (the AGENTS.md plugin and lazy loads keep separate sets).
+    pub fn fork(&self) -> Self {
+        Loader {
+            env: self.env,
+            cwd: self.cwd.clone(),
+            home: self.home.clone(),
+            processed: HashSet::new(),
+            approval: self.approval.clone(),
+            excludes: Rc::clone(&self.excludes),
+            deny: Rc::clone(&self.deny),
+            local_agent: self.local_agent,
+            unverified_host: self.unverified_host,
         }
     }
 
@@ -86,12 +101,21 @@ impl<'e> Loader<'e> {
         self.env
     }
 
+    /// The client's `includeExternal` for a startup load of this kind: always for User files,
+    /// else the approval flag.
+    pub fn include_external(&self, kind: Kind) -> bool {
+        kind == Kind::User || self.approval.approved
+    }
+
+    /// The second half of the client's external test (`n !== "User" || NLn()`): User chains
+    /// are confined under the `local-agent` entrypoint.
+    pub fn may_leave(&self, kind: Kind) -> bool {
+        kind != Kind::User || !self.local_agent
+    }
+
     /// Whether files of this kind (and their chains) may reach outside the start directory.
     pub fn allow_external(&self, kind: Kind) -> bool {
-        match kind {
-            Kind::User => !self.local_agent,
-            _ => self.approval.approved,
-        }
+        self.include_external(kind) && self.may_leave(kind)
     }
 
     /// Whether `path` is the start directory or below it (case-insensitive, as the client).
@@ -196,7 +220,7 @@ impl<'e> Loader<'e> {
             return skip(
                 skipped,
                 SkipWhy::Unreadable {
-                    error: "dangling symlink".into(),
+                    error: link_error(path).into(),
                 },
             );
         }
@@ -233,11 +257,8 @@ impl<'e> Loader<'e> {
         if let Some(k) = resolved_key {
             self.processed.insert(k);
         }
-        let (text, bytes) = match read_text(path) {
-            Ok(text) => {
-                let n = text.len() as u64;
-                (text, n)
-            }
+        let (text, bytes) = match fsread::read_capped(Path::new(path), MAX_FILE_BYTES) {
+            Ok(raw) => (decode(&raw), raw.len() as u64),
             Err(Unread::Missing) => return skip(skipped, SkipWhy::Missing),
             Err(Unread::NotRegular(what)) => {
                 return skip(skipped, SkipWhy::NotRegular { what: what.into() });
@@ -339,84 +360,12 @@ pub fn process(text: &str) -> Processed {
     }
 }
 
-/// Reads a file as the client does: capped at 4 MiB, decoded as UTF-8 with U+FFFD for every
-/// invalid sequence (WHATWG decoder, BOM kept).
-pub fn read_text(path: &str) -> Result<String, Unread> {
-    let bytes = fsread::read_capped(Path::new(path), MAX_FILE_BYTES)?;
-    Ok(encoding_rs::UTF_8
-        .decode_without_bom_handling(&bytes)
-        .0
-        .into_owned())
-}
-
-/// A path with its symlinks resolved (`Gr`).
-pub struct Resolved {
-    /// The real path, or the path itself when it cannot be resolved.
-    pub path: String,
-    /// Whether the real path differs from the path (or the path is a dangling link).
-    pub is_symlink: bool,
-    /// Whether resolution succeeded.
-    pub canonical: bool,
-}
-
-impl Resolved {
-    /// Resolves `path`.
-    pub fn of(path: &str) -> Self {
-        match std::fs::canonicalize(path) {
-            Ok(real) => {
-                let real = paths::to_string(&real);
-                Resolved {
-                    is_symlink: real != path,
-                    path: real,
-                    canonical: true,
-                }
-            }
-            Err(_) => Resolved {
-                path: path.to_owned(),
-                is_symlink: Path::new(path)
-                    .symlink_metadata()
-                    .is_ok_and(|m| m.file_type().is_symlink()),
-                canonical: false,
-            },
-        }
+/// Why a symlink cannot be resolved, in words.
+fn link_error(path: &str) -> &'static str {
+    match std::fs::metadata(path) {
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => "symlink loop",
+        _ => "dangling symlink",
     }
-
-    /// A symlink whose target cannot be resolved (`OZ`).
-    pub fn dangling(&self) -> bool {
-        self.is_symlink && !self.canonical
-    }
-}
-
-/// Paths the client never reads instruction files from: network paths, device and process
-/// files, and protected download/work/scratchpad folders.
-pub fn blocked(path: &str) -> Option<SkipWhy> {
-    if path.starts_with("//") || path.starts_with("/net/") {
-        return Some(SkipWhy::Other {
-            reason: "network path".into(),
-        });
-    }
-    if ["/dev", "/proc"]
-        .iter()
-        .any(|d| path == *d || path.starts_with(&format!("{d}/")))
-    {
-        return Some(SkipWhy::DevicePath);
-    }
-    let parts: Vec<&str> = path.split('/').collect();
-    for folder in ["connector-downloads", ".artifact-work"] {
-        if parts.contains(&folder) {
-            return Some(SkipWhy::ProtectedFolder {
-                folder: folder.into(),
-            });
-        }
-    }
-    let scratch = parts.windows(4).any(|w| {
-        w[0] == "claude"
-            && w[3] == "scratchpad"
-            && (w[1] != "s" || (w[2].len() == 12 && w[2].bytes().all(|b| b.is_ascii_digit())))
-    });
-    scratch.then(|| SkipWhy::ProtectedFolder {
-        folder: "scratchpad".into(),
-    })
 }
 
 /// `local-agent`: a User file that is a symlink (depth 0) or a hard link.
@@ -441,119 +390,3 @@ fn unverified_host(env: &ClientEnv) -> bool {
     // SAFETY: `c` is a valid NUL-terminated string.
     unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
 }
-
-/// The client's text-extension allow-list (`CQr`), compared with the lower-cased `extname`
-/// (so `.R` can never match, as in the client).
-pub fn is_text_extension(ext: &str) -> bool {
-    TEXT_EXTENSIONS.contains(&ext)
-}
-
-const TEXT_EXTENSIONS: &[&str] = &[
-    ".md",
-    ".txt",
-    ".text",
-    ".json",
-    ".yaml",
-    ".yml",
-    ".toml",
-    ".xml",
-    ".csv",
-    ".html",
-    ".htm",
-    ".css",
-    ".scss",
-    ".sass",
-    ".less",
-    ".js",
-    ".ts",
-    ".tsx",
-    ".jsx",
-    ".mjs",
-    ".cjs",
-    ".mts",
-    ".cts",
-    ".py",
-    ".pyi",
-    ".pyw",
-    ".rb",
-    ".erb",
-    ".rake",
-    ".go",
-    ".rs",
-    ".java",
-    ".kt",
-    ".kts",
-    ".scala",
-    ".c",
-    ".cpp",
-    ".cc",
-    ".cxx",
-    ".h",
-    ".hpp",
-    ".hxx",
-    ".cs",
-    ".swift",
-    ".sh",
-    ".bash",
-    ".zsh",
-    ".fish",
-    ".ps1",
-    ".bat",
-    ".cmd",
-    ".env",
-    ".ini",
-    ".cfg",
-    ".conf",
-    ".config",
-    ".properties",
-    ".sql",
-    ".graphql",
-    ".gql",
-    ".proto",
-    ".vue",
-    ".svelte",
-    ".astro",
-    ".ejs",
-    ".hbs",
-    ".pug",
-    ".jade",
-    ".php",
-    ".pl",
-    ".pm",
-    ".lua",
-    ".r",
-    ".R",
-    ".dart",
-    ".ex",
-    ".exs",
-    ".erl",
-    ".hrl",
-    ".clj",
-    ".cljs",
-    ".cljc",
-    ".edn",
-    ".hs",
-    ".lhs",
-    ".elm",
-    ".ml",
-    ".mli",
-    ".f",
-    ".f90",
-    ".f95",
-    ".for",
-    ".cmake",
-    ".make",
-    ".makefile",
-    ".gradle",
-    ".sbt",
-    ".rst",
-    ".adoc",
-    ".asciidoc",
-    ".org",
-    ".tex",
-    ".latex",
-    ".lock",
-    ".log",
-    ".diff",
-    ".patch",
-];

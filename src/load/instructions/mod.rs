@@ -10,9 +10,16 @@
 //! each entry followed by its import subtree ([`file::Loader`]); then the AGENTS.md plugin edits
 //! the list ([`agents`]).
 //!
-//! Modules: [`file`] (the per-file procedure), [`imports`] (resolution, approval), [`rules`],
+//! Modules: [`file`](mod@file) (the per-file procedure, [`Loader`]), [`access`] (resolution, refused
+//! paths, capped reads), [`imports`] (resolution, approval), [`rules`],
 //! [`walk`] (ancestors and the lazy scan), [`agents`], [`excludes`], [`deny`], [`paths`].
+//!
+//! Lazy loading reuses the same procedures: [`Loader::load_tree`] (one file and its imports,
+//! pre-order, with globs and chain root) and [`rules::collect`] (a rules folder before the
+//! conditional filter); a lazy load keeps its own processed set ([`Loader::fork`], or swap
+//! [`Loader::processed`]).
 
+pub mod access;
 pub mod agents;
 pub mod deny;
 pub mod excludes;
@@ -117,7 +124,8 @@ pub fn load(env: &ClientEnv, settings: &Settings) -> Instructions {
         );
         Some(user_file)
     } else {
-        source_off(&mut skipped, "userSettings");
+        let cfg = paths::to_string(&env.config_dir());
+        source_off(&mut skipped, "userSettings", &[join(&cfg, "CLAUDE.md")]);
         None
     };
 
@@ -150,11 +158,17 @@ pub fn load(env: &ClientEnv, settings: &Settings) -> Instructions {
             list.extend(loader.load_tree(&p, Kind::Local, why, 0, &mut skipped));
         }
     }
+    let cwd = loader.cwd.clone();
     if !project_on {
-        source_off(&mut skipped, "projectSettings");
+        let files = [join(&cwd, "CLAUDE.md"), join(&cwd, ".claude/CLAUDE.md")];
+        source_off(&mut skipped, "projectSettings", &files);
     }
     if !local_on {
-        source_off(&mut skipped, "localSettings");
+        source_off(
+            &mut skipped,
+            "localSettings",
+            &[join(&cwd, "CLAUDE.local.md")],
+        );
     }
 
     add_dirs(
@@ -170,17 +184,22 @@ pub fn load(env: &ClientEnv, settings: &Settings) -> Instructions {
         .into_iter()
         .flatten()
         .collect();
-    agents::apply(
-        env,
-        settings,
-        &dirs,
-        seeds,
-        &mut list,
-        &mut skipped,
-        &mut loader.processed,
-    );
+    let added = agents::apply(&loader, settings, &dirs, seeds, &mut list, &mut skipped);
+    loader.processed.extend(added);
 
-    walk::lazy_below(&loader.cwd, &mut lazy);
+    if walk::lazy_below(&loader.cwd, &mut lazy) {
+        skipped.push(Skipped {
+            path: loader.cwd.clone(),
+            kind: None,
+            from: None,
+            why: SkipWhy::Other {
+                reason: format!(
+                    "lazy scan stopped after {} directories: deeper subdirectory files not listed",
+                    walk::MAX_SCAN_DIRS
+                ),
+            },
+        });
+    }
     Instructions {
         entries: list.into_iter().map(|e| e.loaded).collect(),
         skipped,
@@ -253,13 +272,18 @@ fn add_dirs(
     }
 }
 
-fn source_off(skipped: &mut Vec<Skipped>, source: &str) {
-    skipped.push(Skipped {
-        path: String::new(),
-        kind: None,
-        from: None,
-        why: SkipWhy::SourceDisabled {
-            source: source.into(),
-        },
-    });
+fn source_off(skipped: &mut Vec<Skipped>, source: &str, files: &[String]) {
+    for f in files.iter().filter(|f| std::path::Path::new(f).exists()) {
+        skipped.push(Skipped {
+            path: f.clone(),
+            kind: None,
+            from: None,
+            why: SkipWhy::SourceDisabled {
+                source: source.into(),
+            },
+        });
+    }
 }
+
+#[cfg(test)]
+mod tests;

@@ -27,15 +27,63 @@ pub struct RulesOut<'o> {
     pub lazy: &'o mut Vec<Lazy>,
 }
 
-/// Loads one rules folder of this kind.
+/// Loads one rules folder of this kind for the startup block: unconditional entries go to
+/// `out.entries`, conditional ones (a rule or an import with a conditional `paths:`) to
+/// `out.lazy` and `out.skipped`.
 pub fn load(loader: &mut Loader<'_>, rules_dir: &str, kind: Kind, out: &mut RulesOut<'_>) {
+    let include_external = loader.include_external(kind);
+    for e in collect(
+        loader,
+        rules_dir,
+        kind,
+        include_external,
+        false,
+        out.skipped,
+    ) {
+        match e.globs {
+            Some(globs) => {
+                out.skipped.push(Skipped {
+                    path: e.loaded.path.clone(),
+                    kind: Some(kind),
+                    from: None,
+                    why: SkipWhy::Conditional {
+                        globs: globs.clone(),
+                    },
+                });
+                out.lazy.push(Lazy {
+                    path: e.loaded.path,
+                    why: LazyWhy::ConditionalRule { globs },
+                });
+            }
+            None => out.entries.push(e),
+        }
+    }
+}
+
+/// Every rule under `rules_dir` in raw directory order, each followed by its imports, BEFORE
+/// the conditional filter (`Gze`). `include_external` is the client's `includeExternal`
+/// (startup: [`Loader::include_external`]); `conditional` is its `conditionalRule` flag (a
+/// rules folder reached through a symlinked `.claude` outside the start directory is then
+/// skipped even with approval).
+pub fn collect(
+    loader: &mut Loader<'_>,
+    rules_dir: &str,
+    kind: Kind,
+    include_external: bool,
+    conditional: bool,
+    skipped: &mut Vec<Skipped>,
+) -> Vec<Emitted> {
     let mut walk = Walk {
         loader,
         kind,
         top: rules_dir.to_owned(),
         visited: HashSet::new(),
+        include_external,
+        conditional,
     };
-    walk.dir(rules_dir, None, None, out);
+    let mut found = Vec::new();
+    walk.dir(rules_dir, None, None, &mut found, skipped);
+    found
 }
 
 struct Walk<'l, 'e> {
@@ -43,6 +91,8 @@ struct Walk<'l, 'e> {
     kind: Kind,
     top: String,
     visited: HashSet<String>,
+    include_external: bool,
+    conditional: bool,
 }
 
 impl Walk<'_, '_> {
@@ -51,7 +101,8 @@ impl Walk<'_, '_> {
         dir: &str,
         discovered: Option<&str>,
         linked_from: Option<String>,
-        out: &mut RulesOut<'_>,
+        found: &mut Vec<Emitted>,
+        skipped: &mut Vec<Skipped>,
     ) {
         if self.visited.contains(dir) {
             return;
@@ -65,7 +116,7 @@ impl Walk<'_, '_> {
             self.visited.insert(real.path.clone());
         }
         let kind = self.kind;
-        let may_leave = self.loader.allow_external(kind);
+        let may_leave = self.include_external && self.loader.may_leave(kind);
         let user_rules = paths::to_string(&self.loader.env().config_dir().join("rules"));
         let not_user =
             kind != Kind::User && !is_inside_casefold(discovered.unwrap_or(dir), &user_rules);
@@ -82,8 +133,11 @@ impl Walk<'_, '_> {
             && outside
             && self.covers_cwd(&dirname(&parent))
             && is_link(&parent);
-        if !may_leave && (dir_is_link || (parent_is_link && !self.loader.approval.approved)) {
-            out.skipped.push(self.skip(
+        if !may_leave
+            && (dir_is_link
+                || (parent_is_link && (self.conditional || !self.loader.approval.approved)))
+        {
+            skipped.push(self.skip(
                 dir,
                 None,
                 SkipWhy::ExternalNotApproved {
@@ -113,7 +167,7 @@ impl Walk<'_, '_> {
             if shown != target.path
                 && let Some(hit) = self.loader.excludes.hit(&shown, kind)
             {
-                out.skipped.push(self.skip(
+                skipped.push(self.skip(
                     &shown,
                     None,
                     SkipWhy::Excluded {
@@ -145,7 +199,7 @@ impl Walk<'_, '_> {
                 .clone()
                 .or_else(|| (escapes && not_user).then(|| shown.clone()));
             if (is_dir || (is_file && name.ends_with(".md"))) && escapes && !may_leave {
-                out.skipped.push(self.skip(
+                skipped.push(self.skip(
                     &shown,
                     None,
                     SkipWhy::ExternalNotApproved {
@@ -156,13 +210,13 @@ impl Walk<'_, '_> {
             }
             if is_dir {
                 let disc = (shown != target.path).then_some(shown.as_str());
-                self.dir(&target.path, disc, link_of, out);
+                self.dir(&target.path, disc, link_of, found, skipped);
             } else if is_file && name.ends_with(".md") {
                 if shown != target.path
                     && !self.loader.processed.contains(&target.path)
                     && let Some(rule) = self.loader.deny.hit(&shown, kind)
                 {
-                    out.skipped.push(self.skip(
+                    skipped.push(self.skip(
                         &shown,
                         None,
                         SkipWhy::DeniedRead {
@@ -174,28 +228,7 @@ impl Walk<'_, '_> {
                 let why = Why::Rule {
                     dir: self.top.clone(),
                 };
-                let tree = self
-                    .loader
-                    .load_tree(&target.path, kind, why, 0, out.skipped);
-                for e in tree {
-                    match e.globs {
-                        Some(globs) => {
-                            out.skipped.push(Skipped {
-                                path: e.loaded.path.clone(),
-                                kind: Some(kind),
-                                from: None,
-                                why: SkipWhy::Conditional {
-                                    globs: globs.clone(),
-                                },
-                            });
-                            out.lazy.push(Lazy {
-                                path: e.loaded.path,
-                                why: LazyWhy::ConditionalRule { globs },
-                            });
-                        }
-                        None => out.entries.push(e),
-                    }
-                }
+                found.extend(self.loader.load_tree(&target.path, kind, why, 0, skipped));
             }
         }
     }

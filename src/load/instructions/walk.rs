@@ -2,7 +2,7 @@
 //! directory for files that only load lazily.
 //!
 //! Ancestors: the start directory and every parent up to but excluding `/`, outermost first.
-//! A directory listed in `CLAUDE_CODE_AUTOMOUNT_ROOTS` is skipped whole. In a git worktree
+//! A directory listed in `CLAUDE_CODE_AUTOMOUNT_ROOTS`, or an autofs map root, is skipped whole. In a git worktree
 //! nested inside its main checkout, directories inside the main checkout but outside the
 //! worktree get no project files (CLAUDE.local.md still loads).
 
@@ -38,7 +38,7 @@ pub fn ancestors(env: &ClientEnv) -> (Vec<WalkDir>, Vec<Skipped>) {
     let mut skipped = Vec::new();
     let mut d = cwd.clone();
     while d != "/" && !d.is_empty() {
-        if automount.contains(&d) {
+        if automount.contains(&d) || is_autofs(&d) {
             skipped.push(Skipped {
                 path: d.clone(),
                 kind: None,
@@ -74,6 +74,23 @@ pub fn ancestors(env: &ClientEnv) -> (Vec<WalkDir>, Vec<Skipped>) {
     (dirs, skipped)
 }
 
+/// Linux `AUTOFS_SUPER_MAGIC`: the file system type of an automounter map root.
+const AUTOFS_SUPER_MAGIC: i64 = 0x0187;
+
+/// Whether `dir` is an autofs map root (the client skips those without touching them further).
+fn is_autofs(dir: &str) -> bool {
+    let Ok(c) = std::ffi::CString::new(dir) else {
+        return false;
+    };
+    let mut buf = std::mem::MaybeUninit::<libc::statfs>::uninit();
+    // SAFETY: `c` is NUL-terminated and `buf` is large enough for one `statfs`.
+    let ok = unsafe { libc::statfs(c.as_ptr(), buf.as_mut_ptr()) } == 0;
+    // SAFETY: initialized by the successful call above. (`f_type`'s width varies by target.)
+    #[allow(clippy::unnecessary_cast)]
+    let magic = ok && unsafe { buf.assume_init() }.f_type as i64 == AUTOFS_SUPER_MAGIC;
+    magic
+}
+
 /// `(worktree root, main checkout root)` when the start directory is in a linked worktree that
 /// lies inside its main checkout.
 fn nested_worktree(cwd: &Path) -> Option<(String, String)> {
@@ -102,27 +119,44 @@ pub fn lazy_below(cwd: &str, out: &mut Vec<Lazy>) -> bool {
         if visited > MAX_SCAN_DIRS {
             return true;
         }
-        if dir != cwd {
-            for name in ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"] {
-                let p = join(&dir, name);
-                if Path::new(&p).is_file() {
-                    out.push(Lazy {
-                        path: p,
-                        why: LazyWhy::Subdirectory,
-                    });
-                }
-            }
-            rule_files(&join(&dir, ".claude/rules"), 0, out);
-        }
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
+        let mut has = [false; 3];
         for e in entries.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
+            let name = e.file_name();
+            let name = name.to_string_lossy();
             let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
-            if is_dir && name != ".claude" && !SKIP_DIRS.contains(&name.as_str()) {
-                queue.push_back(join(&dir, &name));
+            match name.as_ref() {
+                "CLAUDE.md" => has[0] = true,
+                "CLAUDE.local.md" => has[1] = true,
+                ".claude" => has[2] = true,
+                n if is_dir && !SKIP_DIRS.contains(&n) => queue.push_back(join(&dir, n)),
+                _ => {}
             }
+        }
+        if dir == cwd {
+            continue;
+        }
+        let mut found = |p: String| {
+            if Path::new(&p).is_file() {
+                out.push(Lazy {
+                    path: p,
+                    why: LazyWhy::Subdirectory,
+                });
+            }
+        };
+        if has[0] {
+            found(join(&dir, "CLAUDE.md"));
+        }
+        if has[2] {
+            found(join(&dir, ".claude/CLAUDE.md"));
+        }
+        if has[1] {
+            found(join(&dir, "CLAUDE.local.md"));
+        }
+        if has[2] {
+            rule_files(&join(&dir, ".claude/rules"), 0, out);
         }
     }
     false
@@ -182,6 +216,12 @@ mod tests {
         let (dirs, skipped) = ancestors(&e);
         assert_eq!(dirs.len(), 2);
         assert_eq!(skipped[0].path, "/nonexistent-x/a");
+    }
+
+    #[test]
+    fn ordinary_folders_are_not_autofs_roots() {
+        assert!(!is_autofs("/"));
+        assert!(!is_autofs("/nonexistent-x"));
     }
 
     #[test]

@@ -9,9 +9,9 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use super::{Candidate, Procedure};
-use crate::load::instructions::rules::{self, RulesOut};
+use crate::load::instructions::rules;
 use crate::load::instructions::{Loader, paths};
-use crate::load::model::{Kind, LazyWhy, Why};
+use crate::load::model::{Kind, Why};
 
 impl Procedure for Loader<'_> {
     fn file(&mut self, path: &Path, kind: Kind, processed: &mut HashSet<String>) -> Vec<Candidate> {
@@ -37,42 +37,27 @@ impl Procedure for Loader<'_> {
         dir: &Path,
         kind: Kind,
         processed: &mut HashSet<String>,
-        _include_external: bool,
+        conditional: bool,
     ) -> Vec<Candidate> {
         let dir = paths::to_string(dir);
+        // `UHe` passes includeExternal = true for user rules only; `dfs` / `YLn` false.
+        let include_external = kind == Kind::User;
         with_read_state(self, processed, |loader| {
-            let (mut entries, mut skipped, mut lazy) = (Vec::new(), Vec::new(), Vec::new());
-            let mut out = RulesOut {
-                entries: &mut entries,
-                skipped: &mut skipped,
-                lazy: &mut lazy,
-            };
-            rules::load(loader, &dir, kind, &mut out);
-            let mut found: Vec<Candidate> = entries
-                .into_iter()
-                .map(|e| Candidate {
-                    loaded: e.loaded,
-                    globs: None,
-                })
-                .collect();
-            // The walk reports conditional entries by path only; the per-file procedure is
-            // deterministic, so running it again on the path yields the entry the walk made.
-            for item in lazy {
-                let LazyWhy::ConditionalRule { globs } = item.why else {
-                    continue;
-                };
-                loader.processed.remove(&paths::normalize(&item.path));
-                let why = Why::Rule { dir: dir.clone() };
-                let entry = loader
-                    .load_tree(&item.path, kind, why, 0, &mut skipped)
-                    .into_iter()
-                    .next();
-                found.extend(entry.map(|e| Candidate {
-                    loaded: e.loaded,
-                    globs: Some(globs),
-                }));
-            }
-            found
+            let mut skipped = Vec::new();
+            rules::collect(
+                loader,
+                &dir,
+                kind,
+                include_external,
+                conditional,
+                &mut skipped,
+            )
+            .into_iter()
+            .map(|e| Candidate {
+                loaded: e.loaded,
+                globs: e.globs,
+            })
+            .collect()
         })
     }
 }

@@ -113,18 +113,21 @@ fn run(fake: Fake, startup: &[&str], reads: &[&str]) -> Vec<Vec<String>> {
 #[test]
 fn dirs_between_cwd_and_file_top_down() {
     let env = env(&[]);
-    let d = dirs(&env, Path::new("/r/proj/a/b/f.txt"));
-    assert_eq!(d.nested, [PathBuf::from("/r/proj/a"), "/r/proj/a/b".into()]);
-    assert_eq!(d.cwd_level, [PathBuf::from("/r"), "/r/proj".into()]);
-    assert!(dirs(&env, Path::new("/r/proj/f.txt")).nested.is_empty());
-    assert!(dirs(&env, Path::new("/r/other/f.txt")).nested.is_empty());
+    let nested = dirs::nested(&env, Path::new("/r/proj/a/b/f.txt"));
+    assert_eq!(nested, [PathBuf::from("/r/proj/a"), "/r/proj/a/b".into()]);
+    assert_eq!(
+        dirs::cwd_level(&env),
+        [PathBuf::from("/r"), "/r/proj".into()]
+    );
+    assert!(dirs::nested(&env, Path::new("/r/proj/f.txt")).is_empty());
+    assert!(dirs::nested(&env, Path::new("/r/other/f.txt")).is_empty());
 }
 
 #[test]
 fn automount_roots_are_skipped() {
     let env = env(&[("CLAUDE_CODE_AUTOMOUNT_ROOTS", "/r/proj/a:rel")]);
-    let d = dirs(&env, Path::new("/r/proj/a/b/f.txt"));
-    assert_eq!(d.nested, [PathBuf::from("/r/proj/a/b")]);
+    let nested = dirs::nested(&env, Path::new("/r/proj/a/b/f.txt"));
+    assert_eq!(nested, [PathBuf::from("/r/proj/a/b")]);
 }
 
 #[test]
@@ -219,4 +222,25 @@ fn disabled_sessions_attach_nothing() {
     let got = load_with(&env, &session, &["a/f.txt".into()], &mut fake);
     assert_eq!(got.len(), 1);
     assert!(got[0].is_empty());
+}
+
+#[test]
+fn working_dirs_check_follows_links_and_add_dirs() {
+    let t = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(t.path()).unwrap();
+    std::fs::create_dir_all(root.join("proj/a")).unwrap();
+    std::fs::create_dir_all(root.join("other")).unwrap();
+    std::fs::write(root.join("other/f.txt"), "x").unwrap();
+    std::os::unix::fs::symlink("../other", root.join("proj/out")).unwrap();
+    let mut flags = ClientFlags::default();
+    let env = ClientEnv::new(root.join("proj"), BTreeMap::new(), flags.clone());
+    assert!(dirs::within_working_dirs(&env, &root.join("proj/a/f.txt")));
+    assert!(!dirs::within_working_dirs(
+        &env,
+        &root.join("proj/out/f.txt")
+    ));
+    assert!(!dirs::within_working_dirs(&env, &root.join("other/f.txt")));
+    flags.add_dirs = vec!["../other".into()];
+    let env = ClientEnv::new(root.join("proj"), BTreeMap::new(), flags);
+    assert!(dirs::within_working_dirs(&env, &root.join("other/f.txt")));
 }

@@ -232,22 +232,24 @@ fn to_regex(pattern: &str) -> Result<String, Unusable> {
     let mut class_prefix = String::new();
     let mut class_bs = String::new();
     let mut prev = String::new();
+    // Every position is matched; after the last character the tokenizer also matches the
+    // empty string once (which closes an unterminated class).
     let mut at = 0;
     loop {
         let t = next_token(&o, at);
-        let at_end = t.end == o.len();
-        step(&t, at_end, &mut y, &mut class_prefix, &mut class_bs, &prev)?;
+        step(
+            &t,
+            t.end == o.len(),
+            &mut y,
+            &mut class_prefix,
+            &mut class_bs,
+            &prev,
+        )?;
+        if t.end == at {
+            break;
+        }
         prev = t.word.to_owned();
-        if at_end && t.end == at {
-            break;
-        }
         at = t.end;
-        if at_end {
-            // The tokenizer also matches the empty string at the very end.
-            let t = next_token(&o, at);
-            step(&t, true, &mut y, &mut class_prefix, &mut class_bs, &prev)?;
-            break;
-        }
     }
     y.push_str(if o.ends_with('/') { "$" } else { "(?=$|\\/$)" });
     Ok(y)

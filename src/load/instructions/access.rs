@@ -1,0 +1,214 @@
+//! How the client reaches a file's text: symlink resolution (`Gr`), the paths it refuses
+//! (network, device, protected folders), the 4 MiB capped read with WHATWG UTF-8 decoding, and
+//! the text-extension allow-list.
+
+use std::path::Path;
+
+use super::paths;
+use crate::fsread::{self, Unread};
+use crate::load::SkipWhy;
+
+/// Largest instruction file the client reads (`oln`); exactly this size still loads.
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Reads a file as the client does: capped at 4 MiB, decoded as UTF-8 with U+FFFD for every
+/// invalid sequence (WHATWG decoder, BOM kept).
+pub fn read_text(path: &str) -> Result<String, Unread> {
+    let bytes = fsread::read_capped(Path::new(path), MAX_FILE_BYTES)?;
+    Ok(decode(&bytes))
+}
+
+/// UTF-8 decoding as the client's runtime does it (WHATWG: one U+FFFD per maximal invalid
+/// subsequence, a BOM kept as U+FEFF).
+pub fn decode(bytes: &[u8]) -> String {
+    encoding_rs::UTF_8
+        .decode_without_bom_handling(bytes)
+        .0
+        .into_owned()
+}
+
+/// A path with its symlinks resolved (`Gr`).
+pub struct Resolved {
+    /// The real path, or the path itself when it cannot be resolved.
+    pub path: String,
+    /// Whether the real path differs from the path (or the path is a dangling link).
+    pub is_symlink: bool,
+    /// Whether resolution succeeded.
+    pub canonical: bool,
+}
+
+impl Resolved {
+    /// Resolves `path`.
+    pub fn of(path: &str) -> Self {
+        match std::fs::canonicalize(path) {
+            Ok(real) => {
+                let real = paths::to_string(&real);
+                Resolved {
+                    is_symlink: real != path,
+                    path: real,
+                    canonical: true,
+                }
+            }
+            Err(_) => Resolved {
+                path: path.to_owned(),
+                is_symlink: Path::new(path)
+                    .symlink_metadata()
+                    .is_ok_and(|m| m.file_type().is_symlink()),
+                canonical: false,
+            },
+        }
+    }
+
+    /// A symlink whose target cannot be resolved (`OZ`).
+    pub fn dangling(&self) -> bool {
+        self.is_symlink && !self.canonical
+    }
+}
+
+/// Paths the client never reads instruction files from: network paths, device and process
+/// files, and protected download/work/scratchpad folders.
+pub fn blocked(path: &str) -> Option<SkipWhy> {
+    if path.starts_with("//") || path.starts_with("/net/") {
+        return Some(SkipWhy::Other {
+            reason: "network path".into(),
+        });
+    }
+    if ["/dev", "/proc"]
+        .iter()
+        .any(|d| path == *d || path.starts_with(&format!("{d}/")))
+    {
+        return Some(SkipWhy::DevicePath);
+    }
+    let parts: Vec<&str> = path.split('/').collect();
+    for folder in ["connector-downloads", ".artifact-work"] {
+        if parts.contains(&folder) {
+            return Some(SkipWhy::ProtectedFolder {
+                folder: folder.into(),
+            });
+        }
+    }
+    let scratch = parts.windows(4).any(|w| {
+        w[0] == "claude"
+            && w[3] == "scratchpad"
+            && (w[1] != "s" || (w[2].len() == 12 && w[2].bytes().all(|b| b.is_ascii_digit())))
+    });
+    scratch.then(|| SkipWhy::ProtectedFolder {
+        folder: "scratchpad".into(),
+    })
+}
+
+/// The client's text-extension allow-list (`CQr`), compared with the lower-cased `extname`
+/// (so `.R` can never match, as in the client).
+pub fn is_text_extension(ext: &str) -> bool {
+    TEXT_EXTENSIONS.contains(&ext)
+}
+
+const TEXT_EXTENSIONS: &[&str] = &[
+    ".md",
+    ".txt",
+    ".text",
+    ".json",
+    ".yaml",
+    ".yml",
+    ".toml",
+    ".xml",
+    ".csv",
+    ".html",
+    ".htm",
+    ".css",
+    ".scss",
+    ".sass",
+    ".less",
+    ".js",
+    ".ts",
+    ".tsx",
+    ".jsx",
+    ".mjs",
+    ".cjs",
+    ".mts",
+    ".cts",
+    ".py",
+    ".pyi",
+    ".pyw",
+    ".rb",
+    ".erb",
+    ".rake",
+    ".go",
+    ".rs",
+    ".java",
+    ".kt",
+    ".kts",
+    ".scala",
+    ".c",
+    ".cpp",
+    ".cc",
+    ".cxx",
+    ".h",
+    ".hpp",
+    ".hxx",
+    ".cs",
+    ".swift",
+    ".sh",
+    ".bash",
+    ".zsh",
+    ".fish",
+    ".ps1",
+    ".bat",
+    ".cmd",
+    ".env",
+    ".ini",
+    ".cfg",
+    ".conf",
+    ".config",
+    ".properties",
+    ".sql",
+    ".graphql",
+    ".gql",
+    ".proto",
+    ".vue",
+    ".svelte",
+    ".astro",
+    ".ejs",
+    ".hbs",
+    ".pug",
+    ".jade",
+    ".php",
+    ".pl",
+    ".pm",
+    ".lua",
+    ".r",
+    ".R",
+    ".dart",
+    ".ex",
+    ".exs",
+    ".erl",
+    ".hrl",
+    ".clj",
+    ".cljs",
+    ".cljc",
+    ".edn",
+    ".hs",
+    ".lhs",
+    ".elm",
+    ".ml",
+    ".mli",
+    ".f",
+    ".f90",
+    ".f95",
+    ".for",
+    ".cmake",
+    ".make",
+    ".makefile",
+    ".gradle",
+    ".sbt",
+    ".rst",
+    ".adoc",
+    ".asciidoc",
+    ".org",
+    ".tex",
+    ".latex",
+    ".lock",
+    ".log",
+    ".diff",
+    ".patch",
+];

@@ -1,0 +1,82 @@
+//! Which folders a read visits (`iVt`), and whether a read gets attachments at all (`g_`).
+
+use std::path::{Path, PathBuf};
+
+use crate::env::ClientEnv;
+use crate::load::git;
+
+/// `g_`: the file, and its real path when it resolves, must lie inside a working directory
+/// (the start directory or an `--add-dir` folder); otherwise nothing is attached at all.
+pub fn within_working_dirs(env: &ClientEnv, file: &Path) -> bool {
+    let mut roots = vec![env.cwd.clone()];
+    for dir in &env.flags.add_dirs {
+        let dir = git::normalize(&env.cwd.join(dir));
+        roots.extend(std::fs::canonicalize(&dir).ok());
+        roots.push(dir);
+    }
+    let mut forms = vec![file.to_path_buf()];
+    forms.extend(std::fs::canonicalize(file).ok());
+    forms.iter().all(|f| roots.iter().any(|r| f.starts_with(r)))
+}
+
+/// Folders strictly between the start directory and `file` (absolute, normalized), outermost
+/// first. A file outside the start directory is tried under its folder's real path; automount
+/// roots are skipped.
+pub fn nested(env: &ClientEnv, file: &Path) -> Vec<PathBuf> {
+    let cwd = env.cwd.as_path();
+    let mut start = file.parent().unwrap_or(file).to_path_buf();
+    if !start.starts_with(cwd)
+        && let Ok(real) = std::fs::canonicalize(&start)
+        && real.starts_with(cwd)
+    {
+        start = real;
+    }
+    let automount = automount_roots(env);
+    let mut nested: Vec<PathBuf> = start
+        .ancestors()
+        .take_while(|d| *d != cwd && d.parent().is_some())
+        .filter(|d| d.starts_with(cwd) && !automount.iter().any(|a| a == d))
+        .map(Path::to_path_buf)
+        .collect();
+    nested.reverse();
+    nested
+}
+
+/// The start directory and its ancestors (not `/`), outermost first, without automount roots
+/// and without folders of a main checkout that holds the start directory's nested worktree.
+pub fn cwd_level(env: &ClientEnv) -> Vec<PathBuf> {
+    let cwd = env.cwd.as_path();
+    let automount = automount_roots(env);
+    let outer = outer_checkout(cwd);
+    let mut dirs: Vec<PathBuf> = cwd
+        .ancestors()
+        .filter(|d| d.parent().is_some())
+        .filter(|d| !automount.iter().any(|a| a == d))
+        .filter(|d| {
+            !outer
+                .as_ref()
+                .is_some_and(|(w, m)| d.starts_with(m) && !d.starts_with(w))
+        })
+        .map(Path::to_path_buf)
+        .collect();
+    dirs.reverse();
+    dirs
+}
+
+/// `CLAUDE_CODE_AUTOMOUNT_ROOTS`: absolute entries split on `:`, resolved.
+fn automount_roots(env: &ClientEnv) -> Vec<PathBuf> {
+    env.var("CLAUDE_CODE_AUTOMOUNT_ROOTS")
+        .unwrap_or("")
+        .split(':')
+        .filter(|p| p.starts_with('/'))
+        .map(|p| git::normalize(Path::new(p)))
+        .collect()
+}
+
+/// `(worktree root, main checkout root)` when the working directory is in a git worktree
+/// nested inside its main checkout (folders of the main checkout above it get no project files).
+fn outer_checkout(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
+    let worktree = git::git_root(cwd)?;
+    let main = git::canonical_root(&worktree);
+    (main != worktree && worktree.starts_with(&main)).then_some((worktree, main))
+}
