@@ -15,6 +15,7 @@ pub mod cli;
 pub mod env;
 pub mod exit;
 pub mod fsread;
+pub mod hook;
 pub mod load;
 pub mod memory;
 pub mod receipt;

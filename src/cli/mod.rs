@@ -5,12 +5,14 @@ mod add;
 mod budget;
 mod client_args;
 mod context;
+mod hook;
 pub mod progress;
 mod audit;
 mod explain;
 mod receipt;
 mod tier;
 mod undo;
+mod statusline;
 mod verify;
 
 pub use client_args::ClientArgs;
@@ -41,6 +43,10 @@ enum Command {
     Add(add::Args),
     /// Undo the last `tier --write` or `add`, byte for byte.
     Undo(undo::Args),
+    /// Claude Code hooks: session-start receipt, memory-write guard, install/uninstall.
+    Hook(hook::Args),
+    /// One compact line for Claude Code's statusLine command.
+    Statusline(statusline::Args),
     /// Measure MEMORY.md files against the client's limits; exit 1 if any is over.
     Budget(budget::Args),
     /// Audit a memory library against the typed write spec.
@@ -79,6 +85,8 @@ pub fn main() -> ExitStatus {
         Command::Tier(args) => tier::run(args),
         Command::Add(args) => add::run(args),
         Command::Undo(args) => undo::run(args),
+        Command::Hook(args) => hook::run(args),
+        Command::Statusline(args) => statusline::run(args),
         Command::Budget(args) => budget::run(args),
         Command::Audit(args) => audit::run(args),
         Command::Explain(args) => explain::run(args),

@@ -1,0 +1,108 @@
+//! Claude Code hooks: a receipt for the operator at session start, a guard after every memory
+//! write, and the installation of both into the client's settings files.
+//!
+//! Data flow: hook input JSON on stdin ([`input`]) → the simulated client ([`crate::load`]) or a
+//! path-only decision ([`paths`]) → [`session_start`] / [`post_tool_use`] → hook output JSON
+//! ([`output`]) printed by `cli::hook`. [`install`] edits settings.json files; [`statusline`]
+//! summarises memory in one line.
+//!
+//! Conventions: a hook's stdout is JSON only (never coloured, nothing when there is nothing to
+//! say); ccmem's own failures go to stderr in one line and never break the session (exit 0).
+
+pub mod input;
+pub mod install;
+pub mod output;
+pub mod paths;
+pub mod post_tool_use;
+pub mod session_start;
+pub mod statusline;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::env::{ClientEnv, ClientFlags};
+use crate::load::automem::DarkLine;
+
+/// Lines past which ccmem warns before the client's 200-line cut.
+pub const SAFETY_LINES: usize = 190;
+/// UTF-16 units past which ccmem warns before the client's 25,000-unit cut.
+pub const SAFETY_UTF16: usize = 23_000;
+
+/// The client environment of a session started in `cwd` (resolved to its real path, as the
+/// client's `process.cwd()` reports it), with this process's environment variables (a hook
+/// inherits the client's).
+pub fn client_env(cwd: &str) -> anyhow::Result<ClientEnv> {
+    let dir = if cwd.is_empty() {
+        std::env::current_dir()?
+    } else {
+        Path::new(cwd).to_path_buf()
+    };
+    let real = dir.canonicalize().map_err(|e| {
+        anyhow::anyhow!(
+            "cannot resolve the session directory {}: {e}",
+            dir.display()
+        )
+    })?;
+    let vars: BTreeMap<String, String> = std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.to_string_lossy().into_owned())))
+        .collect();
+    Ok(ClientEnv::new(real, vars, ClientFlags::default()))
+}
+
+/// A byte count for people: `512 B`, `2.9 KB`, `5.0 MB` (powers of 1024).
+pub fn human_bytes(bytes: u64) -> String {
+    const K: f64 = 1024.0;
+    let b = bytes as f64;
+    if bytes < 1024 {
+        format!("{bytes} B")
+    } else if b < K * K {
+        format!("{:.1} KB", b / K)
+    } else {
+        format!("{:.1} MB", b / (K * K))
+    }
+}
+
+/// `201–212` (or `201` for one line): the span of dark lines, by their 1-based numbers.
+pub fn line_range(dark: &[DarkLine]) -> String {
+    match (dark.first(), dark.last()) {
+        (Some(a), Some(b)) if a.line != b.line => format!("{}–{}", a.line, b.line),
+        (Some(a), _) => a.line.to_string(),
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn human_bytes_units() {
+        assert_eq!(human_bytes(0), "0 B");
+        assert_eq!(human_bytes(1023), "1023 B");
+        assert_eq!(human_bytes(1024), "1.0 KB");
+        assert_eq!(human_bytes(3000), "2.9 KB");
+        assert_eq!(human_bytes(5 << 20), "5.0 MB");
+    }
+
+    #[test]
+    fn line_range_spans() {
+        let d = |line| DarkLine {
+            line,
+            text: String::new(),
+            partial: false,
+        };
+        assert_eq!(line_range(&[]), "");
+        assert_eq!(line_range(&[d(201)]), "201");
+        assert_eq!(line_range(&[d(201), d(202), d(230)]), "201–230");
+    }
+
+    #[test]
+    fn client_env_resolves_the_real_cwd() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(dir.path(), &link).unwrap();
+        let env = client_env(link.to_str().unwrap()).unwrap();
+        assert_eq!(env.cwd, dir.path().canonicalize().unwrap());
+        assert!(client_env("/no/such/dir/ccmem").is_err());
+    }
+}

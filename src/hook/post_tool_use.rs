@@ -1,0 +1,246 @@
+//! `ccmem hook post-tool-use`: a guard after every memory write. The client's own write check
+//! speaks only to the model, and only at 80 % of a limit; this one tells the operator too, names
+//! the entries that will go dark next session, and says how to fix it. It never blocks the
+//! write, and a write to any other file costs one path test (nothing is read).
+
+use std::path::Path;
+
+use crate::load::automem::{self, IndexState, Measure};
+use crate::load::{self, LazyWhy, Session};
+use crate::settings::Settings;
+use crate::text::cut::{MAX_LINES, MAX_UTF16};
+
+use super::input::PostToolUse;
+use super::output::{Event, HookOutput, clip};
+use super::paths::{self, Target};
+use super::{SAFETY_LINES, SAFETY_UTF16, client_env, human_bytes, line_range};
+
+/// The file tools whose writes are checked.
+pub const TOOLS: [&str; 3] = ["Write", "Edit", "MultiEdit"];
+
+/// Largest list of dark entries given to the model, in characters.
+pub const CONTEXT_MAX_CHARS: usize = 4_000;
+
+/// The client's per-file instruction size warning, in characters.
+pub const INSTRUCTION_WARN_CHARS: usize = 40_000;
+
+/// Runs the guard for one hook input. `Ok(None)` means "say nothing" (the common case).
+pub fn run(input: &PostToolUse) -> anyhow::Result<Option<HookOutput>> {
+    if !TOOLS.contains(&input.tool_name.as_str()) {
+        return Ok(None);
+    }
+    let Some(file_path) = input.tool_input.file_path.as_deref() else {
+        return Ok(None);
+    };
+    let path = paths::absolute(file_path, &input.common.cwd);
+    match paths::classify(&path) {
+        Target::Other if !under_memory_override(&path) => Ok(None),
+        Target::MemoryIndex => {
+            if !in_memory_folder(&path, &input.common.cwd) {
+                return Ok(None);
+            }
+            Ok(index_verdict(file_path, &automem::measure_index(&path)))
+        }
+        Target::MemoryCandidate | Target::Other => {
+            let session = load::load_session(&client_env(&input.common.cwd)?);
+            Ok(topic_verdict(&path, &session))
+        }
+        Target::Instruction => {
+            let session = load::load_session(&client_env(&input.common.cwd)?);
+            Ok(instruction_verdict(&path, &session))
+        }
+    }
+}
+
+/// A `.md` file under the folder named by `CLAUDE_COWORK_MEMORY_PATH_OVERRIDE` (an environment
+/// test only: no file is read).
+fn under_memory_override(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "md")
+        && std::env::var_os("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")
+            .is_some_and(|dir| !dir.is_empty() && path.starts_with(dir))
+}
+
+/// Whether a written `MEMORY.md` is an auto-memory index, as the client's own write check
+/// decides: its folder is named `memory` (the client's folder name), or it is the folder the
+/// client resolves for this session (an `autoMemoryDirectory` setting, an env override). Any other
+/// MEMORY.md (say, a project's docs) is left alone.
+fn in_memory_folder(path: &Path, cwd: &str) -> bool {
+    let Some(parent) = path.parent() else {
+        return false;
+    };
+    if parent.file_name().is_some_and(|n| n == "memory") {
+        return true;
+    }
+    let Ok(env) = client_env(cwd) else {
+        return false;
+    };
+    let settings = Settings::load(&env);
+    let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    automem::resolve_folder(&env, &settings).is_some_and(|folder| real(&folder) == real(parent))
+}
+
+/// What to say after a write to MEMORY.md measured as `state`.
+pub fn index_verdict(shown_path: &str, state: &IndexState) -> Option<HookOutput> {
+    let m = match state {
+        IndexState::Loaded(m) => m,
+        IndexState::TooLarge { bytes } => {
+            return Some(HookOutput::new(
+                Event::PostToolUse,
+                Some(format!(
+                    "ccmem: MEMORY.md is now {}, over the client's 4 MiB read limit: the next \
+                     session loads none of it · fix: ccmem tier",
+                    human_bytes(*bytes)
+                )),
+                Some(format!(
+                    "ccmem: this write left {shown_path} over 4 MiB; the client will skip the whole \
+                     index at the next session start. Shrink it now: keep one line per entry and \
+                     move detail into topic files, or ask the user to run `ccmem tier`."
+                )),
+            ));
+        }
+        _ => return None,
+    };
+    if m.cut.is_some() {
+        Some(over(shown_path, m))
+    } else if m.lines > SAFETY_LINES || m.utf16 > SAFETY_UTF16 {
+        Some(near(shown_path, m))
+    } else {
+        None
+    }
+}
+
+/// `N lines / U units` of a measured index.
+fn size(m: &Measure) -> String {
+    format!("{} lines / {} UTF-16 units", m.lines, m.utf16)
+}
+
+/// The index is over a limit: entries will go dark.
+fn over(shown_path: &str, m: &Measure) -> HookOutput {
+    let Some(cut) = m.cut.as_ref() else {
+        return near(shown_path, m);
+    };
+    let entries: Vec<_> = cut
+        .dark
+        .iter()
+        .filter(|d| !d.text.trim().is_empty())
+        .collect();
+    let limit = match (cut.line_over, cut.size_over) {
+        (true, true) => "200-line and 25,000-unit limits",
+        (true, false) => "200-line limit",
+        _ => "25,000-unit limit",
+    };
+    let mut message = format!(
+        "ccmem: MEMORY.md is now {}, over the client's {limit}: {} line{} ({}) will be dark next session",
+        size(m),
+        cut.dark.len(),
+        if cut.dark.len() == 1 { "" } else { "s" },
+        line_range(&cut.dark)
+    );
+    if let Some(first) = entries.first() {
+        let (t, short) = clip(first.text.trim(), 80);
+        message.push_str(&format!(", first: \"{t}{}\"", if short { "…" } else { "" }));
+    }
+    message.push_str(" · fix: ccmem tier");
+
+    let mut context = format!(
+        "ccmem: this write left {shown_path} at {}. The client loads only the first {MAX_LINES} \
+         lines and {MAX_UTF16} UTF-16 units at session start, so these entries will NOT be loaded \
+         next session:\n",
+        size(m)
+    );
+    let mut chars = context.chars().count();
+    for (i, d) in entries.iter().enumerate() {
+        let line = format!("line {}: {}\n", d.line, d.text);
+        if chars + line.chars().count() > CONTEXT_MAX_CHARS {
+            context.push_str(&format!("… and {} more.\n", entries.len() - i));
+            break;
+        }
+        chars += line.chars().count();
+        context.push_str(&line);
+    }
+    context.push_str(&fix_advice());
+    HookOutput::new(Event::PostToolUse, Some(message), Some(context))
+}
+
+/// The index is past the safety line but still loads whole.
+fn near(shown_path: &str, m: &Measure) -> HookOutput {
+    let lines_left = MAX_LINES.saturating_sub(m.lines);
+    let units_left = MAX_UTF16.saturating_sub(m.utf16);
+    let message = format!(
+        "ccmem: MEMORY.md is at {}/{MAX_LINES} lines, {}/{MAX_UTF16} units, past the safety line \
+         ({SAFETY_LINES} lines / {SAFETY_UTF16} units): {lines_left} more lines or {units_left} \
+         units and entries go dark · fix: ccmem tier",
+        m.lines, m.utf16
+    );
+    let context = format!(
+        "ccmem: this write left {shown_path} at {}. Nothing is cut yet, but the client loads only \
+         the first {MAX_LINES} lines and {MAX_UTF16} UTF-16 units at session start and silently \
+         drops the rest, so the next entries added will not be loaded. {}",
+        size(m),
+        fix_advice()
+    );
+    HookOutput::new(Event::PostToolUse, Some(message), Some(context))
+}
+
+fn fix_advice() -> String {
+    format!(
+        "Fix it now: bring MEMORY.md under {SAFETY_LINES} lines and {SAFETY_UTF16} units by keeping \
+         one line per entry, moving detail into topic files and merging or dropping stale entries \
+         (nothing may be lost), or ask the user to run `ccmem tier`, which does this safely."
+    )
+}
+
+/// After a write to a `.md` file under a `memory` folder: if it is a topic file of this
+/// session's auto memory that the loaded part of MEMORY.md does not link, say so.
+pub fn topic_verdict(path: &Path, session: &Session) -> Option<HookOutput> {
+    let target = path.to_string_lossy();
+    let linked = session.lazy.iter().find_map(|l| match &l.why {
+        LazyWhy::TopicFile { linked } if l.path == target => Some(*linked),
+        _ => None,
+    })?;
+    if linked {
+        return None;
+    }
+    let index = session.automem.index_path.as_deref().unwrap_or("MEMORY.md");
+    let name = path.file_name()?.to_string_lossy();
+    Some(HookOutput::new(
+        Event::PostToolUse,
+        Some(format!(
+            "ccmem: memory topic {name} is not linked from the loaded part of MEMORY.md: the next \
+             session will not know it exists"
+        )),
+        Some(format!(
+            "ccmem: {target} is not linked from the part of {index} that loads at session start, so \
+             future sessions will not find it. Add a one-line pointer to it in MEMORY.md \
+             (`- [Title]({name}) — one-line hook`); if MEMORY.md is near its limit, ask the user to \
+             run `ccmem tier`."
+        )),
+    ))
+}
+
+/// After a write to an instruction file that loads at startup: warn when it passes the client's
+/// own 40,000-character size warning.
+pub fn instruction_verdict(path: &Path, session: &Session) -> Option<HookOutput> {
+    let target = path.to_string_lossy();
+    let entry = session.entries.iter().find(|e| e.path == target)?;
+    let chars = entry.content.chars().count();
+    if chars <= INSTRUCTION_WARN_CHARS {
+        return None;
+    }
+    let name = path.file_name()?.to_string_lossy();
+    Some(HookOutput::new(
+        Event::PostToolUse,
+        Some(format!(
+            "ccmem: {name} is now {chars} characters, over the client's {INSTRUCTION_WARN_CHARS}-character \
+             warning: it loads whole into every session"
+        )),
+        Some(format!(
+            "ccmem: {target} is now {chars} characters and is loaded into every session. Keep it \
+             under {INSTRUCTION_WARN_CHARS}: move detail into files it links to (read on demand) or \
+             into rules with `paths:` frontmatter."
+        )),
+    ))
+}
+
+#[cfg(test)]
+mod tests;
