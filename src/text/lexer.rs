@@ -78,9 +78,11 @@ impl Src {
                 if let Some(st) = seg_start.take() {
                     self.push(parent, from + st, from + k);
                 }
-                self.segments
-                    .push((self.text.len(), parent.outer(from + k)));
-                self.text.push_str(&"    "[..keep]);
+                for _ in 0..keep {
+                    self.segments
+                        .push((self.text.len(), parent.outer(from + k)));
+                    self.text.push(' ');
+                }
             } else if seg_start.is_none() {
                 seg_start = Some(k);
             }
@@ -90,11 +92,22 @@ impl Src {
         }
     }
 
+    /// Appends `parent.text[from..to]`, with one segment per parent segment it spans (the
+    /// parent's map is not contiguous where tabs were expanded).
     fn push(&mut self, parent: &Src, from: usize, to: usize) {
-        if from < to {
-            self.segments.push((self.text.len(), parent.outer(from)));
-            self.text.push_str(&parent.text[from..to]);
+        if from >= to {
+            return;
         }
+        let base = self.text.len();
+        self.segments.push((base, parent.outer(from)));
+        let first = parent.segments.partition_point(|&(inner, _)| inner <= from);
+        for &(inner, outer) in parent.segments[first..]
+            .iter()
+            .take_while(|&&(i, _)| i < to)
+        {
+            self.segments.push((base + inner - from, outer));
+        }
+        self.text.push_str(&parent.text[from..to]);
     }
 }
 

@@ -728,6 +728,18 @@ mod tests {
         assert_eq!(imports(t).last().map(|r| r.offset), t.rfind('@'));
     }
 
+    #[test]
+    fn offsets_survive_tab_expansion_in_nested_containers() {
+        // Found by fuzzing: a block quote lexed from a list item whose content had a tab
+        // expanded to spaces mapped its lazy line one byte off.
+        let t = "* item <!-- \r\n  @c.md -->\r\n> quote *@em.md*\r\n\tcode @a.md#$ec\r\n";
+        let found = imports(t);
+        assert!(found.iter().any(|r| r.path == "a.md"));
+        for r in found {
+            assert_eq!(&t[r.offset..r.offset + 1], "@", "{}", r.path);
+        }
+    }
+
     proptest! {
         #[test]
         fn offsets_are_at_signs(
