@@ -135,7 +135,7 @@ fn guarded(name: &str, f: impl FnOnce() -> anyhow::Result<Option<HookOutput>>) -
 fn session_start_run(a: StartArgs) -> anyhow::Result<Option<HookOutput>> {
     let inp: input::SessionStart = a.input.read()?;
     let env = hook::client_env(&inp.common.cwd)?;
-    let session = load::load_session(&env);
+    let session = load::load_session_with(&env, load::Detail::Reminder);
     let opts = session_start::Options {
         always: a.always,
         recover: a.recover,

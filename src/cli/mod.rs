@@ -2,17 +2,17 @@
 //! immutable values once; commands receive those, never raw strings.
 
 mod add;
+mod audit;
 mod budget;
 mod client_args;
 mod context;
+mod explain;
 mod hook;
 pub mod progress;
-mod audit;
-mod explain;
 mod receipt;
+mod statusline;
 mod tier;
 mod undo;
-mod statusline;
 mod verify;
 
 pub use client_args::ClientArgs;

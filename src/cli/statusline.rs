@@ -32,7 +32,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
         }
     };
     let env = hook::client_env(&dir)?;
-    let status = Status::of(&load::load_session(&env));
+    let status = Status::of(&load::load_session_with(&env, load::Detail::Reminder));
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", serde_json::to_string(&status)?)?;

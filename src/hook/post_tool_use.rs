@@ -46,7 +46,8 @@ pub fn run(input: &PostToolUse) -> anyhow::Result<Option<HookOutput>> {
             Ok(topic_verdict(&path, &session))
         }
         Target::Instruction => {
-            let session = load::load_session(&client_env(&input.common.cwd)?);
+            let env = client_env(&input.common.cwd)?;
+            let session = load::load_session_with(&env, load::Detail::Reminder);
             Ok(instruction_verdict(&path, &session))
         }
     }
