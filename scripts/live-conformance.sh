@@ -12,7 +12,7 @@ if ! bin="$(scripts/install-client.sh)"; then
 fi
 echo "live-conformance: client $bin ($("$bin" --version))"
 cargo build --quiet
-CCMEM_CLAUDE_BIN="$bin" cargo test --quiet --test verify_live
+CCMEM_CLAUDE_BIN="$bin" cargo test --quiet --test verify_live --test hook_e2e
 if [ $# -gt 0 ]; then
   target/debug/ccmem verify --claude "$bin" --replay "$1"
 else
