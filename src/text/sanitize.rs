@@ -61,12 +61,21 @@ pub fn sanitize(text: &str) -> String {
 /// VS15 and VS16, removed.
 pub fn strip_controls(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut rest = text;
+    while !rest.is_empty() {
+        // Copy the run of printable ASCII, tabs and newlines in one go; decide the rest per char.
+        let run = rest
+            .bytes()
+            .position(|b| !((0x20..0x7f).contains(&b) || b == b'\n' || b == b'\t'))
+            .unwrap_or(rest.len());
+        out.push_str(&rest[..run]);
+        rest = &rest[run..];
+        let Some(c) = rest.chars().next() else { break };
+        rest = &rest[c.len_utf8()..];
         match c {
             '\r' => {
-                if chars.peek() == Some(&'\n') {
-                    chars.next();
+                if let Some(after) = rest.strip_prefix('\n') {
+                    rest = after;
                 }
                 out.push('\n');
             }
