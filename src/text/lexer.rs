@@ -880,7 +880,7 @@ pub(crate) fn html_start(body: &str, in_paragraph: bool) -> Option<u8> {
     }
     if !in_paragraph
         && !raw_names.iter().any(|t| name.starts_with(t))
-        && super::markdown::html_tag_len(body).is_some_and(|n| is_blank(&body[n..]))
+        && super::inline::html_tag_len(body).is_some_and(|n| is_blank(&body[n..]))
     {
         return Some(7);
     }
