@@ -6,6 +6,7 @@
 pub mod comments;
 pub mod cut;
 pub mod frontmatter;
+pub(crate) mod inline;
 pub mod js;
 pub mod lexer;
 pub mod markdown;
