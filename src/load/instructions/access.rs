@@ -74,28 +74,40 @@ impl Resolved {
     }
 }
 
-/// `realpath(3)` with the directory part memoized: a file that is not itself a symlink is
-/// `realpath(dir) + name`, and the same few ancestor directories are resolved for every
-/// candidate of a walk. Symlinked files take the plain path.
+/// `realpath(3)` with directories memoized: a path whose last component is not a symlink is
+/// `realpath(dir) + name`, and a directory that is not a symlink is `realpath(parent) + name`,
+/// so a walk costs one `lstat` per directory instead of a `readlink` per component of every
+/// candidate. Symlinks take the plain libc path.
 fn realpath(path: &Path, is_symlink: bool) -> std::io::Result<std::path::PathBuf> {
+    match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) if !is_symlink && !dir.as_os_str().is_empty() => {
+            Ok(real_dir(dir)?.join(name))
+        }
+        _ => std::fs::canonicalize(path),
+    }
+}
+
+fn real_dir(dir: &Path) -> std::io::Result<std::path::PathBuf> {
     use std::cell::RefCell;
     use std::collections::HashMap;
     use std::path::PathBuf;
     thread_local! {
         static DIRS: RefCell<HashMap<PathBuf, PathBuf>> = RefCell::new(HashMap::new());
     }
-    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
-        return std::fs::canonicalize(path);
-    };
-    if is_symlink || name == ".." || name == "." || dir.as_os_str().is_empty() {
-        return std::fs::canonicalize(path);
-    }
     if let Some(real) = DIRS.with(|d| d.borrow().get(dir).cloned()) {
-        return Ok(real.join(name));
+        return Ok(real);
     }
-    let real = std::fs::canonicalize(dir)?;
+    let real = match (dir.parent(), dir.file_name()) {
+        (Some(parent), Some(name))
+            if !parent.as_os_str().is_empty()
+                && !dir.symlink_metadata()?.file_type().is_symlink() =>
+        {
+            real_dir(parent)?.join(name)
+        }
+        _ => std::fs::canonicalize(dir)?,
+    };
     DIRS.with(|d| d.borrow_mut().insert(dir.to_path_buf(), real.clone()));
-    Ok(real.join(name))
+    Ok(real)
 }
 
 /// Paths the client never reads instruction files from: network paths, device and process
@@ -106,20 +118,23 @@ pub fn blocked(path: &str) -> Option<SkipWhy> {
             reason: "network path".into(),
         });
     }
-    if ["/dev", "/proc"]
-        .iter()
-        .any(|d| path == *d || path.starts_with(&format!("{d}/")))
-    {
+    if ["/dev", "/proc"].iter().any(|d| {
+        path.strip_prefix(d)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    }) {
         return Some(SkipWhy::DevicePath);
     }
-    let parts: Vec<&str> = path.split('/').collect();
     for folder in ["connector-downloads", ".artifact-work"] {
-        if parts.contains(&folder) {
+        if path.contains(folder) && path.split('/').any(|part| part == folder) {
             return Some(SkipWhy::ProtectedFolder {
                 folder: folder.into(),
             });
         }
     }
+    if !path.contains("scratchpad") {
+        return None;
+    }
+    let parts: Vec<&str> = path.split('/').collect();
     let scratch = parts.windows(4).any(|w| {
         w[0] == "claude"
             && w[3] == "scratchpad"

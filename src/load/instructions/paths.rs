@@ -25,6 +25,9 @@ pub fn join(a: &str, b: &str) -> String {
 
 /// node `path.normalize` of an absolute path (`.`/`..` collapsed, `//` and trailing `/` gone).
 pub fn normalize(p: &str) -> String {
+    if is_normal(p) {
+        return p.to_owned();
+    }
     let mut parts: Vec<&str> = Vec::new();
     for part in p.split('/') {
         match part {
@@ -36,6 +39,14 @@ pub fn normalize(p: &str) -> String {
         }
     }
     format!("/{}", parts.join("/"))
+}
+
+/// Already absolute and normalized: nothing for [`normalize`] to do.
+fn is_normal(p: &str) -> bool {
+    p.starts_with('/')
+        && (p.len() == 1 || !p.ends_with('/'))
+        && !p.contains("//")
+        && p.split('/').skip(1).all(|part| part != "." && part != "..")
 }
 
 /// node `path.extname`: `.hidden` → "", `a.md,` → `.md,`, `b.md.` → `.`.

@@ -182,7 +182,11 @@ pub fn reserved_after(rest: &str, names: &[&str]) -> bool {
 /// Whether `c` opens a tag for the scrubber.
 pub fn is_opener(c: char) -> bool {
     // Called for every character of the index: settle ASCII without scanning the table.
-    if c.is_ascii() { c == '<' } else { OPENERS.contains(c) }
+    if c.is_ascii() {
+        c == '<'
+    } else {
+        OPENERS.contains(c)
+    }
 }
 
 #[cfg(test)]
