@@ -202,15 +202,7 @@ fn memchr_nul(bytes: &[u8]) -> bool {
     bytes.contains(&0)
 }
 
-/// The 1-based line holding byte `offset` of `text`.
-pub fn line_of(text: &str, offset: usize) -> usize {
-    let end = offset.min(text.len());
-    text.as_bytes()[..end]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
-}
+pub use crate::text::line_of;
 
 #[cfg(test)]
 mod tests {

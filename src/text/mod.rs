@@ -11,3 +11,13 @@ pub mod js;
 pub mod lexer;
 pub mod markdown;
 pub mod sanitize;
+
+/// The 1-based line holding byte `offset` of `text`.
+pub fn line_of(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}

@@ -69,15 +69,7 @@ impl Approval {
     }
 }
 
-/// 1-based line (in the text as on disk) of a byte offset.
-pub fn line_of(text: &str, offset: usize) -> usize {
-    let end = offset.min(text.len());
-    text.as_bytes()[..end]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
-}
+pub use crate::text::line_of;
 
 #[cfg(test)]
 mod tests {
