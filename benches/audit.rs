@@ -4,7 +4,7 @@
 //! python3 or the generator the bench says so and measures nothing.
 //!
 //! Whole-process comparisons (against `cat` of every file, and the bash audit script) are in
-//! `scripts/bench-audit.sh`.
+//! `scripts/bench/audit.sh`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -4,13 +4,13 @@
 # skill (not shipped here; its code is not part of this repository). Libraries are generated
 # into target/bench-corpus/ by ../shared/bench/gen_corpus.py (or $CCMEM_GEN_CORPUS).
 #
-#   scripts/bench-audit.sh [S M L]        # default: S M L
-#   AUDIT_SH=/path/to/audit-memory.sh AUDIT_SH_ON="S M" scripts/bench-audit.sh
+#   scripts/bench/audit.sh [S M L]        # default: S M L
+#   AUDIT_SH=/path/to/audit-memory.sh AUDIT_SH_ON="S M" scripts/bench/audit.sh
 #
 # Uses hyperfine (apt-get install hyperfine). Caches are warmed first; every command runs on
 # the same warm page cache, side by side, so the ratios are comparable even on a busy machine.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 corpora=("${@:-S M L}")
 read -r -a corpora <<< "${corpora[*]}"
 gen="${CCMEM_GEN_CORPUS:-}"
