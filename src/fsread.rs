@@ -70,11 +70,12 @@ pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
     if !opened.is_file() {
         return Err(Unread::NotRegular(kind_of(&opened)));
     }
-    read_limited(file, limit)
+    read_limited(file, limit, opened.len())
 }
 
-fn read_limited(file: File, limit: u64) -> Result<Vec<u8>, Unread> {
-    let mut bytes = Vec::new();
+fn read_limited(file: File, limit: u64, size_hint: u64) -> Result<Vec<u8>, Unread> {
+    // Room for the whole file and the end-of-file probe: one read for the bytes, one for EOF.
+    let mut bytes = Vec::with_capacity(size_hint.min(limit) as usize + 1);
     file.take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(Unread::Unreadable)?;

@@ -35,6 +35,9 @@ pub struct Resolved {
     pub is_symlink: bool,
     /// Whether resolution succeeded.
     pub canonical: bool,
+    /// Nothing at all is at the path (`lstat` said ENOENT/ENOTDIR): reading it can only
+    /// report it missing, so callers need not try.
+    pub absent: bool,
 }
 
 impl Resolved {
@@ -42,28 +45,37 @@ impl Resolved {
     pub fn of(path: &str) -> Self {
         // Most walk candidates do not exist: one lstat settles those without the
         // per-component readlink calls of realpath(3).
-        let Ok(meta) = Path::new(path).symlink_metadata() else {
-            return Resolved {
-                path: path.to_owned(),
-                is_symlink: false,
-                canonical: false,
-            };
+        let meta = match Path::new(path).symlink_metadata() {
+            Ok(meta) => meta,
+            Err(e) => {
+                let absent = matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                );
+                return Resolved {
+                    path: path.to_owned(),
+                    is_symlink: false,
+                    canonical: false,
+                    absent,
+                };
+            }
         };
-        match realpath(Path::new(path), meta.file_type().is_symlink()) {
+        let is_symlink = meta.file_type().is_symlink();
+        match realpath(Path::new(path), is_symlink) {
             Ok(real) => {
                 let real = paths::to_string(&real);
                 Resolved {
                     is_symlink: real != path,
                     path: real,
                     canonical: true,
+                    absent: false,
                 }
             }
             Err(_) => Resolved {
                 path: path.to_owned(),
-                is_symlink: Path::new(path)
-                    .symlink_metadata()
-                    .is_ok_and(|m| m.file_type().is_symlink()),
+                is_symlink,
                 canonical: false,
+                absent: false,
             },
         }
     }
@@ -87,13 +99,20 @@ fn realpath(path: &Path, is_symlink: bool) -> std::io::Result<std::path::PathBuf
     }
 }
 
+thread_local! {
+    /// Real paths of directories seen during the current load (see [`forget_real_dirs`]).
+    static DIRS: std::cell::RefCell<std::collections::HashMap<std::path::PathBuf, std::path::PathBuf>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// Forgets the memoized directory real paths: called at the start of every load, so a
+/// process that loads more than once (tests, sweeps) never sees a stale answer; within one
+/// load the file system is taken as stable, as the client takes it.
+pub fn forget_real_dirs() {
+    DIRS.with(|d| d.borrow_mut().clear());
+}
+
 fn real_dir(dir: &Path) -> std::io::Result<std::path::PathBuf> {
-    use std::cell::RefCell;
-    use std::collections::HashMap;
-    use std::path::PathBuf;
-    thread_local! {
-        static DIRS: RefCell<HashMap<PathBuf, PathBuf>> = RefCell::new(HashMap::new());
-    }
     if let Some(real) = DIRS.with(|d| d.borrow().get(dir).cloned()) {
         return Ok(real);
     }
@@ -260,3 +279,29 @@ const TEXT_EXTENSIONS: &[&str] = &[
     ".diff",
     ".patch",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolution_follows_a_directory_replaced_by_a_link_once_forgotten() {
+        let t = tempfile::tempdir().unwrap();
+        let root = paths::to_string(&t.path().canonicalize().unwrap());
+        let (a, b) = (format!("{root}/a"), format!("{root}/b"));
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        let file = format!("{a}/CLAUDE.md");
+        std::fs::File::create(&file).unwrap();
+        std::fs::File::create(format!("{b}/CLAUDE.md")).unwrap();
+        forget_real_dirs();
+        assert_eq!(Resolved::of(&file).path, file);
+        std::fs::remove_dir_all(&a).unwrap();
+        std::os::unix::fs::symlink(&b, &a).unwrap();
+        forget_real_dirs();
+        let r = Resolved::of(&file);
+        assert_eq!(r.path, format!("{b}/CLAUDE.md"));
+        assert!(r.is_symlink && !r.absent);
+        assert!(Resolved::of(&format!("{root}/nope/CLAUDE.md")).absent);
+    }
+}

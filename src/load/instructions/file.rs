@@ -162,6 +162,9 @@ impl<'e> Loader<'e> {
         if resolved.dangling() || blocked(path).is_some() || blocked(&resolved.path).is_some() {
             return false;
         }
+        if resolved.absent {
+            return false;
+        }
         match read_text(path) {
             Ok(text) => !js::trim(&process(&text).content).is_empty(),
             Err(_) => false,
@@ -257,7 +260,12 @@ impl<'e> Loader<'e> {
         if let Some(k) = resolved_key {
             self.processed.insert(k);
         }
-        let (text, bytes) = match fsread::read_capped(Path::new(path), MAX_FILE_BYTES) {
+        let read = if resolved.absent {
+            Err(Unread::Missing)
+        } else {
+            fsread::read_capped(Path::new(path), MAX_FILE_BYTES)
+        };
+        let (text, bytes) = match read {
             Ok(raw) => (decode(&raw), raw.len() as u64),
             Err(Unread::Missing) => return skip(skipped, SkipWhy::Missing),
             Err(Unread::NotRegular(what)) => {
