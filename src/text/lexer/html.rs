@@ -15,6 +15,12 @@ pub(super) fn html_interrupts(line: &str) -> bool {
     {
         return true;
     }
+    opens_block_tag(r)
+}
+
+/// Whether the text after `<` names a block-level tag (`div`, `/table`, `p>` …) followed by
+/// the end of the line, a space, `>` or `/>` (the fork's kind-6 start).
+pub(super) fn opens_block_tag(r: &str) -> bool {
     let r = r.strip_prefix('/').unwrap_or(r);
     let name: String = r
         .bytes()

@@ -30,7 +30,7 @@ mod html;
 mod list;
 
 pub(crate) use html::html_start;
-use html::{BLOCK_TAGS, html_end, html_interrupts};
+use html::{html_end, html_interrupts, opens_block_tag};
 use list::{list, list_marker};
 
 /// Deepest container nesting that is lexed; deeper `>`/list lines are paragraph text. Each
@@ -454,15 +454,7 @@ fn lazy_breaks(line: &str, nl: bool) -> bool {
             return true;
         }
     }
-    let r = lower.strip_prefix('/').unwrap_or(&lower);
-    let name: String = r
-        .bytes()
-        .take_while(|c| c.is_ascii_alphanumeric())
-        .map(char::from)
-        .collect();
-    let after = &r[name.len()..];
-    BLOCK_TAGS.contains(&name.as_str())
-        && (after.is_empty() || after.starts_with([' ', '>']) || after.starts_with("/>"))
+    opens_block_tag(&lower)
 }
 
 /// Inside list items the fork lexes `text` one line at a time, so any block start ends it.
