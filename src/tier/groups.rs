@@ -283,20 +283,9 @@ fn entry_group(lib: &Library, file: &str) -> (String, String) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::library::Topic;
     use super::super::parse::parse;
+    use super::super::tests::lib;
     use super::*;
-
-    fn lib(index: &str, files: &[(&str, &str)]) -> Library {
-        Library {
-            index: index.into(),
-            files: files
-                .iter()
-                .map(|(n, t)| (n.to_string(), Topic::new(t.to_string())))
-                .collect(),
-            ..Library::default()
-        }
-    }
 
     #[test]
     fn groups_come_from_headings_then_frontmatter_then_prefix() {

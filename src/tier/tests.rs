@@ -3,7 +3,8 @@
 use super::library::Topic;
 use super::*;
 
-fn lib(index: &str, files: &[(&str, &str)]) -> Library {
+/// A library from an index text and `(file name, text)` pairs.
+pub(super) fn lib(index: &str, files: &[(&str, &str)]) -> Library {
     Library {
         index: index.into(),
         files: files
