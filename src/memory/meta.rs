@@ -107,7 +107,11 @@ pub(super) fn parse_yaml_full(yaml: &str) -> Front {
     if yaml.trim().is_empty() {
         return Front::Parsed(Meta::default());
     }
-    let value: Value = match serde_saphyr::from_str(yaml) {
+    // YAML 1.2 booleans only: `name: n` or `status: off` are words in a memory file, not
+    // `false` (serde-saphyr reads YAML 1.1 spellings as booleans by default).
+    let mut options = serde_saphyr::Options::default();
+    options.strict_booleans = true;
+    let value: Value = match serde_saphyr::from_str_with_options(yaml, options) {
         Ok(v) => v,
         Err(e) => {
             let msg = e.to_string();
@@ -158,6 +162,16 @@ mod tests {
         match parse(text).front {
             Front::Parsed(m) => m,
             other => panic!("expected parsed, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn yaml_one_one_words_stay_text_on_the_full_path() {
+        for word in ["n", "yes", "on", "off"] {
+            let Front::Parsed(m) = parse_yaml_full(&format!("name: {word}\ntags: [a, b]\n")) else {
+                panic!("{word}: not parsed");
+            };
+            assert_eq!(m.name.as_deref(), Some(word));
         }
     }
 
