@@ -25,6 +25,8 @@ pub struct Meta {
     pub superseded_by: Option<String>,
     /// `retired: true` (or under `metadata`).
     pub retired: bool,
+    /// `group` (or `metadata.group`): the index group `tier` files the entry under.
+    pub group: Option<String>,
 }
 
 /// The frontmatter block of a file.
@@ -97,6 +99,7 @@ pub fn parse_yaml(yaml: &str) -> Front {
             status: get(&["status"]),
             superseded_by: get(&["superseded_by", "superseded-by", "replaced_by"]),
             retired: get(&["retired"]).is_some_and(|v| v.eq_ignore_ascii_case("true")),
+            group: get(&["group"]),
         });
     }
     parse_yaml_full(yaml)
@@ -141,6 +144,7 @@ pub(super) fn parse_yaml_full(yaml: &str) -> Front {
         status: get(&["status"]),
         superseded_by: get(&["superseded_by", "superseded-by", "replaced_by"]),
         retired,
+        group: get(&["group"]),
     })
 }
 

@@ -17,49 +17,30 @@ pub const CONFIG: &str = "ccmem.toml";
 /// Largest file read (bytes), as the client's load cap.
 pub const MAX_READ: u64 = 4 << 20;
 
-/// Frontmatter fields the planner uses.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+/// Frontmatter fields the planner uses (read by the audit's reader, `memory::meta`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Meta {
     /// `name`.
     pub name: Option<String>,
     /// `description`.
     pub description: Option<String>,
     /// `type` (or `metadata.type`).
-    #[serde(rename = "type")]
     pub kind: Option<String>,
     /// `group`.
     pub group: Option<String>,
 }
 
-/// `Meta` plus a nested `metadata:` table (the client's own layout). Not `#[serde(flatten)]`:
-/// flattening buffers untyped values, and YAML 1.1 would read `name: n` as `false`.
-#[derive(Deserialize)]
-struct RawMeta {
-    name: Option<String>,
-    description: Option<String>,
-    #[serde(rename = "type")]
-    kind: Option<String>,
-    group: Option<String>,
-    metadata: Option<Meta>,
-}
-
 impl Meta {
     /// Fields of `text`'s frontmatter; malformed or absent YAML gives no fields.
     pub fn of(text: &str) -> Self {
-        let Some(yaml) = crate::text::frontmatter::split(text).yaml else {
-            return Meta::default();
-        };
-        match serde_saphyr::from_str::<RawMeta>(yaml) {
-            Ok(raw) => {
-                let nested = raw.metadata.unwrap_or_default();
-                Meta {
-                    name: raw.name.or(nested.name),
-                    description: raw.description.or(nested.description),
-                    kind: raw.kind.or(nested.kind),
-                    group: raw.group.or(nested.group),
-                }
-            }
-            Err(_) => Meta::default(),
+        match crate::memory::meta::parse(text).front {
+            crate::memory::meta::Front::Parsed(m) => Meta {
+                name: m.name,
+                description: m.description,
+                kind: m.kind,
+                group: m.group,
+            },
+            _ => Meta::default(),
         }
     }
 }
