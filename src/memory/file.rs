@@ -87,6 +87,10 @@ impl std::fmt::Display for Unreadable {
 
 /// A file's text and its parse, or why it has none.
 #[derive(Debug, Clone)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "the large variant is the common one; boxing would allocate once more per file"
+)]
 pub enum Content {
     /// Text and frontmatter.
     Text {
