@@ -47,7 +47,11 @@ pub struct ClientEnv {
 impl ClientEnv {
     /// Builds the environment of a client started in this process's working directory.
     pub fn from_process(flags: ClientFlags) -> std::io::Result<Self> {
-        let cwd = std::env::current_dir()?.canonicalize()?;
+        // Linux's getcwd(2) already answers with the real path, as the client's `process.cwd()`
+        // sees it; elsewhere resolve it.
+        let cwd = std::env::current_dir()?;
+        #[cfg(not(target_os = "linux"))]
+        let cwd = cwd.canonicalize()?;
         let vars: BTreeMap<String, String> = std::env::vars_os()
             .filter_map(|(k, v)| Some((k.into_string().ok()?, v.to_string_lossy().into_owned())))
             .collect();

@@ -61,6 +61,19 @@ pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
     if meta.len() > limit {
         return Err(Unread::TooLarge(meta.len()));
     }
+    open_and_read(path, limit)
+}
+
+/// [`read_capped`] for a path an `lstat` just found to be a regular file of `len` bytes: the
+/// `stat` is skipped, the opened file is still re-checked.
+pub fn read_capped_regular(path: &Path, limit: u64, len: u64) -> Result<Vec<u8>, Unread> {
+    if len > limit {
+        return Err(Unread::TooLarge(len));
+    }
+    open_and_read(path, limit)
+}
+
+fn open_and_read(path: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
     let file = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
@@ -69,6 +82,9 @@ pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
     let opened = file.metadata().map_err(Unread::Unreadable)?;
     if !opened.is_file() {
         return Err(Unread::NotRegular(kind_of(&opened)));
+    }
+    if opened.len() > limit {
+        return Err(Unread::TooLarge(opened.len()));
     }
     read_limited(file, limit, opened.len())
 }
@@ -132,6 +148,31 @@ mod tests {
         assert!(matches!(
             read_capped(dir.path(), 4),
             Err(Unread::NotRegular("directory"))
+        ));
+    }
+
+    #[test]
+    fn a_known_regular_file_is_still_checked_once_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("x");
+        std::fs::write(&f, b"12345").unwrap();
+        assert_eq!(read_capped_regular(&f, 5, 5).unwrap(), b"12345");
+        assert!(matches!(
+            read_capped_regular(&f, 4, 5),
+            Err(Unread::TooLarge(5))
+        ));
+        // The file grew past the cap after the lstat that reported 3 bytes.
+        assert!(matches!(
+            read_capped_regular(&f, 4, 3),
+            Err(Unread::TooLarge(5))
+        ));
+        // Swapped for a FIFO after the lstat: refused, and no blocking.
+        std::fs::remove_file(&f).unwrap();
+        let c = std::ffi::CString::new(f.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        assert!(matches!(
+            read_capped_regular(&f, 10, 3),
+            Err(Unread::NotRegular("FIFO"))
         ));
     }
 

@@ -9,6 +9,7 @@
 pub mod automem;
 pub mod git;
 pub mod instructions;
+pub mod memo;
 pub mod model;
 pub mod reading;
 pub mod rule_paths;

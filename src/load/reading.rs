@@ -53,7 +53,7 @@ pub trait Procedure {
 
 /// For each read path, in order, the files the client would attach (each is one block).
 pub fn load(env: &ClientEnv, session: &Session, reads: &[String]) -> Vec<Vec<Loaded>> {
-    super::instructions::access::forget_real_dirs();
+    super::memo::reset();
     let mut loader = super::instructions::Loader::new(env, &session.settings);
     load_with(env, session, reads, &mut loader)
 }

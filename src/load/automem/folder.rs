@@ -8,7 +8,6 @@ use unicode_normalization::UnicodeNormalization;
 
 use super::slug::{slug, valid_project_dir_name};
 use crate::env::ClientEnv;
-use crate::load::git;
 use crate::settings::{Settings, Source};
 
 /// The resolved folder and where it came from.
@@ -93,7 +92,8 @@ fn default_folder(env: &ClientEnv) -> Folder {
 
 /// The canonical git root of the project root, else the project root itself.
 pub fn project_key(env: &ClientEnv) -> String {
-    let root = git::git_root(&env.cwd).map_or_else(|| env.cwd.clone(), |r| git::canonical_root(&r));
+    let root =
+        crate::load::memo::git_roots(&env.cwd).map_or_else(|| env.cwd.clone(), |(_, main)| main);
     root.to_string_lossy().into_owned()
 }
 

@@ -128,6 +128,7 @@ pub fn resolve_folder(env: &ClientEnv, settings: &Settings) -> Option<PathBuf> {
     if enabled::off_reason(env, settings).is_some() {
         return None;
     }
+    crate::load::memo::reset();
     folder::resolve(env, settings).map(|f| env.cwd.join(f.path))
 }
 

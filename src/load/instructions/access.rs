@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::paths;
 use crate::fsread::{self, Unread};
-use crate::load::SkipWhy;
+use crate::load::{SkipWhy, memo};
 
 /// Largest instruction file the client reads (`oln`); exactly this size still loads.
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
@@ -38,6 +38,9 @@ pub struct Resolved {
     /// Nothing at all is at the path (`lstat` said ENOENT/ENOTDIR): reading it can only
     /// report it missing, so callers need not try.
     pub absent: bool,
+    /// `lstat` found a regular file (not a link) of this many bytes: reading it needs no
+    /// second `stat`.
+    pub regular: Option<u64>,
 }
 
 impl Resolved {
@@ -45,7 +48,7 @@ impl Resolved {
     pub fn of(path: &str) -> Self {
         // Most walk candidates do not exist: one lstat settles those without the
         // per-component readlink calls of realpath(3).
-        let meta = match Path::new(path).symlink_metadata() {
+        let meta = match memo::lstat(Path::new(path)) {
             Ok(meta) => meta,
             Err(e) => {
                 let absent = matches!(
@@ -57,10 +60,12 @@ impl Resolved {
                     is_symlink: false,
                     canonical: false,
                     absent,
+                    regular: None,
                 };
             }
         };
         let is_symlink = meta.file_type().is_symlink();
+        let regular = meta.is_file().then(|| meta.len());
         match realpath(Path::new(path), is_symlink) {
             Ok(real) => {
                 let real = paths::to_string(&real);
@@ -69,6 +74,7 @@ impl Resolved {
                     path: real,
                     canonical: true,
                     absent: false,
+                    regular,
                 }
             }
             Err(_) => Resolved {
@@ -76,6 +82,7 @@ impl Resolved {
                 is_symlink,
                 canonical: false,
                 absent: false,
+                regular,
             },
         }
     }
@@ -86,47 +93,15 @@ impl Resolved {
     }
 }
 
-/// `realpath(3)` with directories memoized: a path whose last component is not a symlink is
-/// `realpath(dir) + name`, and a directory that is not a symlink is `realpath(parent) + name`,
-/// so a walk costs one `lstat` per directory instead of a `readlink` per component of every
-/// candidate. Symlinks take the plain libc path.
+/// `realpath(3)`: a path whose last component is not a symlink is `realpath(dir) + name`
+/// (directories memoized per load); symlinks take the plain libc path.
 fn realpath(path: &Path, is_symlink: bool) -> std::io::Result<std::path::PathBuf> {
     match (path.parent(), path.file_name()) {
         (Some(dir), Some(name)) if !is_symlink && !dir.as_os_str().is_empty() => {
-            Ok(real_dir(dir)?.join(name))
+            Ok(memo::real_dir(dir)?.join(name))
         }
         _ => std::fs::canonicalize(path),
     }
-}
-
-thread_local! {
-    /// Real paths of directories seen during the current load (see [`forget_real_dirs`]).
-    static DIRS: std::cell::RefCell<std::collections::HashMap<std::path::PathBuf, std::path::PathBuf>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
-}
-
-/// Forgets the memoized directory real paths: called at the start of every load, so a
-/// process that loads more than once (tests, sweeps) never sees a stale answer; within one
-/// load the file system is taken as stable, as the client takes it.
-pub fn forget_real_dirs() {
-    DIRS.with(|d| d.borrow_mut().clear());
-}
-
-fn real_dir(dir: &Path) -> std::io::Result<std::path::PathBuf> {
-    if let Some(real) = DIRS.with(|d| d.borrow().get(dir).cloned()) {
-        return Ok(real);
-    }
-    let real = match (dir.parent(), dir.file_name()) {
-        (Some(parent), Some(name))
-            if !parent.as_os_str().is_empty()
-                && !dir.symlink_metadata()?.file_type().is_symlink() =>
-        {
-            real_dir(parent)?.join(name)
-        }
-        _ => std::fs::canonicalize(dir)?,
-    };
-    DIRS.with(|d| d.borrow_mut().insert(dir.to_path_buf(), real.clone()));
-    Ok(real)
 }
 
 /// Paths the client never reads instruction files from: network paths, device and process
@@ -294,11 +269,11 @@ mod tests {
         let file = format!("{a}/CLAUDE.md");
         std::fs::File::create(&file).unwrap();
         std::fs::File::create(format!("{b}/CLAUDE.md")).unwrap();
-        forget_real_dirs();
+        memo::reset();
         assert_eq!(Resolved::of(&file).path, file);
         std::fs::remove_dir_all(&a).unwrap();
         std::os::unix::fs::symlink(&b, &a).unwrap();
-        forget_real_dirs();
+        memo::reset();
         let r = Resolved::of(&file);
         assert_eq!(r.path, format!("{b}/CLAUDE.md"));
         assert!(r.is_symlink && !r.absent);

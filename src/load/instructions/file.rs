@@ -195,7 +195,7 @@ impl<'e> Loader<'e> {
         };
         let key = paths::normalize(path);
         if self.processed.contains(&key) {
-            if Path::new(path).symlink_metadata().is_ok() {
+            if crate::load::memo::lstat(Path::new(path)).is_ok() {
                 skip(skipped, SkipWhy::Duplicate);
             }
             return;
@@ -204,7 +204,7 @@ impl<'e> Loader<'e> {
             return skip(skipped, SkipWhy::DepthLimit);
         }
         if let Some(hit) = self.excludes.hit(path, kind) {
-            if Path::new(path).symlink_metadata().is_ok() {
+            if crate::load::memo::lstat(Path::new(path)).is_ok() {
                 skip(
                     skipped,
                     SkipWhy::Excluded {
@@ -260,10 +260,10 @@ impl<'e> Loader<'e> {
         if let Some(k) = resolved_key {
             self.processed.insert(k);
         }
-        let read = if resolved.absent {
-            Err(Unread::Missing)
-        } else {
-            fsread::read_capped(Path::new(path), MAX_FILE_BYTES)
+        let read = match resolved.regular {
+            _ if resolved.absent => Err(Unread::Missing),
+            Some(len) => fsread::read_capped_regular(Path::new(path), MAX_FILE_BYTES, len),
+            None => fsread::read_capped(Path::new(path), MAX_FILE_BYTES),
         };
         let (text, bytes) = match read {
             Ok(raw) => (decode(&raw), raw.len() as u64),
@@ -378,8 +378,7 @@ fn link_error(path: &str) -> &'static str {
 
 /// `local-agent`: a User file that is a symlink (depth 0) or a hard link.
 fn is_linked(path: &str, depth: usize) -> bool {
-    Path::new(path)
-        .symlink_metadata()
+    crate::load::memo::lstat(Path::new(path))
         .is_ok_and(|m| (depth == 0 && m.file_type().is_symlink()) || (m.nlink() > 1 && m.is_file()))
 }
 

@@ -12,7 +12,6 @@
 
 use super::paths::{dirname, normalize};
 use crate::env::ClientEnv;
-use crate::load::git;
 use crate::text::js;
 
 /// Resolves an accepted import string against its importer's resolved path.
@@ -44,8 +43,8 @@ pub struct Approval {
 impl Approval {
     /// Reads the flag for this environment.
     pub fn read(env: &ClientEnv) -> Self {
-        let key = match git::git_root(&env.cwd) {
-            Some(root) => git::canonical_root(&root),
+        let key = match crate::load::memo::git_roots(&env.cwd) {
+            Some((_, main)) => main,
             None => env.cwd.clone(),
         };
         let key = normalize(&key.to_string_lossy());
@@ -108,10 +107,12 @@ mod tests {
         let vars: BTreeMap<String, String> =
             [("HOME".to_string(), root.to_string_lossy().into_owned())].into();
         let env = ClientEnv::new(sub.clone(), vars.clone(), Default::default());
+        crate::load::memo::reset();
         let a = Approval::read(&env);
         assert_eq!(a.key, r);
         assert!(a.approved);
         std::fs::remove_dir(root.join("r/.git")).unwrap();
+        crate::load::memo::reset(); // a new load
         let env = ClientEnv::new(PathBuf::from(&sub), vars, Default::default());
         assert!(!Approval::read(&env).approved);
     }

@@ -63,7 +63,7 @@ pub fn load(env: &ClientEnv, settings: &Settings) -> Instructions {
 /// files below the start directory that load only later (a walk of the subtree, which the
 /// reminder itself does not need).
 pub fn load_with(env: &ClientEnv, settings: &Settings, scan_lazy: bool) -> Instructions {
-    access::forget_real_dirs();
+    crate::load::memo::reset();
     let mut loader = Loader::new(env, settings);
     let mut list: Vec<Emitted> = Vec::new();
     let mut skipped: Vec<Skipped> = Vec::new();

@@ -257,7 +257,5 @@ impl Walk<'_, '_> {
 }
 
 fn is_link(path: &str) -> bool {
-    Path::new(path)
-        .symlink_metadata()
-        .is_ok_and(|m| m.file_type().is_symlink())
+    crate::load::memo::lstat(Path::new(path)).is_ok_and(|m| m.file_type().is_symlink())
 }

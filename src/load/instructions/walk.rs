@@ -11,7 +11,7 @@ use std::path::Path;
 
 use super::paths::{self, dirname, is_inside_casefold, join, normalize};
 use crate::env::ClientEnv;
-use crate::load::{Lazy, LazyWhy, SkipWhy, Skipped, git};
+use crate::load::{Lazy, LazyWhy, SkipWhy, Skipped};
 
 /// One directory of the ancestor walk.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,7 +52,7 @@ pub fn ancestors(env: &ClientEnv) -> (Vec<WalkDir>, Vec<Skipped>) {
             if outer {
                 for name in ["CLAUDE.md", ".claude/CLAUDE.md", ".claude/rules"] {
                     let p = join(&d, name);
-                    if Path::new(&p).symlink_metadata().is_ok() {
+                    if crate::load::memo::lstat(Path::new(&p)).is_ok() {
                         skipped.push(Skipped {
                             path: p,
                             kind: Some(crate::load::Kind::Project),
@@ -78,7 +78,12 @@ pub fn ancestors(env: &ClientEnv) -> (Vec<WalkDir>, Vec<Skipped>) {
 const AUTOFS_SUPER_MAGIC: i64 = 0x0187;
 
 /// Whether `dir` is an autofs map root (the client skips those without touching them further).
+/// Like the client (`ooe`), only a top-level directory (`/net`, `/home`) is asked: one `statfs`
+/// per walk, and an autofs mount deeper down is walked as usual.
 fn is_autofs(dir: &str) -> bool {
+    if !top_level(dir) {
+        return false;
+    }
     let Ok(c) = std::ffi::CString::new(dir) else {
         return false;
     };
@@ -91,11 +96,15 @@ fn is_autofs(dir: &str) -> bool {
     magic
 }
 
+/// A directory right below `/`: the only kind the client asks about autofs.
+fn top_level(dir: &str) -> bool {
+    dir != "/" && dirname(dir) == "/"
+}
+
 /// `(worktree root, main checkout root)` when the start directory is in a linked worktree that
 /// lies inside its main checkout.
 fn nested_worktree(cwd: &Path) -> Option<(String, String)> {
-    let wt = git::git_root(cwd)?;
-    let main = git::canonical_root(&wt);
+    let (wt, main) = crate::load::memo::git_roots(cwd)?;
     let (wt, main) = (paths::to_string(&wt), paths::to_string(&main));
     (wt != main && is_inside_casefold(&wt, &main)).then_some((wt, main))
 }
@@ -222,6 +231,14 @@ mod tests {
     fn ordinary_folders_are_not_autofs_roots() {
         assert!(!is_autofs("/"));
         assert!(!is_autofs("/nonexistent-x"));
+    }
+
+    #[test]
+    fn only_top_level_folders_are_asked_about_autofs() {
+        assert!(top_level("/net"));
+        assert!(!top_level("/"));
+        assert!(!top_level("/net/host"));
+        assert!(!top_level("/home/u/project"));
     }
 
     #[test]

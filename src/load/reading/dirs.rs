@@ -76,7 +76,6 @@ fn automount_roots(env: &ClientEnv) -> Vec<PathBuf> {
 /// `(worktree root, main checkout root)` when the working directory is in a git worktree
 /// nested inside its main checkout (folders of the main checkout above it get no project files).
 fn outer_checkout(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
-    let worktree = git::git_root(cwd)?;
-    let main = git::canonical_root(&worktree);
+    let (worktree, main) = crate::load::memo::git_roots(cwd)?;
     (main != worktree && worktree.starts_with(&main)).then_some((worktree, main))
 }
