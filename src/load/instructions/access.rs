@@ -65,7 +65,7 @@ impl Resolved {
             }
         };
         let is_symlink = meta.file_type().is_symlink();
-        let regular = meta.is_file().then(|| meta.len());
+        let regular = meta.is_file().then_some(meta.len());
         match realpath(Path::new(path), is_symlink) {
             Ok(real) => {
                 let real = paths::to_string(&real);
