@@ -275,11 +275,17 @@ fn render(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
                 format!("moved group `{group}` ({lines} lines) verbatim into {hub}")
             }
             crate::tier::Step::BlankLinesDropped => "blank lines dropped from MEMORY.md".to_owned(),
-            crate::tier::Step::Aggregated { hubs } => {
-                format!(
-                    "aggregated the pointers of {} small hubs onto one line",
+            crate::tier::Step::Aggregated { hubs, folded } => {
+                let mut text = format!(
+                    "aggregated the pointers of the {} least recently needed hubs onto one line",
                     hubs.len()
-                )
+                );
+                if *folded > 0 {
+                    text.push_str(&format!(
+                        " ({folded} pointer lines and headings moved verbatim into reference_more-hubs_hub.md)"
+                    ));
+                }
+                text
             }
         };
         writeln!(out, "  step: {text}")?;

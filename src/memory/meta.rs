@@ -158,6 +158,22 @@ fn scalar(v: &Value) -> Option<String> {
     }
 }
 
+/// Parses a `modified` value: RFC 3339, or a civil date-time / date taken as UTC.
+pub fn parse_modified(value: &str) -> Option<jiff::Timestamp> {
+    let v = value.trim();
+    if let Ok(t) = v.parse::<jiff::Timestamp>() {
+        return Some(t);
+    }
+    let dt = match v.parse::<jiff::civil::DateTime>() {
+        Ok(dt) => dt,
+        Err(_) => v
+            .parse::<jiff::civil::Date>()
+            .ok()?
+            .to_datetime(jiff::civil::Time::midnight()),
+    };
+    jiff::tz::TimeZone::UTC.to_timestamp(dt).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,5 @@
 //! `stale-entry` (soft).
 
-use jiff::{Timestamp, civil, tz::TimeZone};
-
 use super::{Check, Ctx, Diagnostic, declare_rule};
 use crate::memory::file::Role;
 
@@ -24,29 +22,13 @@ declare_rule! {
     pub const RULE = ("stale-entry", Soft, Check::File(check));
 }
 
-/// Parses a `modified` value: RFC 3339, or a civil date-time / date taken as UTC.
-pub fn parse_modified(value: &str) -> Option<Timestamp> {
-    let v = value.trim();
-    if let Ok(t) = v.parse::<Timestamp>() {
-        return Some(t);
-    }
-    let dt = match v.parse::<civil::DateTime>() {
-        Ok(dt) => dt,
-        Err(_) => v
-            .parse::<civil::Date>()
-            .ok()?
-            .to_datetime(civil::Time::midnight()),
-    };
-    TimeZone::UTC.to_timestamp(dt).ok()
-}
-
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     let file = &ctx.lib.files[i];
     if file.role == Role::Index || file.text().is_none() {
         return;
     }
     let written = file.meta().and_then(|m| m.modified.as_deref());
-    let (when, source) = match written.and_then(parse_modified) {
+    let (when, source) = match written.and_then(crate::memory::meta::parse_modified) {
         Some(t) => (t, "by `modified`".to_owned()),
         None => {
             let Some(t) = file.mtime() else { return };
@@ -73,7 +55,7 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_modified;
+    use crate::memory::meta::parse_modified;
     use crate::rules::testing::Fixture;
 
     #[test]

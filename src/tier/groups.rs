@@ -104,6 +104,13 @@ pub struct Group {
     pub topics: Vec<String>,
     /// MEMORY.md already has a line linking the hub.
     pub has_pointer: bool,
+    /// Those lines (indices into [`Index::lines`]): they stay unless the group is folded.
+    pub pointers: Vec<usize>,
+    /// Every hub file those lines link, in order.
+    pub pointer_hubs: Vec<String>,
+    /// The newest `modified` among the group's entry files and hubs: how recently the group
+    /// was needed (`None`: nothing says).
+    pub last_used: Option<jiff::Timestamp>,
 }
 
 /// Every index line's role, and the groups.
@@ -146,6 +153,9 @@ pub fn classify(lib: &Library, idx: &Index, resolver: &Resolver) -> Result<Layou
                 entries: 0,
                 topics: Vec::new(),
                 has_pointer: false,
+                pointers: Vec::new(),
+                pointer_hubs: Vec::new(),
+                last_used: None,
             });
             groups.len() - 1
         })
@@ -205,16 +215,28 @@ pub fn classify(lib: &Library, idx: &Index, resolver: &Resolver) -> Result<Layou
                             group_of(key.clone(), &key, &mut groups)
                         }
                     };
-                    groups[g].has_pointer = true;
+                    let group = &mut groups[g];
+                    group.has_pointer = true;
+                    group.pointers.push(i);
+                    for f in files.iter().filter(|f| is_hub(f)) {
+                        if !group.pointer_hubs.iter().any(|h| h == f) {
+                            group.pointer_hubs.push((*f).to_owned());
+                        }
+                        group.last_used = group.last_used.max(modified(lib, f));
+                    }
                     Role::Pointer
                 } else {
                     let (key, title) =
                         heading_key(line.section).unwrap_or_else(|| entry_group(lib, files[0]));
                     let g = group_of(key, &title, &mut groups);
-                    groups[g].entries += 1;
-                    groups[g]
+                    let group = &mut groups[g];
+                    group.entries += 1;
+                    group
                         .topics
                         .push(files[0].trim_end_matches(".md").to_owned());
+                    for f in &files {
+                        group.last_used = group.last_used.max(modified(lib, f));
+                    }
                     Role::Group(g)
                 }
             }
@@ -263,6 +285,11 @@ fn crown_headings(idx: &Index, roles: &mut [Role], groups: &mut [Group]) {
             roles[h] = Role::Crown;
         }
     }
+}
+
+/// A file's `modified`, when it has a readable one.
+fn modified(lib: &Library, file: &str) -> Option<jiff::Timestamp> {
+    lib.files.get(file)?.meta.modified
 }
 
 fn entry_group(lib: &Library, file: &str) -> (String, String) {

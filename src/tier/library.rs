@@ -28,6 +28,8 @@ pub struct Meta {
     pub kind: Option<String>,
     /// `group`.
     pub group: Option<String>,
+    /// `modified`, when it parses as a date (how recently the entry was needed).
+    pub modified: Option<jiff::Timestamp>,
 }
 
 impl Meta {
@@ -39,6 +41,10 @@ impl Meta {
                 description: m.description,
                 kind: m.kind,
                 group: m.group,
+                modified: m
+                    .modified
+                    .as_deref()
+                    .and_then(crate::memory::meta::parse_modified),
             },
             _ => Meta::default(),
         }

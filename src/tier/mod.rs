@@ -4,8 +4,12 @@
 //! Shape: crown entries (⭐ / ⚠️ / pinned in `ccmem.toml`) verbatim at the top of MEMORY.md, one
 //! pointer line per moved group, every other line of a moved group verbatim in its hub
 //! `reference_<group>_hub.md`. Slimming stops as soon as the index fits the target:
-//! crowns to the top → groups pushed into hubs, biggest first → pointer lines of the smallest
-//! groups aggregated onto one line.
+//! crowns to the top → groups pushed into hubs, biggest first → the pointer lines of the least
+//! recently needed groups (oldest `modified` among their files and hubs; none counts as oldest)
+//! aggregated onto `- More hubs:` lines that link every hub directly. A pointer line the user
+//! wrote (with its heading) is never dropped: it moves verbatim into
+//! `reference_more-hubs_hub.md`, which the aggregate line links too, so every hub stays one
+//! link from MEMORY.md and every topic two.
 //!
 //! Data flow: [`Library::read`] → [`plan::plan`] → [`proof::prove`] on the planned library →
 //! (with `--write`) `crate::write` → [`Library::read`] again → [`proof::prove`] on disk.

@@ -6,8 +6,8 @@ use serde::Serialize;
 use super::budget::{Size, measure};
 use super::groups::{Group, Layout, Resolver, Role, classify};
 use super::library::{INDEX, Library, Topic};
-use super::parse::{Index, parse};
-use super::shape::{Choice, hub_file, render_index};
+use super::parse::{Index, Kind, parse};
+use super::shape::{Choice, MORE_HUBS, fold_into_more_hubs, hub_file, render_index};
 use super::{Options, Refusal, Target};
 use crate::text::js::utf16_len;
 
@@ -42,10 +42,14 @@ pub enum Step {
     },
     /// Blank lines were dropped from MEMORY.md (the client counts them as lines).
     BlankLinesDropped,
-    /// The pointer lines of these hubs were aggregated onto one line.
+    /// The pointer lines of the least recently needed groups were aggregated onto one line
+    /// that links their hubs directly.
     Aggregated {
-        /// The hub files.
+        /// The hub files, as linked.
         hubs: Vec<String>,
+        /// Pointer lines written by the user (and their headings) moved verbatim into
+        /// `reference_more-hubs_hub.md`.
+        folded: usize,
     },
 }
 
@@ -163,23 +167,34 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
         index = render_index(&idx, &layout, &choice);
         result.steps.push(Step::BlankLinesDropped);
     }
-    let mut smallest: Vec<usize> = (0..layout.groups.len())
-        .filter(|&g| choice.pushed[g] && !layout.groups[g].has_pointer)
+    // Least recently needed first (no `modified` anywhere counts as oldest), then smallest.
+    let mut rarest: Vec<usize> = (0..layout.groups.len())
+        .filter(|&g| aggregatable(&idx, &layout, &choice, g))
         .collect();
-    smallest.sort_by_key(|&g| (layout.groups[g].entries, layout.groups[g].key.clone()));
-    let mut k = 2;
-    while !opts.target.fits(measure(&index.0)) && k <= smallest.len() {
-        choice.aggregated = smallest[..k].to_vec();
+    rarest.sort_by_key(|&g| {
+        let group = &layout.groups[g];
+        (group.last_used, group.entries, group.key.clone())
+    });
+    let mut k = 1;
+    while !opts.target.fits(measure(&index.0)) && k <= rarest.len() {
+        choice.aggregated = rarest[..k].to_vec();
         index = render_index(&idx, &layout, &choice);
         k += 1;
     }
+    let folded = choice.folded_lines(&layout);
     if !choice.aggregated.is_empty() {
         result.steps.push(Step::Aggregated {
-            hubs: choice
-                .aggregated
-                .iter()
-                .map(|&g| layout.groups[g].hub.clone())
+            hubs: (choice.aggregated.iter())
+                .flat_map(|&g| {
+                    let group = &layout.groups[g];
+                    if group.has_pointer {
+                        group.pointer_hubs.clone()
+                    } else {
+                        vec![group.hub.clone()]
+                    }
+                })
                 .collect(),
+            folded: folded.len(),
         });
     }
     let (text, generated) = index;
@@ -216,11 +231,40 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
         result.generated.extend(generated);
         result.files.push(file);
     }
+    if !folded.is_empty() {
+        if lib.symlinks.contains(MORE_HUBS) {
+            return Err(Refusal {
+                file: MORE_HUBS.into(),
+                line: None,
+                why: "is a symbolic link; tier appends to hubs and will not write through a link"
+                    .into(),
+            });
+        }
+        let generated = fold_into_more_hubs(lib, &idx, &folded, &mut result.files);
+        result.generated.extend(generated);
+    }
     if opts.compress {
         let index = result.files.first().map_or(&lib.index, |f| &f.new);
         result.suggestions = super::proof::compress_suggestions(index);
     }
     Ok(result)
+}
+
+/// Whether group `g` can go onto the aggregate line: its hub was made by this plan, or its
+/// own pointer line is all that is left of it in MEMORY.md (not under a crown heading).
+fn aggregatable(idx: &Index, layout: &Layout, choice: &Choice, g: usize) -> bool {
+    let group = &layout.groups[g];
+    if !group.has_pointer {
+        return choice.pushed[g];
+    }
+    let under_crown = (group.pointers.iter()).any(|&i| {
+        idx.lines[i]
+            .section
+            .is_some_and(|h| layout.roles[h] == Role::Crown)
+    });
+    let only_heading_left = choice.pushed[g]
+        || (group.lines.iter()).all(|&i| matches!(idx.lines[i].kind, Kind::Heading { .. }));
+    !under_crown && only_heading_left
 }
 
 fn crown_lines(idx: &Index, layout: &Layout) -> Vec<String> {

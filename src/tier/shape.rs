@@ -1,5 +1,6 @@
 //! The shapes the planner writes: MEMORY.md for a choice of pushed and aggregated groups
-//! (title block, crowns, kept lines, pointer lines), pointer lines, and hub files.
+//! (title block, crowns, kept lines, pointer lines, the aggregate line), pointer lines, and
+//! hub files.
 
 use super::groups::{Group, Layout, Role};
 use super::library::Library;
@@ -12,15 +13,46 @@ use crate::text::js::utf16_len;
 pub(super) struct Choice {
     /// Per group: moved into its hub.
     pub pushed: Vec<bool>,
-    /// Groups whose pointer lines are aggregated onto one line.
+    /// Groups whose pointer lines are aggregated onto one line. A group that had its own
+    /// pointer line in MEMORY.md is *folded*: that line (and its heading, when still there)
+    /// moves verbatim into [`MORE_HUBS`], and the aggregate line links its hubs directly.
     pub aggregated: Vec<usize>,
     /// Blank lines dropped (they count toward the client's line limit).
     pub compact: bool,
 }
 
+/// The hub that receives the folded pointer lines, with their descriptions.
+pub(super) const MORE_HUBS: &str = "reference_more-hubs_hub.md";
+
+impl Choice {
+    /// Index lines that leave MEMORY.md for [`MORE_HUBS`], in file order.
+    pub(super) fn folded_lines(&self, layout: &Layout) -> Vec<usize> {
+        let mut lines: Vec<usize> = (self.aggregated.iter())
+            .map(|&g| (g, &layout.groups[g]))
+            .filter(|(_, group)| group.has_pointer)
+            .flat_map(|(g, group)| {
+                let heading = (!self.pushed[g]).then_some(&group.lines[..]);
+                group.pointers.iter().chain(heading.into_iter().flatten())
+            })
+            .copied()
+            .collect();
+        lines.sort_unstable();
+        lines
+    }
+}
+
 /// The index text for `choice`, and the lines it generated.
 pub(super) fn render_index(idx: &Index, layout: &Layout, choice: &Choice) -> (String, Vec<String>) {
     let (pushed, aggregated) = (&choice.pushed, &choice.aggregated);
+    let folded = choice.folded_lines(layout);
+    let kept = |i: usize| -> bool {
+        let role_kept = match layout.roles[i] {
+            Role::Group(g) => !pushed[g],
+            Role::Crown => false,
+            Role::Keep | Role::Pointer => true,
+        };
+        role_kept && folded.binary_search(&i).is_err()
+    };
     let mut out: Vec<&str> = Vec::new();
     // A leading `# Title` stays first; the crowns come right after it.
     let title = idx
@@ -28,12 +60,8 @@ pub(super) fn render_index(idx: &Index, layout: &Layout, choice: &Choice) -> (St
         .iter()
         .position(|l| !matches!(l.kind, Kind::Blank))
         .filter(|&i| {
-            let kept = match layout.roles[i] {
-                Role::Group(g) => !pushed[g],
-                Role::Crown => false,
-                Role::Keep | Role::Pointer => true,
-            };
-            kept && matches!(idx.lines[i].kind, Kind::Heading { .. })
+            kept(i)
+                && matches!(idx.lines[i].kind, Kind::Heading { .. })
                 && idx.lines[i].text.starts_with("# ")
         });
     // The title block: the title and the prose right under it (not its entries).
@@ -73,15 +101,11 @@ pub(super) fn render_index(idx: &Index, layout: &Layout, choice: &Choice) -> (St
     if !crowns.is_empty() && !choice.compact {
         out.push("");
     }
-    for (i, (line, role)) in idx.lines.iter().zip(&layout.roles).enumerate() {
+    for (i, line) in idx.lines.iter().enumerate() {
         if title_block.contains(&i) {
             continue;
         }
-        let keep = match role {
-            Role::Crown => false,
-            Role::Group(g) => !pushed[*g],
-            Role::Keep | Role::Pointer => true,
-        };
+        let keep = kept(i);
         let blank = matches!(line.kind, Kind::Blank);
         let skip_blank = choice.compact || out.last().is_none_or(|l| l.trim().is_empty());
         if keep && !(blank && skip_blank) {
@@ -99,22 +123,42 @@ pub(super) fn render_index(idx: &Index, layout: &Layout, choice: &Choice) -> (St
     }
     if !aggregated.is_empty() {
         // One line, split only where it would pass the one-line limit of the index.
-        let mut line = String::from("- More hubs:");
-        for (i, &g) in aggregated.iter().enumerate() {
+        let mut links: Vec<String> = Vec::new();
+        if !folded.is_empty() {
+            links.push(format!("[all, described]({MORE_HUBS})"));
+        }
+        for &g in aggregated {
             let group = &layout.groups[g];
-            let link = format!("[{}]({})", short(&group.title), group.hub);
+            if !group.has_pointer {
+                links.push(format!("[{}]({})", short(&group.title), group.hub));
+                continue;
+            }
+            for (k, hub) in group.pointer_hubs.iter().enumerate() {
+                let label = if k == 0 && !group.title.is_empty() {
+                    short(&group.title)
+                } else {
+                    short(
+                        hub.trim_start_matches("reference_")
+                            .trim_end_matches("_hub.md"),
+                    )
+                };
+                links.push(format!("[{label}]({hub})"));
+            }
+        }
+        let mut line = String::from("- More hubs:");
+        for (i, link) in links.iter().enumerate() {
             let sep = if i == 0 || line.ends_with(':') {
                 " "
             } else {
                 " · "
             };
-            if utf16_len(&line) + utf16_len(sep) + utf16_len(&link) > 190 && !line.ends_with(':') {
+            if utf16_len(&line) + utf16_len(sep) + utf16_len(link) > 190 && !line.ends_with(':') {
                 generated.push(std::mem::replace(&mut line, "- More hubs:".to_owned()));
                 line.push(' ');
             } else {
                 line.push_str(sep);
             }
-            line.push_str(&link);
+            line.push_str(link);
         }
         generated.push(line);
     }
@@ -175,12 +219,72 @@ pub(super) fn hub_file(lib: &Library, idx: &Index, groups: &[&Group]) -> (FilePl
         .iter()
         .flat_map(|g| g.lines.iter().map(|&i| idx.lines[i].text))
         .collect();
-    let mut generated = Vec::new();
+    let about = format!("Hub of the {} entries moved out of MEMORY.md", first.title);
     let old = lib.files.get(&first.hub).map(|t| t.text.clone());
-    let (mut text, eol) = match &old {
+    let (new, generated) = append_to_hub(
+        old.as_deref(),
+        idx,
+        &first.hub,
+        &first.title,
+        &about,
+        &moved,
+    );
+    let file = FilePlan {
+        name: first.hub.clone(),
+        old,
+        new,
+    };
+    (file, generated)
+}
+
+/// Appends the folded pointer lines to [`MORE_HUBS`] (as already planned in `files`, else as on
+/// disk, else new) and returns the lines written on top of them.
+pub(super) fn fold_into_more_hubs(
+    lib: &Library,
+    idx: &Index,
+    lines: &[usize],
+    files: &mut Vec<FilePlan>,
+) -> Vec<String> {
+    let moved: Vec<&str> = lines.iter().map(|&i| idx.lines[i].text).collect();
+    let about = "Hubs whose pointer lines were folded out of MEMORY.md, with their descriptions";
+    let at = match files.iter().position(|f| f.name == MORE_HUBS) {
+        Some(at) => at,
+        None => {
+            files.push(FilePlan {
+                name: MORE_HUBS.to_owned(),
+                old: lib.files.get(MORE_HUBS).map(|t| t.text.clone()),
+                new: String::new(),
+            });
+            files.len() - 1
+        }
+    };
+    let file = &mut files[at];
+    let base = if file.new.is_empty() {
+        file.old.clone()
+    } else {
+        Some(std::mem::take(&mut file.new))
+    };
+    let (new, generated) =
+        append_to_hub(base.as_deref(), idx, MORE_HUBS, "More hubs", about, &moved);
+    file.new = new;
+    generated
+}
+
+/// `base` with `moved` appended, or a new hub (frontmatter, a title unless `moved` starts with
+/// a heading, then `moved`). Returns the text and the lines it wrote itself.
+fn append_to_hub(
+    base: Option<&str>,
+    idx: &Index,
+    name: &str,
+    title: &str,
+    about: &str,
+    moved: &[&str],
+) -> (String, Vec<String>) {
+    let mut generated = Vec::new();
+    let (mut text, eol) = match base {
         Some(old) => {
             let eol = eol_of(old);
-            let mut t = old.clone();
+            let mut t = old.to_owned();
             if !t.is_empty() && !t.ends_with('\n') {
                 t.push_str(eol);
             }
@@ -190,14 +294,10 @@ pub(super) fn hub_file(lib: &Library, idx: &Index, groups: &[&Group]) -> (FilePl
             let eol = idx.eol;
             let head = [
                 "---".to_owned(),
-                format!("name: {}", first.hub.trim_end_matches(".md")),
+                format!("name: {}", name.trim_end_matches(".md")),
                 format!(
                     "description: {}",
-                    serde_json::to_string(&format!(
-                        "Hub of the {} entries moved out of MEMORY.md",
-                        first.title
-                    ))
-                    .unwrap_or_default()
+                    serde_json::to_string(about).unwrap_or_default()
                 ),
                 "type: reference".to_owned(),
                 "---".to_owned(),
@@ -209,7 +309,7 @@ pub(super) fn hub_file(lib: &Library, idx: &Index, groups: &[&Group]) -> (FilePl
                 .first()
                 .is_some_and(|l| l.trim_start().starts_with('#'))
             {
-                let title = format!("# {}", first.title);
+                let title = format!("# {title}");
                 t.push_str(&title);
                 t.push_str(eol);
                 generated.push(title);
@@ -224,10 +324,5 @@ pub(super) fn hub_file(lib: &Library, idx: &Index, groups: &[&Group]) -> (FilePl
         text.push_str(line);
         text.push_str(eol);
     }
-    let file = FilePlan {
-        name: first.hub.clone(),
-        old,
-        new: text,
-    };
-    (file, generated)
+    (text, generated)
 }

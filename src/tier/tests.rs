@@ -219,3 +219,115 @@ fn a_section_with_a_hub_pointer_appends_to_that_hub_and_blank_lines_go_before_ag
     assert!(matches!(steps[steps.len() - 2], Step::BlankLinesDropped));
     assert!(matches!(steps[steps.len() - 1], Step::Aggregated { .. }));
 }
+
+/// An index that is already hub-first: one heading and one hub pointer per group, the hubs
+/// last modified in reverse order (the last group is the least recently needed).
+fn hub_first(groups: usize) -> Library {
+    let mut index = String::from(
+        "# Memory\n## ⚠️ Read first\n- [Crown hub](reference_crown_hub.md) — read before anything\n",
+    );
+    let mut files = vec![(
+        "reference_crown_hub.md".to_string(),
+        "---\nmodified: 2026-01-01\n---\n".to_string(),
+    )];
+    for i in 0..groups {
+        index.push_str(&format!(
+            "## Area {i}\n- [area-{i}-hub](reference_area{i}_hub.md) — the area {i} map: start here\n"
+        ));
+        files.push((
+            format!("reference_area{i}_hub.md"),
+            format!(
+                "---\nmodified: 2026-10-{:02}\n---\n- [a{i}](feedback_a{i}.md)\n",
+                groups - i
+            ),
+        ));
+        files.push((format!("feedback_a{i}.md"), format!("a{i}")));
+    }
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    lib(&index, &files)
+}
+
+#[test]
+fn pointer_only_sections_fold_least_recently_needed_first_and_hubs_stay_one_link_away() {
+    let l = hub_first(8);
+    // 3 lines of title and crowns + 2 per group = 19; 12 needs at least four groups folded.
+    let p = plan::plan(&l, &opts(12)).unwrap();
+    let index = &p.files[0].new;
+    assert!(p.after.lines <= 12, "{index}");
+    let Some(Step::Aggregated { hubs, folded }) = p.steps.last() else {
+        panic!("{:?}", p.steps);
+    };
+    let n = hubs.len();
+    assert!((4..8).contains(&n), "only as far as needed: {hubs:?}");
+    let oldest: Vec<usize> = (8 - n..8).rev().collect();
+    let expected: Vec<String> = (oldest.iter())
+        .map(|i| format!("reference_area{i}_hub.md"))
+        .collect();
+    assert_eq!(hubs, &expected, "oldest `modified` first");
+    assert_eq!(
+        *folded,
+        2 * n,
+        "each folded group moves its heading and its pointer"
+    );
+    for i in 0..8 {
+        let linked = index.contains(&format!("[Area {i}](reference_area{i}_hub.md)"));
+        let section = index.contains(&format!("## Area {i}\n- [area-{i}-hub]"));
+        assert_eq!(
+            linked,
+            oldest.contains(&i),
+            "aggregate line, group {i}: {index}"
+        );
+        assert_eq!(
+            section, !linked,
+            "a group is either folded or left whole: {i}"
+        );
+    }
+    assert!(
+        index.contains("- [Crown hub](reference_crown_hub.md)"),
+        "a pointer under a crown heading is never folded, however old"
+    );
+    let more = p
+        .files
+        .iter()
+        .find(|f| f.name == "reference_more-hubs_hub.md")
+        .expect("the folded lines' new home");
+    assert!(more.old.is_none());
+    assert!(more.new.contains(
+        "## Area 7\n- [area-7-hub](reference_area7_hub.md) — the area 7 map: start here\n"
+    ));
+    assert!(index.contains("[all, described](reference_more-hubs_hub.md)"));
+    let after = l.with(&p);
+    let proof = proof::prove(&l, &after, &p, p.after);
+    assert!(proof.ok(), "{proof:?}");
+    // A second run has nothing left to do.
+    let again = plan::plan(&after, &opts(12)).unwrap();
+    assert!(again.is_noop(), "{:?}", again.steps);
+}
+
+#[test]
+fn folding_appends_to_an_existing_more_hubs_file() {
+    let mut l = hub_first(8);
+    l.files.insert(
+        "reference_more-hubs_hub.md".into(),
+        Topic::new("# Earlier\n- [x](feedback_a0.md)".into()),
+    );
+    let p = plan::plan(&l, &opts(12)).unwrap();
+    let more = p
+        .files
+        .iter()
+        .find(|f| f.name == "reference_more-hubs_hub.md")
+        .unwrap();
+    assert!(
+        more.new
+            .starts_with("# Earlier\n- [x](feedback_a0.md)\n## Area ")
+            && more.new.ends_with(
+                "## Area 7\n- [area-7-hub](reference_area7_hub.md) — the area 7 map: start here\n"
+            ),
+        "{}",
+        more.new
+    );
+    assert!(proof::prove(&l, &l.with(&p), &p, p.after).ok());
+}

@@ -1,5 +1,6 @@
 //! Property test: the four invariants hold on the plan of every generated library (random
-//! groups, crowns, pins, CJK and emoji text, CRLF, link syntaxes, frontmatter variants).
+//! groups, crowns, pins, CJK and emoji text, CRLF, link syntaxes, frontmatter variants, and
+//! sections that already point to a hub, with or without a heading and a `modified` date).
 
 use proptest::prelude::*;
 
@@ -61,7 +62,16 @@ fn entry() -> impl Strategy<Value = Entry> {
         )
 }
 
-fn build(entries: &[Entry], crlf: bool, index_fm: bool, prose: bool) -> Library {
+/// A section already in hub-first shape: `(heading?, modified day (0: none), links an entry?)`.
+type HubSection = (bool, u8, bool);
+
+fn build(
+    entries: &[Entry],
+    hubs: &[HubSection],
+    crlf: bool,
+    index_fm: bool,
+    prose: bool,
+) -> Library {
     let eol = if crlf { "\r\n" } else { "\n" };
     let mut lib = Library::default();
     let mut index: Vec<String> = Vec::new();
@@ -122,6 +132,23 @@ fn build(entries: &[Entry], crlf: bool, index_fm: bool, prose: bool) -> Library 
         };
         lib.files.insert(file, Topic::new(text));
     }
+    for (k, &(heading, day, links_entry)) in hubs.iter().enumerate() {
+        if heading {
+            index.push(format!("## Hub {k} 日本"));
+        }
+        let hub = format!("reference_h{k}_hub.md");
+        index.push(format!("- [hub {k}]({hub}) — map of area {k}"));
+        let modified = match day {
+            0 => String::new(),
+            d => format!("modified: 2026-09-{d:02}\n"),
+        };
+        let link = match lib.files.keys().next() {
+            Some(f) if links_entry => format!("- [first]({f})\n"),
+            _ => String::new(),
+        };
+        lib.files
+            .insert(hub, Topic::new(format!("---\n{modified}---\n{link}")));
+    }
     let mut text = index.join(eol);
     text.push_str(eol);
     lib.index = text;
@@ -134,13 +161,14 @@ proptest! {
     #[test]
     fn invariants_hold_on_every_plan(
         entries in proptest::collection::vec(entry(), 0..40),
+        hubs in proptest::collection::vec((any::<bool>(), 0u8..29, any::<bool>()), 0..8),
         crlf in any::<bool>(),
         index_fm in any::<bool>(),
         prose in any::<bool>(),
         target_lines in 2usize..40,
         target_utf16 in 200usize..4000,
     ) {
-        let lib = build(&entries, crlf, index_fm, prose);
+        let lib = build(&entries, &hubs, crlf, index_fm, prose);
         let opts = Options { target: Target { lines: target_lines, utf16: target_utf16 }, compress: true };
         let p = plan::plan(&lib, &opts).map_err(|r| TestCaseError::fail(r.to_string()))?;
         let after = lib.with(&p);
