@@ -89,10 +89,24 @@ fn open_and_read(path: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
     read_limited(file, limit, opened.len())
 }
 
-fn read_limited(file: File, limit: u64, size_hint: u64) -> Result<Vec<u8>, Unread> {
-    // Room for the whole file and the end-of-file probe: one read for the bytes, one for EOF.
-    let mut bytes = Vec::with_capacity(size_hint.min(limit) as usize + 1);
-    file.take(limit + 1)
+fn read_limited(mut file: File, limit: u64, size_hint: u64) -> Result<Vec<u8>, Unread> {
+    let want = size_hint.min(limit) as usize;
+    let mut bytes = vec![0; want + 1];
+    let n = loop {
+        match file.read(&mut bytes) {
+            Ok(n) => break n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Unread::Unreadable(e)),
+        }
+    };
+    bytes.truncate(n);
+    // A regular file that answers a read of `size + 1` bytes with exactly its `fstat` size is at
+    // its end: the usual probe read that returns 0 is saved. Anything else (an empty-looking
+    // procfs file, a file that grew or shrank) reads on to the end, capped.
+    if n == want && want > 0 {
+        return Ok(bytes);
+    }
+    file.take(limit + 1 - n as u64)
         .read_to_end(&mut bytes)
         .map_err(Unread::Unreadable)?;
     if bytes.len() as u64 > limit {
@@ -174,6 +188,22 @@ mod tests {
             read_capped_regular(&f, 10, 3),
             Err(Unread::NotRegular("FIFO"))
         ));
+    }
+
+    #[test]
+    fn files_whose_size_says_nothing_are_read_to_the_end() {
+        // procfs reports size 0 for files with content.
+        let status = read_capped(Path::new("/proc/self/status"), 1 << 20).unwrap();
+        assert!(status.starts_with(b"Name:") && status.ends_with(b"\n"));
+        // A file that grew after the size was taken is read whole, and still capped.
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("x");
+        std::fs::write(&f, b"0123456789").unwrap();
+        assert_eq!(read_capped_regular(&f, 100, 4).unwrap(), b"0123456789");
+        let file = File::open(&f).unwrap();
+        assert!(matches!(read_limited(file, 8, 4), Err(Unread::TooLarge(9))));
+        let file = File::open(&f).unwrap();
+        assert_eq!(read_limited(file, 10, 4).unwrap(), b"0123456789");
     }
 
     #[test]

@@ -11,12 +11,17 @@ use std::fs::Metadata;
 use std::io;
 use std::path::{Path, PathBuf};
 
+/// An `lstat` answer: the metadata, or the error's kind and OS code (`io::Error` is not `Clone`).
+type LstatAnswer = Result<Metadata, (io::ErrorKind, Option<i32>)>;
+
+/// Paths are keyed by their bytes: hashing a `Path` walks its components, which cost more
+/// than the memo saved (every path here is built the same way, so bytes compare as paths do).
 #[derive(Default)]
 struct Memo {
     /// `lstat` answers: the metadata, or the error's kind and OS code.
-    lstat: HashMap<PathBuf, Result<Metadata, (io::ErrorKind, Option<i32>)>>,
+    lstat: HashMap<Vec<u8>, LstatAnswer>,
     /// Real paths of directories.
-    real_dirs: HashMap<PathBuf, PathBuf>,
+    real_dirs: HashMap<Vec<u8>, PathBuf>,
     /// `(git root, main checkout root)` of a start directory.
     git: HashMap<PathBuf, Option<(PathBuf, PathBuf)>>,
 }
@@ -32,7 +37,8 @@ pub fn reset() {
 
 /// `lstat(path)`, asked once per load.
 pub fn lstat(path: &Path) -> io::Result<Metadata> {
-    if let Some(hit) = MEMO.with(|m| m.borrow().lstat.get(path).cloned()) {
+    let key = path.as_os_str().as_encoded_bytes();
+    if let Some(hit) = MEMO.with(|m| m.borrow().lstat.get(key).cloned()) {
         return hit.map_err(rebuild);
     }
     let answer = path.symlink_metadata();
@@ -40,7 +46,7 @@ pub fn lstat(path: &Path) -> io::Result<Metadata> {
         Ok(meta) => Ok(meta.clone()),
         Err(e) => Err((e.kind(), e.raw_os_error())),
     };
-    MEMO.with(|m| m.borrow_mut().lstat.insert(path.to_path_buf(), kept));
+    MEMO.with(|m| m.borrow_mut().lstat.insert(key.to_vec(), kept));
     answer
 }
 
@@ -51,7 +57,8 @@ fn rebuild((kind, code): (io::ErrorKind, Option<i32>)) -> io::Error {
 /// The real path of a directory: `realpath(parent) + name` when `dir` is not a symlink, so a
 /// walk costs one `lstat` per directory instead of a `readlink` per component of every path.
 pub fn real_dir(dir: &Path) -> io::Result<PathBuf> {
-    if let Some(real) = MEMO.with(|m| m.borrow().real_dirs.get(dir).cloned()) {
+    let key = dir.as_os_str().as_encoded_bytes();
+    if let Some(real) = MEMO.with(|m| m.borrow().real_dirs.get(key).cloned()) {
         return Ok(real);
     }
     let real = match (dir.parent(), dir.file_name()) {
@@ -62,11 +69,7 @@ pub fn real_dir(dir: &Path) -> io::Result<PathBuf> {
         }
         _ => std::fs::canonicalize(dir)?,
     };
-    MEMO.with(|m| {
-        m.borrow_mut()
-            .real_dirs
-            .insert(dir.to_path_buf(), real.clone())
-    });
+    MEMO.with(|m| m.borrow_mut().real_dirs.insert(key.to_vec(), real.clone()));
     Ok(real)
 }
 

@@ -93,11 +93,15 @@ pub fn mode(settings: &Settings) -> Mode {
 }
 
 /// Applies the plugin to the assembled list; returns the paths of the AGENTS entries added.
+/// AGENTS.md files that do not load are listed in `skipped` only when `report` is set (the
+/// reminder alone has no use for them, and each costs a `stat`).
+#[allow(clippy::too_many_arguments)]
 pub fn apply(
     main: &Loader<'_>,
     settings: &Settings,
     dirs: &[WalkDir],
     seeds: HashSet<String>,
+    report: bool,
     list: &mut Vec<Emitted>,
     skipped: &mut Vec<Skipped>,
 ) -> Vec<String> {
@@ -127,7 +131,7 @@ pub fn apply(
     if mode == Mode::ClaudeMd {
         for c in candidates
             .iter()
-            .filter(|c| std::path::Path::new(c).is_file())
+            .filter(|c| report && std::path::Path::new(c).is_file())
         {
             skipped.push(drop_skip(
                 c,
@@ -144,7 +148,7 @@ pub fn apply(
     {
         for c in candidates
             .iter()
-            .filter(|c| std::path::Path::new(c).is_file())
+            .filter(|c| report && std::path::Path::new(c).is_file())
         {
             skipped.push(drop_skip(
                 c,

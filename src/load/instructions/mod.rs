@@ -192,7 +192,15 @@ pub fn load_with(env: &ClientEnv, settings: &Settings, scan_lazy: bool) -> Instr
         .into_iter()
         .flatten()
         .collect();
-    let added = agents::apply(&loader, settings, &dirs, seeds, &mut list, &mut skipped);
+    let added = agents::apply(
+        &loader,
+        settings,
+        &dirs,
+        seeds,
+        scan_lazy,
+        &mut list,
+        &mut skipped,
+    );
     loader.processed.extend(added);
 
     if scan_lazy && walk::lazy_below(&loader.cwd, &mut lazy) {
