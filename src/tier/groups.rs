@@ -138,8 +138,10 @@ pub fn slug(s: &str) -> String {
     out.trim_end_matches('-').to_owned()
 }
 
-/// Classifies every line of `idx`. Refuses entry lines linking files that do not exist.
+/// Classifies every line of `idx`. Refuses entry lines linking files that do not exist, naming
+/// every such link at once.
 pub fn classify(lib: &Library, idx: &Index, resolver: &Resolver) -> Result<Layout, Refusal> {
+    broken_links(idx, resolver)?;
     let mut roles = Vec::with_capacity(idx.lines.len());
     let mut groups: Vec<Group> = Vec::new();
     let mut by_key: BTreeMap<String, usize> = BTreeMap::new();
@@ -185,16 +187,8 @@ pub fn classify(lib: &Library, idx: &Index, resolver: &Resolver) -> Result<Layou
                     if let Some(r) = resolver.ambiguous(t) {
                         return Err(r);
                     }
-                    match resolver.resolve(t) {
-                        Some(f) => files.push(f),
-                        None => {
-                            return Err(Refusal::line(
-                                INDEX,
-                                line.no,
-                                format!("links to `{t}`, which is not a file in the memory folder"),
-                            ));
-                        }
-                    }
+                    // Every target resolves: `broken_links` checked.
+                    files.extend(resolver.resolve(t));
                 }
                 let pinned = files.iter().any(|f| lib.config.pins.iter().any(|p| p == f));
                 if has_crown_mark(line.text) || pinned {
@@ -248,6 +242,35 @@ pub fn classify(lib: &Library, idx: &Index, resolver: &Resolver) -> Result<Layou
     }
     crown_headings(idx, &mut roles, &mut groups);
     Ok(Layout { roles, groups })
+}
+
+/// Refuses an index with links to files that do not exist: the first one, with the others
+/// listed after it (up to ten), so one run shows what to fix.
+fn broken_links(idx: &Index, resolver: &Resolver) -> Result<(), Refusal> {
+    let mut broken = (idx.lines.iter()).flat_map(|line| match &line.kind {
+        Kind::Entry { targets } => (targets.iter())
+            .filter(|t| resolver.resolve(t).is_none())
+            .map(|t| (line.no, t.as_str()))
+            .collect(),
+        _ => Vec::new(),
+    });
+    let Some((no, first)) = broken.next() else {
+        return Ok(());
+    };
+    let mut why = format!("links to `{first}`, which is not a file in the memory folder");
+    let rest: Vec<(usize, &str)> = broken.collect();
+    if !rest.is_empty() {
+        let shown: Vec<String> = (rest.iter().take(10))
+            .map(|(n, t)| format!("{INDEX}:{n} `{t}`"))
+            .collect();
+        let more = if rest.len() > 10 { ", …" } else { "" };
+        why.push_str(&format!(
+            "; {} more broken links: {}{more} (`ccmem audit` lists them all as broken-link)",
+            rest.len(),
+            shown.join(", ")
+        ));
+    }
+    Err(Refusal::line(INDEX, no, why))
 }
 
 /// A heading whose section holds only crowns (e.g. `## ⚠️ Read first`) goes to the top with
@@ -354,6 +377,18 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "MEMORY.md:2: links to `gone.md`, which is not a file in the memory folder"
+        );
+        let l = lib(
+            "- [a](gone.md)\n- [b](b.md) [c](also-gone.md)\n- [[lost]]\n",
+            &[("b.md", "")],
+        );
+        let idx = parse(&l.index).unwrap();
+        let err = classify(&l, &idx, &Resolver::new(&l).unwrap()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "MEMORY.md:1: links to `gone.md`, which is not a file in the memory folder; 2 more \
+             broken links: MEMORY.md:2 `also-gone.md`, MEMORY.md:3 `lost` (`ccmem audit` lists \
+             them all as broken-link)"
         );
         let l = lib(
             "- [[n]]\n",
