@@ -264,7 +264,9 @@ fn aggregatable(idx: &Index, layout: &Layout, choice: &Choice, g: usize) -> bool
     });
     let only_heading_left = choice.pushed[g]
         || (group.lines.iter()).all(|&i| matches!(idx.lines[i].kind, Kind::Heading { .. }));
-    !under_crown && only_heading_left
+    // The index's `# Title` stays on top, and so do the pointers right under it.
+    let under_title = (group.lines.iter()).any(|&i| idx.lines[i].text.starts_with("# "));
+    !under_crown && !under_title && only_heading_left
 }
 
 fn crown_lines(idx: &Index, layout: &Layout) -> Vec<String> {

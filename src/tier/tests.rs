@@ -308,6 +308,27 @@ fn pointer_only_sections_fold_least_recently_needed_first_and_hubs_stay_one_link
 }
 
 #[test]
+fn the_title_and_the_pointers_under_it_are_never_folded() {
+    let mut l = hub_first(8);
+    l.index = l.index.replacen(
+        "# Memory\n",
+        "# Memory\n- [Top](reference_top_hub.md) — start here\n",
+        1,
+    );
+    l.files
+        .insert("reference_top_hub.md".into(), Topic::new(String::new()));
+    let p = plan::plan(&l, &opts(12)).unwrap();
+    let index = &p.files[0].new;
+    assert!(index.starts_with("# Memory\n"), "{index}");
+    assert!(
+        index.contains("\n- [Top](reference_top_hub.md) — start here\n"),
+        "{index}"
+    );
+    assert!(p.after.lines <= 12, "{index}");
+    assert!(proof::prove(&l, &l.with(&p), &p, p.after).ok());
+}
+
+#[test]
 fn folding_appends_to_an_existing_more_hubs_file() {
     let mut l = hub_first(8);
     l.files.insert(
