@@ -371,7 +371,7 @@ mod tests {
 
     #[test]
     fn refuses_missing_links_and_duplicate_names() {
-        let l = lib("x\n- [a](gone.md)\n", &[]);
+        let l = lib("x\n- [a](gone.md)\n", &[] as &[(&str, &str)]);
         let idx = parse(&l.index).unwrap();
         let err = classify(&l, &idx, &Resolver::new(&l).unwrap()).unwrap_err();
         assert_eq!(

@@ -4,12 +4,12 @@ use super::library::Topic;
 use super::*;
 
 /// A library from an index text and `(file name, text)` pairs.
-pub(super) fn lib(index: &str, files: &[(&str, &str)]) -> Library {
+pub(super) fn lib(index: &str, files: &[(impl AsRef<str>, impl AsRef<str>)]) -> Library {
     Library {
         index: index.into(),
         files: files
             .iter()
-            .map(|(n, t)| (n.to_string(), Topic::new(t.to_string())))
+            .map(|(n, t)| (n.as_ref().to_owned(), Topic::new(t.as_ref().to_owned())))
             .collect(),
         ..Library::default()
     }
@@ -38,10 +38,6 @@ fn sample() -> Library {
         index.push_str(&format!("- [t{i}](feedback_t{i}.md) — test fact {i}\n"));
         files.push((format!("feedback_t{i}.md"), format!("t{i}")));
     }
-    let files: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(a, b)| (a.as_str(), b.as_str()))
-        .collect();
     lib(&index, &files)
 }
 
@@ -243,10 +239,6 @@ fn hub_first(groups: usize) -> Library {
         ));
         files.push((format!("feedback_a{i}.md"), format!("a{i}")));
     }
-    let files: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(a, b)| (a.as_str(), b.as_str()))
-        .collect();
     lib(&index, &files)
 }
 
