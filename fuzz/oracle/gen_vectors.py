@@ -15,12 +15,16 @@ FRAGS = [
     "__", "\\", "\\\\", "&amp;", "x", "word", "mid@x.md", "(@p.md)", "\u00a0", "\u2028", "é",
     "@", "@@x", "@~/h.md", "@/abs.md", "\r\n", "\r", "\n", "\n", "\n", "\n\n", "@g.md,",
     "<!-- a --> t", "<!-- @h.md -->",
+    # reference definitions and links
+    "[r]:", "[R]", "[@a.md][r]", "[@b.md][]", "[@c.md]", "[@c.md]: /u", "![@i.md][r]", "[x][r]",
+    "'t'", "\"t\"", "(t)", "[r]: <u v>", "[a\\]b]",
 ]
 
 WORDS = ["see", "the", "notes", "@notes.md", "@./docs/a.md", "@~/x.md", "@/abs/y.md", "@a.md#sec",
          "@Design\\ Docs/z.md", "user@example.com", "`@code.md`", "**@bold.md**", "*@em.md*",
          "_x_", "[link @l.md](@u.md)", "[@t.md](u)", "<span>@s.md</span>", "\\@esc.md", "@b.md,",
-         "(@p.md)", "<!-- @c.md -->", "<!-- note -->", "&amp;", "x_y", "a*b*", "@", "mid@x.md"]
+         "(@p.md)", "<!-- @c.md -->", "<!-- note -->", "&amp;", "x_y", "a*b*", "@", "mid@x.md",
+         "[@r.md][r]", "[@n.md][]", "[@s.md]", "![@alt.md][r]"]
 LINES = [
     "# Title @h.md", "## Section", "text {w} {w} {w}", "{w} {w}", "- item {w} {w}", "* item {w}",
     "1. step {w}", "  - nested {w}", "    - deeper {w}", "  continued {w}", "> quote {w}", ">",
@@ -28,6 +32,8 @@ LINES = [
     "  <!-- indented -->", "    <!-- code -->", "<!--", "-->", "end -->", "<!-- a --> tail {w}",
     "<div>", "</div>", "<div>{w}</div>", "| a | {w} |", "|---|---|", "---", "===", "***", "",
     "", "", "[ref]: /url", "[ref] {w}", "{w}  ", "<details>", "</details>", "<br>", "<?x ?>",
+    "[r]: /u 'title'", "[R]:", "  /next-line", "\"title on next\"", "[{w}][r] {w}", "[{w}] {w}",
+    "![{w}][r]", "[@s.md]: /u", "[a\\]b]: /u", "[r]:\t/u",
 ]
 
 def real_doc(rng):

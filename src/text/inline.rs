@@ -1,19 +1,26 @@
 //! Inline tokens of the client's `marked` fork, reduced to what the `@import` scan needs:
 //! which stretches of a paragraph are `text` tokens. Escapes, code spans, autolinks, inline
-//! HTML, links/images and emphasis end the current text token (so an `@` right after one
-//! starts a token); link text and emphasis content are scanned as their own tokens; image alt
-//! text and link destinations are not. Searches for closing delimiters are memoized or paired
-//! in one pass so adversarial input stays near-linear.
+//! HTML, links/images (reference ones too, when their label is defined) and emphasis end the
+//! current text token (so an `@` right after one starts a token); link text and emphasis
+//! content are scanned as their own tokens; image alt text and link destinations are not.
+//! Searches for closing delimiters are memoized or paired in one pass so adversarial input
+//! stays near-linear.
 
 use super::lexer::Src;
-use super::markdown::{Sink, html_token};
+use super::markdown::{Defs, Sink, html_token};
 
 /// Deepest nesting of links and emphasis that is parsed; deeper markup is plain text (the
 /// client would run out of stack long before a file could nest that deep usefully).
 const MAX_INLINE_DEPTH: usize = 32;
 
 /// Inline tokens of `span`: every text token goes to `sink`.
-pub(crate) fn inline(src: &Src, span: std::ops::Range<usize>, depth: usize, sink: &mut Sink<'_>) {
+pub(crate) fn inline(
+    src: &Src,
+    span: std::ops::Range<usize>,
+    depth: usize,
+    defs: &Defs,
+    sink: &mut Sink<'_>,
+) {
     let s = &src.text[..span.end];
     let b = s.as_bytes();
     let mut run = span.start;
@@ -62,7 +69,9 @@ pub(crate) fn inline(src: &Src, span: std::ops::Range<usize>, depth: usize, sink
                 let m = brackets.get_or_insert_with(|| bracket_pairs(s, span.start));
                 let close = m.get(&p).copied();
                 let pm = parens.get_or_insert_with(|| paren_pairs(s, span.start));
-                close.and_then(|close| link(p, 1, close, pm.get(&(close + 1)).copied()))
+                close
+                    .and_then(|close| link(p, 1, close, pm.get(&(close + 1)).copied()))
+                    .or_else(|| reference_link(s, p, defs))
             }
             b'!' if nested && b.get(p + 1) == Some(&b'[') => {
                 let m = brackets.get_or_insert_with(|| bracket_pairs(s, span.start));
@@ -70,6 +79,7 @@ pub(crate) fn inline(src: &Src, span: std::ops::Range<usize>, depth: usize, sink
                 let pm = parens.get_or_insert_with(|| paren_pairs(s, span.start));
                 close
                     .and_then(|close| link(p, 2, close, pm.get(&(close + 1)).copied()))
+                    .or_else(|| reference_link(s, p + 1, defs).map(|(n, _)| (n + 1, None)))
                     .map(|(n, _)| (n, None))
             }
             b'*' | b'_' if nested => {
@@ -102,7 +112,7 @@ pub(crate) fn inline(src: &Src, span: std::ops::Range<usize>, depth: usize, sink
                     html_token(&s[p..p + n], p, src, sink);
                 }
                 if let Some(r) = inner {
-                    inline(src, r, depth + 1, sink);
+                    inline(src, r, depth + 1, defs, sink);
                 }
                 p += n;
                 run = p;
@@ -358,6 +368,21 @@ fn link(
 ) -> Option<(usize, Option<std::ops::Range<usize>>)> {
     let j = dest_close?;
     Some((j + 1 - p, Some(p + open..close)))
+}
+
+/// A reference link (`[text][label]`, `[label][]`, `[label]`) at `p` whose label is defined:
+/// its length and its text span. An undefined label leaves the `[` plain text.
+fn reference_link(
+    s: &str,
+    p: usize,
+    defs: &Defs,
+) -> Option<(usize, Option<std::ops::Range<usize>>)> {
+    if defs.is_empty() {
+        return None;
+    }
+    let (end, text, label) = super::lexer::reference(s, p)?;
+    defs.contains(&super::lexer::normalize_label(label))
+        .then_some((end - p, Some(text)))
 }
 
 /// For each `(` from `start` on, the index of its matching `)` (escapes skipped).

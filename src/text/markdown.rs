@@ -8,8 +8,9 @@
 //! `text` token is scanned whole (its raw text, link syntax included) and then its inline
 //! tokens, so an item's imports may be found twice (the caller dedupes).
 //!
-//! Inline tokens split text: an escape, code span, autolink, inline HTML, link or emphasis
-//! ends the current text token, so an `@` right after one starts a token and matches `^`.
+//! Inline tokens split text: an escape, code span, autolink, inline HTML, link (inline, or a
+//! reference link whose label some definition in the text defines) or emphasis ends the
+//! current text token, so an `@` right after one starts a token and matches `^`.
 
 use super::js::is_js_space;
 use super::lexer::{self, Block, Src};
@@ -36,18 +37,19 @@ pub fn imports(text: &str) -> Vec<ImportRef> {
     let norm = Normalized::new(text);
     let root = Src::root(&norm.text);
     let blocks = lexer::lex(&root, true);
-    walk(
-        &root,
-        &blocks,
-        &mut |s: &str, base: &dyn Fn(usize) -> usize| {
-            scan(s, &mut |path, at| {
-                out.push(ImportRef {
-                    path,
-                    offset: norm.original(base(at)),
-                })
+    let mut defs = Defs::new();
+    definitions(&blocks, &mut defs);
+    walk(&root, &blocks, &defs, &mut |s: &str,
+                                      base: &dyn Fn(
+        usize,
+    ) -> usize| {
+        scan(s, &mut |path, at| {
+            out.push(ImportRef {
+                path,
+                offset: norm.original(base(at)),
             })
-        },
-    );
+        })
+    });
     out
 }
 
@@ -86,18 +88,35 @@ impl Normalized {
 /// Receives each scanned text and a map from its byte offsets to offsets of the whole text.
 pub(crate) type Sink<'a> = dyn FnMut(&str, &dyn Fn(usize) -> usize) + 'a;
 
-fn walk(src: &Src, blocks: &[Block], sink: &mut Sink<'_>) {
+/// The normalized labels of every link reference definition in a text.
+pub(crate) type Defs = std::collections::HashSet<String>;
+
+/// Collects the labels defined anywhere in `blocks` (containers included): the client lexes
+/// every block before any inline text, so a definition counts before and after its use.
+fn definitions(blocks: &[Block], defs: &mut Defs) {
     for b in blocks {
         match b {
-            Block::Other => {}
+            Block::Def(label) => {
+                defs.insert(label.clone());
+            }
+            Block::Container(_, inner) => definitions(inner, defs),
+            _ => {}
+        }
+    }
+}
+
+fn walk(src: &Src, blocks: &[Block], defs: &Defs, sink: &mut Sink<'_>) {
+    for b in blocks {
+        match b {
+            Block::Other | Block::Def(_) => {}
             Block::Html { raw } => html_token(&src.text[raw.clone()], raw.start, src, sink),
             Block::Text { span, in_item } => {
                 if *in_item {
                     sink(&src.text[span.clone()], &|i| src.outer(span.start + i));
                 }
-                super::inline::inline(src, span.clone(), 0, sink);
+                super::inline::inline(src, span.clone(), 0, defs, sink);
             }
-            Block::Container(inner, blocks) => walk(inner, blocks, sink),
+            Block::Container(inner, blocks) => walk(inner, blocks, defs, sink),
         }
     }
 }

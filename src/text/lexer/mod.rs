@@ -22,16 +22,21 @@
 //!   (`blockTokens` leaves `state.top` true).
 //! - Block quotes take lazy lines unless `sp`, a list marker or an indented (≤ 3) HTML start
 //!   (`Sw`, case-insensitive) begins the line.
+//! - Link reference definitions (`Jw`, see `def`) start only where a block starts, may run
+//!   over the next line or two, and are collected for the inline pass.
 //!
 //! Spans are byte ranges of the lexed text; container content is re-lexed from a [`Src`] that
 //! maps its bytes back to the outer text.
 
+mod def;
 mod html;
 mod list;
 
 pub(crate) use html::html_start;
 use html::{html_end, html_interrupts, opens_block_tag};
 use list::{list, list_marker};
+
+pub(crate) use def::{normalize_label, reference};
 
 /// Deepest container nesting that is lexed; deeper `>`/list lines are paragraph text. Each
 /// level copies its content, so this bounds the work on adversarial input (the client itself
@@ -121,8 +126,10 @@ impl Src {
 /// A block token; spans are byte ranges of the text it was lexed from.
 #[derive(Debug, Clone)]
 pub enum Block {
-    /// Blank lines, fences, indented code, rules, definitions: nothing to scan.
+    /// Blank lines, fences, indented code, rules: nothing to scan.
     Other,
+    /// A link reference definition, with its label normalized (see [`normalize_label`]).
+    Def(String),
     /// An HTML block; `raw` runs to the end of its last line plus all following `\n`.
     Html {
         /// The block's raw span.
@@ -281,9 +288,10 @@ fn lex_from(
             *top = true;
             continue;
         }
-        if is_def(body) {
-            i += 1;
-            out.push(Block::Other);
+        if let Some((len, label)) = def::definition(&s[ls[i].start..]) {
+            let end = ls[i].start + len;
+            i = ls.partition_point(|l| l.start < end).max(i + 1);
+            out.push(Block::Def(normalize_label(label)));
             continue;
         }
         if ls[i].start >= no_setext_until {
@@ -555,35 +563,4 @@ fn is_setext(line: &str) -> bool {
     col < 4
         && !body.is_empty()
         && (body.bytes().all(|b| b == b'=') || body.bytes().all(|b| b == b'-'))
-}
-
-fn is_def(body: &str) -> bool {
-    let Some(rest) = body.strip_prefix('[') else {
-        return false;
-    };
-    let Some(close) = rest.find(']') else {
-        return false;
-    };
-    let label = &rest[..close];
-    if label.trim().is_empty() || label.contains('[') || !rest[close + 1..].starts_with(':') {
-        return false;
-    }
-    let after = rest[close + 2..].trim_start_matches([' ', '\t']);
-    let dest_len = if let Some(r) = after.strip_prefix('<') {
-        match r.find('>') {
-            Some(i) => i + 2,
-            None => return false,
-        }
-    } else {
-        after.find([' ', '\t']).unwrap_or(after.len())
-    };
-    if dest_len == 0 {
-        return false;
-    }
-    let title = after[dest_len..].trim_matches([' ', '\t']);
-    title.is_empty()
-        || (title.len() >= 2
-            && ((title.starts_with('"') && title.ends_with('"'))
-                || (title.starts_with('\'') && title.ends_with('\''))
-                || (title.starts_with('(') && title.ends_with(')'))))
 }
