@@ -258,6 +258,18 @@ mod tests {
     }
 
     #[test]
+    fn a_lazy_line_of_a_quote_is_never_the_underline_of_its_paragraph() {
+        // Checked against the client's lexer: the lazy `===` stays paragraph text, so the
+        // tab-indented line after it continues the paragraph instead of starting code.
+        assert_eq!(paths("> quote\n===\n\tcode @./a.md\n"), ["./a.md"]);
+        assert_eq!(
+            paths("> quote\n> ===\n\tcode @./a.md\n"),
+            Vec::<String>::new()
+        );
+        assert_eq!(paths("> quote\nlazy\n===\n\tcode @./a.md\n"), ["./a.md"]);
+    }
+
+    #[test]
     fn path_stops_at_whitespace_or_a_lone_backslash() {
         assert_eq!(paths("@win\\path.md"), ["win"]);
         assert_eq!(paths("@trail\\ "), ["trail "]);

@@ -52,6 +52,8 @@ pub struct Src {
     depth: usize,
     /// `(inner offset, outer offset)` at the start of each copied segment, ascending.
     segments: Vec<(usize, usize)>,
+    /// Inner offsets of the lines a block quote took lazily (without `>`), ascending.
+    lazy: Vec<usize>,
 }
 
 impl Src {
@@ -61,6 +63,7 @@ impl Src {
             text: text.to_owned(),
             depth: 0,
             segments: vec![(0, 0)],
+            lazy: Vec::new(),
         }
     }
 
@@ -295,7 +298,7 @@ fn lex_from(
             continue;
         }
         if ls[i].start >= no_setext_until {
-            match lheading(s, ls[i].start) {
+            match lheading(s, ls[i].start, &src.lazy) {
                 Ok(end) => {
                     out.push(Block::Text {
                         span: ls[i].start + ib..end,
@@ -312,7 +315,7 @@ fn lex_from(
         let mut end = ls[i].end;
         while j < ls.len() {
             let l = &s[ls[j].start..ls[j].end];
-            if is_setext(l) {
+            if is_setext(l) && src.lazy.binary_search(&ls[j].start).is_err() {
                 j += 1;
                 break;
             }
@@ -372,8 +375,10 @@ pub(crate) fn interrupts(line: &str, nl: bool) -> bool {
 /// The fork's setext heading (`ip`): from `at`, lines eligible under `EL` (each ending in
 /// `\n`) are taken until one is followed by an underline (`mL`); a blank line or an
 /// ineligible line gives up. Returns the end of the underline and its `\n`s. This runs
-/// before the paragraph rule, so it can span lines a paragraph would stop at.
-fn lheading(s: &str, at: usize) -> Result<usize, usize> {
+/// before the paragraph rule, so it can span lines a paragraph would stop at. It never runs
+/// into a line a block quote took lazily (at `lazy`): the client lexes the quote's own lines
+/// first and only then appends lazy lines to the paragraph they continue.
+fn lheading(s: &str, at: usize, lazy: &[usize]) -> Result<usize, usize> {
     let mut n = at;
     loop {
         let Some(eol) = s[n..].find('\n').map(|i| n + i) else {
@@ -383,6 +388,9 @@ fn lheading(s: &str, at: usize) -> Result<usize, usize> {
             return Err(n);
         }
         n = eol + 1;
+        if n > at && lazy.binary_search(&n).is_ok() {
+            return Err(n);
+        }
         let next_end = s[n..].find('\n').map_or(s.len(), |i| n + i);
         let next = &s[n..next_end];
         if is_setext_ml(next) {
@@ -498,6 +506,7 @@ fn blockquote(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usi
             lazy_ok =
                 !is_blank(rest) && indent(rest).0 < 4 && fence_open(rest.trim_start()).is_none();
         } else if lazy_ok && !is_blank(line) && !lazy_breaks(line, ls[i].next > ls[i].end) {
+            inner.lazy.push(inner.text.len());
             inner.push(src, ls[i].start, ls[i].next);
         } else {
             break;
