@@ -25,6 +25,14 @@ declare_rule! {
 }
 
 /// The measure of MEMORY.md, when it was read.
+/// Where a finding about MEMORY.md over a budget points: the file line of the first line the
+/// client counts past `lines` / `utf16`, else line 1.
+pub(crate) fn over_line(ctx: &Ctx, index: usize, lines: usize, utf16: usize) -> usize {
+    (ctx.lib.files[index].text())
+        .and_then(|t| crate::load::automem::first_line_over(t, lines, utf16))
+        .unwrap_or(1)
+}
+
 pub(crate) fn measure<'a>(ctx: &Ctx<'a>) -> Option<&'a Measure> {
     match ctx.index_state {
         IndexState::Loaded(m) | IndexState::FromEnv(m) => Some(m),

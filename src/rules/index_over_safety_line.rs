@@ -1,13 +1,14 @@
 //! `index-over-safety-line` (soft).
 
-use super::index_over_cap::measure;
+use super::index_over_cap::{measure, over_line};
 use super::{Check, Ctx, Diagnostic, declare_rule};
 
 declare_rule! {
     /// ## What it does
     /// Flags MEMORY.md when it is within the client's cap but over the safety line:
     /// `safety-lines` (190) lines or `safety-utf16` (23,000) UTF-16 units, on the client's own
-    /// measure. Not reported when `index-over-cap` already is.
+    /// measure. Not reported when `index-over-cap` already is. The finding points at the first
+    /// line past the safety line.
     ///
     /// ## Why it matters
     /// A few more entries and the client starts cutting the index silently. The safety line
@@ -33,7 +34,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         out.push(ctx.diag(
             &RULE,
             index,
-            1,
+            over_line(ctx, index, lines, utf16),
             format!(
                 "MEMORY.md is {} lines / {} UTF-16 units, over the safety line ({lines} / {utf16}); the client cuts at 200 / 25,000",
                 m.lines, m.utf16

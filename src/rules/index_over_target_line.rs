@@ -1,13 +1,14 @@
 //! `index-over-target-line` (soft).
 
-use super::index_over_cap::measure;
+use super::index_over_cap::{measure, over_line};
 use super::{Check, Ctx, Diagnostic, declare_rule};
 
 declare_rule! {
     /// ## What it does
     /// Flags MEMORY.md over the target line, `target-lines` (120) lines or `target-utf16`
     /// (16,000) UTF-16 units on the client's own measure, when it is not already over the
-    /// safety line or the cap.
+    /// safety line or the cap. The finding points at the first line past the target (its line
+    /// number in the file, frontmatter and comments included).
     ///
     /// ## Why it matters
     /// MEMORY.md is loaded into every session: each line costs context whether or not it is
@@ -35,7 +36,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         out.push(ctx.diag(
             &RULE,
             index,
-            1,
+            over_line(ctx, index, c.target_lines, c.target_utf16),
             format!(
                 "MEMORY.md is {} lines / {} UTF-16 units, over the target ({} / {})",
                 m.lines, m.utf16, c.target_lines, c.target_utf16
@@ -64,5 +65,20 @@ mod tests {
         assert_eq!(at(121, 10), ["index-over-target-line"]);
         assert_eq!(at(10, 16_001), ["index-over-target-line"]);
         assert!(at(120, 16_000).is_empty());
+    }
+
+    #[test]
+    fn points_at_the_first_line_past_the_target() {
+        use crate::rules::testing::Fixture;
+        let mut index = String::from("---\nname: i\n---\n# Index\n");
+        for i in 1..=140 {
+            index.push_str(&format!("- note {i}\n"));
+        }
+        let f = Fixture::new(&[("MEMORY.md", &index)]);
+        // 3 frontmatter lines; counted line 121 (`- note 120`) is file line 124.
+        assert_eq!(
+            f.found("index-over-target-line"),
+            [("MEMORY.md".to_string(), 124)]
+        );
     }
 }

@@ -125,6 +125,31 @@ fn dark_lines(body: &str, map: &[usize], body_line0: usize, t: &cut::Truncation)
     out
 }
 
+/// The 1-based line, in the file on disk, of the first line the client counts past a budget
+/// of `lines` lines / `utf16` UTF-16 units (frontmatter and comments stripped, leading
+/// whitespace trimmed, as the client measures); `None` when the text fits.
+pub fn first_line_over(file_text: &str, lines: usize, utf16: usize) -> Option<usize> {
+    let split = frontmatter::split(file_text);
+    let body_line0 = file_text[..split.body_start].matches('\n').count();
+    let (body, map) = comments::strip_mapped(split.body);
+    let t = cut::truncate(&body);
+    let trimmed_end = t.start_bytes + t.trimmed_bytes;
+    let first_body_line = body[..t.start_bytes].matches('\n').count();
+    let mut counted_units = 0;
+    let mut start = body[..t.start_bytes].rfind('\n').map_or(0, |i| i + 1);
+    for (k, line) in body[start..trimmed_end].split('\n').enumerate() {
+        // The trimmed text's first line starts at the trim, not at its line's start.
+        let from = if k == 0 { t.start_bytes } else { start };
+        counted_units += js::utf16_len(&body[from..start + line.len()]) + usize::from(k > 0);
+        if k + 1 > lines || counted_units > utf16 {
+            let i = first_body_line + k;
+            return Some(body_line0 + map.get(i).copied().unwrap_or(i) + 1);
+        }
+        start += line.len() + 1;
+    }
+    None
+}
+
 /// Measures any MEMORY.md file as the client would load it (for audit, tier, hook and budget
 /// commands).
 pub fn measure(path: &Path) -> IndexState {

@@ -138,6 +138,8 @@ pub fn measure_index(path: &Path) -> IndexState {
     index::measure(path)
 }
 
+pub use index::first_line_over;
+
 /// Resolves and loads the auto-memory index as the client does at session start. `processed`
 /// is the set of paths already loaded as instruction files (the entry is dropped if it is there).
 pub fn load(env: &ClientEnv, settings: &Settings, processed: &HashSet<String>) -> Report {

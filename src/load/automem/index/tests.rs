@@ -74,3 +74,22 @@ fn dark_lines_skip_removed_comments() {
     let lines: Vec<(usize, &str)> = cut.dark.iter().map(|d| (d.line, d.text.as_str())).collect();
     assert_eq!(lines, [(205, "- line 201"), (206, "- line 202")]);
 }
+
+#[test]
+fn the_first_line_over_a_budget_is_numbered_in_the_file() {
+    let mut text = String::from("---\nname: x\n---\n\n<!-- a\n comment -->\n");
+    for i in 1..=10 {
+        text.push_str(&format!("- entry {i}\n"));
+    }
+    // Frontmatter (3 lines), a blank line, a 2-line comment: entry 1 is file line 7.
+    assert_eq!(first_line_over(&text, 4, 10_000), Some(7 + 4));
+    assert_eq!(first_line_over(&text, 10, 10_000), None);
+    // "- entry 1" is 9 units, each later line 10 with its newline: entry 3 ends at 29.
+    assert_eq!(first_line_over(&text, 100, 25), Some(7 + 2));
+    assert_eq!(first_line_over(&text, 100, 28), Some(7 + 2));
+    assert_eq!(first_line_over(&text, 100, 29), Some(7 + 3));
+    // Where the client's own cut falls, this agrees with the first dark line.
+    let long = numbered(230);
+    let dark = process_file(long.as_bytes()).measure.cut.unwrap().dark;
+    assert_eq!(first_line_over(&long, 200, 25_000), Some(dark[0].line));
+}
