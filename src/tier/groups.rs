@@ -113,6 +113,18 @@ pub struct Group {
     pub last_used: Option<jiff::Timestamp>,
 }
 
+impl Group {
+    /// The hubs an aggregate line links for this group: those its own pointer lines link, or
+    /// the hub this plan gives it.
+    pub fn linked_hubs(&self) -> Vec<&str> {
+        if self.has_pointer {
+            self.pointer_hubs.iter().map(String::as_str).collect()
+        } else {
+            vec![self.hub.as_str()]
+        }
+    }
+}
+
 /// Every index line's role, and the groups.
 #[derive(Debug, Clone)]
 pub struct Layout {

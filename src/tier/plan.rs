@@ -185,14 +185,8 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
     if !choice.aggregated.is_empty() {
         result.steps.push(Step::Aggregated {
             hubs: (choice.aggregated.iter())
-                .flat_map(|&g| {
-                    let group = &layout.groups[g];
-                    if group.has_pointer {
-                        group.pointer_hubs.clone()
-                    } else {
-                        vec![group.hub.clone()]
-                    }
-                })
+                .flat_map(|&g| layout.groups[g].linked_hubs())
+                .map(str::to_owned)
                 .collect(),
             folded: folded.len(),
         });

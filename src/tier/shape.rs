@@ -129,12 +129,8 @@ pub(super) fn render_index(idx: &Index, layout: &Layout, choice: &Choice) -> (St
         }
         for &g in aggregated {
             let group = &layout.groups[g];
-            if !group.has_pointer {
-                links.push(format!("[{}]({})", short(&group.title), group.hub));
-                continue;
-            }
-            for (k, hub) in group.pointer_hubs.iter().enumerate() {
-                let label = if k == 0 && !group.title.is_empty() {
+            for (k, hub) in group.linked_hubs().iter().enumerate() {
+                let label = if k == 0 {
                     short(&group.title)
                 } else {
                     short(
@@ -247,26 +243,20 @@ pub(super) fn fold_into_more_hubs(
 ) -> Vec<String> {
     let moved: Vec<&str> = lines.iter().map(|&i| idx.lines[i].text).collect();
     let about = "Hubs whose pointer lines were folded out of MEMORY.md, with their descriptions";
-    let at = match files.iter().position(|f| f.name == MORE_HUBS) {
-        Some(at) => at,
-        None => {
-            files.push(FilePlan {
-                name: MORE_HUBS.to_owned(),
-                old: lib.files.get(MORE_HUBS).map(|t| t.text.clone()),
-                new: String::new(),
-            });
-            files.len() - 1
-        }
-    };
-    let file = &mut files[at];
-    let base = if file.new.is_empty() {
-        file.old.clone()
-    } else {
-        Some(std::mem::take(&mut file.new))
-    };
+    // A group named "More hubs" may have been pushed into it already: append after those lines.
+    let planned = files.iter().position(|f| f.name == MORE_HUBS);
+    let old = lib.files.get(MORE_HUBS).map(|t| t.text.clone());
+    let base = planned.map_or(old.clone(), |i| Some(files[i].new.clone()));
     let (new, generated) =
         append_to_hub(base.as_deref(), idx, MORE_HUBS, "More hubs", about, &moved);
-    file.new = new;
+    match planned {
+        Some(i) => files[i].new = new,
+        None => files.push(FilePlan {
+            name: MORE_HUBS.to_owned(),
+            old,
+            new,
+        }),
+    }
     generated
 }
 
