@@ -1,9 +1,15 @@
 //! What the simulated client would see when it starts: its working directory (as a real path,
 //! the way `process.cwd()` reports it), `HOME`, the environment switches, and the command-line
-//! flags that change loading. Everything downstream reads the environment through [`ClientEnv`],
-//! never through `std::env`, so tests can build one by hand.
+//! flags that change loading.
+//!
+//! The process environment is read once, in `cli::main`, into a [`ProcessEnv`]: variables
+//! decoded lossily (a byte that is not UTF-8 becomes U+FFFD, as node's `process.env` decodes
+//! it; nothing panics), and the working directory (which may have vanished). Everything
+//! downstream receives that value or a [`ClientEnv`] built from it, never `std::env`, so tests
+//! can build either by hand.
 
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use unicode_normalization::UnicodeNormalization;
@@ -45,19 +51,6 @@ pub struct ClientEnv {
 }
 
 impl ClientEnv {
-    /// Builds the environment of a client started in this process's working directory.
-    pub fn from_process(flags: ClientFlags) -> std::io::Result<Self> {
-        // Linux's getcwd(2) already answers with the real path, as the client's `process.cwd()`
-        // sees it; elsewhere resolve it.
-        let cwd = std::env::current_dir()?;
-        #[cfg(not(target_os = "linux"))]
-        let cwd = cwd.canonicalize()?;
-        let vars: BTreeMap<String, String> = std::env::vars_os()
-            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.to_string_lossy().into_owned())))
-            .collect();
-        Ok(Self::new(cwd, vars, flags))
-    }
-
     /// Builds an environment from explicit parts (`cwd` must already be a real path).
     pub fn new(cwd: PathBuf, vars: BTreeMap<String, String>, flags: ClientFlags) -> Self {
         let home = vars
@@ -135,6 +128,91 @@ impl ClientEnv {
     }
 }
 
+/// The process environment, read once: every variable (lossily decoded) and the working
+/// directory.
+#[derive(Debug, Clone)]
+pub struct ProcessEnv {
+    vars: BTreeMap<String, String>,
+    cwd: Result<PathBuf, String>,
+}
+
+impl ProcessEnv {
+    /// Reads this process's environment and working directory. Never panics: a variable that is
+    /// not UTF-8 is decoded lossily, a vanished working directory is kept as an error that
+    /// [`ProcessEnv::cwd`] reports when a command needs it.
+    pub fn read() -> Self {
+        let vars = std::env::vars_os()
+            .map(|(k, v)| (lossy(&k), lossy(&v)))
+            .collect();
+        // Linux's getcwd(2) already answers with the real path, as the client's `process.cwd()`
+        // sees it; elsewhere resolve it.
+        let cwd = std::env::current_dir();
+        #[cfg(not(target_os = "linux"))]
+        let cwd = cwd.and_then(|c| c.canonicalize());
+        Self {
+            vars,
+            cwd: cwd.map_err(|e| e.to_string()),
+        }
+    }
+
+    /// An environment from explicit parts (tests; `cwd` must already be a real path).
+    pub fn new(cwd: PathBuf, vars: BTreeMap<String, String>) -> Self {
+        Self { vars, cwd: Ok(cwd) }
+    }
+
+    /// Every variable, lossily decoded.
+    pub fn vars(&self) -> &BTreeMap<String, String> {
+        &self.vars
+    }
+
+    /// One variable.
+    pub fn var(&self, key: &str) -> Option<&str> {
+        self.vars.get(key).map(String::as_str)
+    }
+
+    /// The working directory (a real path), or why there is none (say, it was removed).
+    pub fn cwd(&self) -> anyhow::Result<&Path> {
+        self.cwd
+            .as_deref()
+            .map_err(|e| anyhow::anyhow!("cannot read the current directory: {e}"))
+    }
+
+    /// The client environment of a client started in the working directory with `flags`.
+    pub fn client_env(&self, flags: ClientFlags) -> anyhow::Result<ClientEnv> {
+        Ok(ClientEnv::new(
+            self.cwd()?.to_owned(),
+            self.vars.clone(),
+            flags,
+        ))
+    }
+
+    /// The client environment of a session started in `dir` (a hook's `cwd`; empty: the
+    /// working directory), resolved to its real path as the client's `process.cwd()` reports
+    /// it.
+    pub fn client_env_in(&self, dir: &str) -> anyhow::Result<ClientEnv> {
+        let dir = if dir.is_empty() {
+            self.cwd()?.to_owned()
+        } else {
+            PathBuf::from(dir)
+        };
+        let real = dir.canonicalize().map_err(|e| {
+            anyhow::anyhow!(
+                "cannot resolve the session directory {}: {e}",
+                dir.display()
+            )
+        })?;
+        Ok(ClientEnv::new(
+            real,
+            self.vars.clone(),
+            ClientFlags::default(),
+        ))
+    }
+}
+
+fn lossy(s: &OsStr) -> String {
+    s.to_string_lossy().into_owned()
+}
+
 /// The client's truthy test on a raw string.
 pub fn is_truthy(value: &str) -> bool {
     matches!(
@@ -180,6 +258,18 @@ mod tests {
             env(&[("HOME", "/h"), ("CLAUDE_CONFIG_DIR", "/c")]).global_config_path(),
             PathBuf::from("/c/.claude.json")
         );
+    }
+
+    #[test]
+    fn process_env_resolves_a_session_dir_to_its_real_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(dir.path(), &link).unwrap();
+        let p = ProcessEnv::new(PathBuf::from("/"), BTreeMap::new());
+        let env = p.client_env_in(link.to_str().unwrap()).unwrap();
+        assert_eq!(env.cwd, dir.path().canonicalize().unwrap());
+        let err = p.client_env_in("/no/such/dir/ccmem").unwrap_err();
+        assert!(err.to_string().contains("/no/such/dir/ccmem"), "{err}");
     }
 
     #[test]

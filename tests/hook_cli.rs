@@ -275,3 +275,21 @@ fn post_tool_use_flags_a_topic_file_the_index_does_not_link() {
         .success()
         .stdout("");
 }
+
+#[test]
+fn statusline_with_a_vanished_session_dir_exits_0_like_the_hooks() {
+    let (root, home, _proj) = project(3);
+    let gone = root.path().join("gone");
+    let input = serde_json::json!({"cwd": gone, "workspace": {"current_dir": gone}});
+    let out = ccmem(&home, &home)
+        .arg("statusline")
+        .write_stdin(input.to_string())
+        .assert()
+        .success()
+        .stdout("mem ?\n");
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("cannot resolve the session directory") && stderr.contains("gone"),
+        "{stderr}"
+    );
+}

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 
 use super::ClientArgs;
+use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::tier::add::{Request, plan_add};
 use crate::tier::budget::{self, Target};
@@ -54,8 +55,8 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
-    let folder = super::tier::memory_dir(args.dir.clone(), &args.client)?;
+pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+    let folder = super::tier::memory_dir(args.dir.clone(), &args.client, process)?;
     let body = match &args.body_file {
         Some(p) => {
             let bytes = crate::fsread::read_capped(p, 1 << 20)

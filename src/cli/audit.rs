@@ -7,6 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use jiff::Timestamp;
 
 use super::ClientArgs;
+use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::load::automem;
 use crate::render::audit::{self as view, Audited, Format};
@@ -40,8 +41,8 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
-    let env = args.client.client_env()?;
+pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+    let env = args.client.client_env(process)?;
     let now = match env.var("CCMEM_NOW") {
         Some(t) => t
             .parse::<Timestamp>()

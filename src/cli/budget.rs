@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 
 use crate::budget;
-use crate::env::{ClientEnv, ClientFlags};
+use crate::env::{ClientFlags, ProcessEnv};
 use crate::exit::ExitStatus;
 use crate::render;
 
@@ -23,10 +23,11 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
+pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let path = match args.path {
         Some(p) => p,
-        None => ClientEnv::from_process(ClientFlags::default())?
+        None => process
+            .client_env(ClientFlags::default())?
             .config_dir()
             .join("projects"),
     };

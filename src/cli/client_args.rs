@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use crate::env::{ClientEnv, ClientFlags};
+use crate::env::{ClientEnv, ClientFlags, ProcessEnv};
 
 /// Client flags that change what loads.
 #[derive(Debug, Clone, Default, Args)]
@@ -26,7 +26,7 @@ pub struct ClientArgs {
 
 impl ClientArgs {
     /// The client environment of this process with these flags.
-    pub fn client_env(&self) -> anyhow::Result<ClientEnv> {
+    pub fn client_env(&self, env: &ProcessEnv) -> anyhow::Result<ClientEnv> {
         let flags = ClientFlags {
             add_dirs: self.add_dirs.clone(),
             settings: self.settings.clone(),
@@ -34,7 +34,6 @@ impl ClientArgs {
             bare: self.bare,
             safe_mode: self.safe_mode,
         };
-        ClientEnv::from_process(flags)
-            .map_err(|e| anyhow::anyhow!("cannot resolve the current directory: {e}"))
+        env.client_env(flags)
     }
 }

@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use super::ClientArgs;
+use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::load;
 use crate::render::reminder;
@@ -19,8 +20,8 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
-    let env = args.client.client_env()?;
+pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+    let env = args.client.client_env(process)?;
     let session = load::load_session_with(&env, load::Detail::Reminder);
     let mut out = std::io::stdout().lock();
     if args.reading.is_empty() {

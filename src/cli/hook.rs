@@ -9,10 +9,11 @@ use std::io::{BufRead, IsTerminal, Read, Write};
 use clap::{ArgGroup, Subcommand};
 use serde::Serialize;
 
+use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::hook::install::{self, Change, Scope};
 use crate::hook::output::HookOutput;
-use crate::hook::{self, input, post_tool_use, session_start};
+use crate::hook::{input, post_tool_use, session_start};
 use crate::load;
 
 /// Claude Code hooks: session-start receipt, memory-write guard, install/uninstall.
@@ -105,12 +106,12 @@ impl InstallArgs {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
+pub fn run(args: Args, env: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     match args.command {
-        Command::SessionStart(a) => Ok(guarded("session-start", || session_start_run(a))),
-        Command::PostToolUse(a) => Ok(guarded("post-tool-use", || post_tool_use_run(a))),
-        Command::Install(a) => edit(a, true),
-        Command::Uninstall(a) => edit(a, false),
+        Command::SessionStart(a) => Ok(guarded("session-start", || session_start_run(a, env))),
+        Command::PostToolUse(a) => Ok(guarded("post-tool-use", || post_tool_use_run(a, env))),
+        Command::Install(a) => edit(a, true, env),
+        Command::Uninstall(a) => edit(a, false, env),
     }
 }
 
@@ -132,9 +133,9 @@ fn guarded(name: &str, f: impl FnOnce() -> anyhow::Result<Option<HookOutput>>) -
     ExitStatus::Clean
 }
 
-fn session_start_run(a: StartArgs) -> anyhow::Result<Option<HookOutput>> {
+fn session_start_run(a: StartArgs, process: &ProcessEnv) -> anyhow::Result<Option<HookOutput>> {
     let inp: input::SessionStart = a.input.read()?;
-    let env = hook::client_env(&inp.common.cwd)?;
+    let env = process.client_env_in(&inp.common.cwd)?;
     let session = load::load_session_with(&env, load::Detail::Reminder);
     let opts = session_start::Options {
         always: a.always,
@@ -143,9 +144,9 @@ fn session_start_run(a: StartArgs) -> anyhow::Result<Option<HookOutput>> {
     Ok(Some(session_start::output(&session, opts)))
 }
 
-fn post_tool_use_run(a: InputArg) -> anyhow::Result<Option<HookOutput>> {
+fn post_tool_use_run(a: InputArg, env: &ProcessEnv) -> anyhow::Result<Option<HookOutput>> {
     let inp: input::PostToolUse = a.read()?;
-    post_tool_use::run(&inp)
+    post_tool_use::run(&inp, env)
 }
 
 #[derive(Serialize)]
@@ -158,8 +159,8 @@ struct Summary<'a> {
 }
 
 /// Install or uninstall: plan, show the diff, ask, write.
-fn edit(a: InstallArgs, installing: bool) -> anyhow::Result<ExitStatus> {
-    let env = crate::cli::ClientArgs::default().client_env()?;
+fn edit(a: InstallArgs, installing: bool, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+    let env = crate::cli::ClientArgs::default().client_env(process)?;
     let scope = a.scope();
     let path = scope.path(&env);
     let target = install::write_target(&path);

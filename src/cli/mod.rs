@@ -19,6 +19,7 @@ pub use client_args::ClientArgs;
 
 use clap::{Parser, Subcommand};
 
+use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 
 /// Makes Claude Code's memory observable: what loads, what is cut, what is never reached.
@@ -74,24 +75,27 @@ pub fn main() -> ExitStatus {
             return code;
         }
     };
+    // `-C` first: the environment below is read once, in the directory the command runs in.
     if let Some(dir) = &cli.directory
         && let Err(e) = std::env::set_current_dir(dir)
     {
         eprintln!("ccmem: error: cannot enter {}: {e}", dir.display());
         return ExitStatus::Error;
     }
+    let env = ProcessEnv::read();
+    crate::write::fault::arm(&env);
     let result = match cli.command {
-        Command::Context(args) => context::run(args),
-        Command::Tier(args) => tier::run(args),
-        Command::Add(args) => add::run(args),
-        Command::Undo(args) => undo::run(args),
-        Command::Hook(args) => hook::run(args),
-        Command::Statusline(args) => statusline::run(args),
-        Command::Budget(args) => budget::run(args),
-        Command::Audit(args) => audit::run(args),
+        Command::Context(args) => context::run(args, &env),
+        Command::Tier(args) => tier::run(args, &env),
+        Command::Add(args) => add::run(args, &env),
+        Command::Undo(args) => undo::run(args, &env),
+        Command::Hook(args) => hook::run(args, &env),
+        Command::Statusline(args) => statusline::run(args, &env),
+        Command::Budget(args) => budget::run(args, &env),
+        Command::Audit(args) => audit::run(args, &env),
         Command::Explain(args) => explain::run(args),
-        Command::Receipt(args) => receipt::run(args),
-        Command::Verify(args) => verify::run(args),
+        Command::Receipt(args) => receipt::run(args, &env),
+        Command::Verify(args) => verify::run(args, &env),
     };
     match result {
         Ok(status) => status,

@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use super::ClientArgs;
+use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::load;
 use crate::receipt::{Finding, Receipt};
@@ -28,13 +29,13 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
-    let env = args.client.client_env()?;
+pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+    let env = args.client.client_env(process)?;
     let session = load::load_session(&env);
     let attached = load::reading::load(&env, &session, &args.reading);
     let mut receipt =
         Receipt::build(&env, &session, &args.fail_on).with_reads(&args.reading, &attached);
-    receipt.client_note = client_note();
+    receipt.client_note = client_note(process);
     let text = if args.json {
         render::receipt::json(&receipt)
     } else {
@@ -48,9 +49,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
 
 /// One line when the installed client differs from the modeled one (its `--version` is
 /// cached by binary path, mtime and size, so this costs a file read once warm).
-fn client_note() -> Option<String> {
-    let vars = std::env::vars().collect();
-    let cache = crate::verify::version::default_cache_dir(&vars)?;
-    let installed = crate::verify::version::installed_client_version(&cache)?;
+fn client_note(env: &ProcessEnv) -> Option<String> {
+    let cache = crate::verify::version::default_cache_dir(env.vars())?;
+    let installed = crate::verify::version::installed_client_version(&cache, env.var("PATH"))?;
     crate::verify::version::mismatch_note(&installed)
 }

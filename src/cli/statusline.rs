@@ -4,10 +4,14 @@
 
 use std::io::{IsTerminal, Write};
 
+use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
+use crate::hook::input;
 use crate::hook::statusline::Status;
-use crate::hook::{self, input};
 use crate::load;
+
+/// What the status line shows when there is no session directory to measure.
+const UNKNOWN: &str = "mem ?";
 
 /// Print one status line for Claude Code's `statusLine` command.
 #[derive(Debug, clap::Args)]
@@ -18,7 +22,7 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
+pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let stdin = std::io::stdin();
     let dir = if stdin.is_terminal() {
         String::new()
@@ -31,9 +35,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
             }
         }
     };
-    let env = hook::client_env(&dir)?;
-    let status = Status::of(&load::load_session_with(&env, load::Detail::Reminder));
     let mut out = std::io::stdout().lock();
+    // Like the hooks, a session directory that is gone is not ccmem's error to break the
+    // status line with: one line on stderr, a placeholder the client can show, exit 0.
+    let env = match process.client_env_in(&dir) {
+        Ok(env) => env,
+        Err(e) => {
+            eprintln!("ccmem statusline: {e:#}");
+            if args.json {
+                writeln!(out, "{}", serde_json::json!({ "error": format!("{e:#}") }))?;
+            } else {
+                writeln!(out, "{UNKNOWN}")?;
+            }
+            return Ok(ExitStatus::Clean);
+        }
+    };
+    let status = Status::of(&load::load_session_with(&env, load::Detail::Reminder));
     if args.json {
         writeln!(out, "{}", serde_json::to_string(&status)?)?;
     } else {

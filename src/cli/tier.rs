@@ -11,6 +11,7 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::ClientArgs;
+use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::tier::budget::{self, CAP, Size, Target};
 use crate::tier::library::{self, INDEX, Library};
@@ -48,11 +49,15 @@ pub struct Args {
 }
 
 /// The memory folder: the argument, else the auto-memory folder the client would use here.
-pub(super) fn memory_dir(arg: Option<PathBuf>, client: &ClientArgs) -> anyhow::Result<PathBuf> {
+pub(super) fn memory_dir(
+    arg: Option<PathBuf>,
+    client: &ClientArgs,
+    process: &ProcessEnv,
+) -> anyhow::Result<PathBuf> {
     if let Some(dir) = arg {
         return Ok(dir);
     }
-    let env = client.client_env()?;
+    let env = client.client_env(process)?;
     let settings = crate::settings::Settings::load(&env);
     crate::load::automem::resolve_folder(&env, &settings)
         .context("auto memory is off or has no folder here; pass MEMORY_DIR")
@@ -95,8 +100,8 @@ struct Report<'a> {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
-    let folder = memory_dir(args.dir.clone(), &args.client)?;
+pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+    let folder = memory_dir(args.dir.clone(), &args.client, process)?;
     let config = library::read_config(&folder)?;
     let target = Target {
         lines: (args.target_lines.or(config.target_lines)).unwrap_or(budget::DEFAULT_TARGET.lines),

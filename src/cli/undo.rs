@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use super::ClientArgs;
+use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::write;
 
@@ -23,8 +24,8 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
-    let folder = super::tier::memory_dir(args.dir, &args.client)?;
+pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+    let folder = super::tier::memory_dir(args.dir, &args.client, process)?;
     let lock = write::lock(&folder)?;
     let recovered = lock.recover()?;
     let undone = lock.undo()?;

@@ -18,7 +18,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use super::ClientArgs;
-use crate::env::{CLIENT_VERSION, ClientFlags};
+use crate::env::{CLIENT_VERSION, ClientFlags, ProcessEnv};
 use crate::exit::ExitStatus;
 use crate::verify::{self, Options, VerifyError, capture, replay, version};
 
@@ -49,19 +49,17 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
+pub fn run(args: Args, env: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     anyhow::ensure!(
         args.timeout.is_finite() && args.timeout > 0.0,
         "--timeout must be a positive number of seconds"
     );
     let timeout = Duration::from_secs_f64(args.timeout);
     if let Some(cases) = &args.replay {
-        return run_replay(&args, cases, timeout);
+        return run_replay(&args, cases, timeout, env.vars());
     }
-    let cwd = std::env::current_dir()?.canonicalize()?;
-    let vars: BTreeMap<String, String> = std::env::vars_os()
-        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
-        .collect();
+    let cwd = env.cwd()?.to_owned();
+    let vars = env.vars().clone();
     let flags = flags_of(&args.client);
     if let Some(case) = &args.capture {
         let mut client_args = verify::flag_args(&flags);
@@ -173,9 +171,10 @@ fn run_replay(
     args: &Args,
     cases: &std::path::Path,
     timeout: Duration,
+    host: &BTreeMap<String, String>,
 ) -> anyhow::Result<ExitStatus> {
     let json = args.json;
-    let results = replay::replay(cases, &args.only, Some(&args.claude), timeout, |r| {
+    let results = replay::replay(cases, &args.only, Some(&args.claude), timeout, host, |r| {
         if !json {
             let _ = print_case(r);
         }

@@ -17,37 +17,12 @@ pub mod post_tool_use;
 pub mod session_start;
 pub mod statusline;
 
-use std::collections::BTreeMap;
-use std::path::Path;
-
-use crate::env::{ClientEnv, ClientFlags};
 use crate::load::automem::DarkLine;
 
 /// Lines past which ccmem warns before the client's 200-line cut.
 pub const SAFETY_LINES: usize = 190;
 /// UTF-16 units past which ccmem warns before the client's 25,000-unit cut.
 pub const SAFETY_UTF16: usize = 23_000;
-
-/// The client environment of a session started in `cwd` (resolved to its real path, as the
-/// client's `process.cwd()` reports it), with this process's environment variables (a hook
-/// inherits the client's).
-pub fn client_env(cwd: &str) -> anyhow::Result<ClientEnv> {
-    let dir = if cwd.is_empty() {
-        std::env::current_dir()?
-    } else {
-        Path::new(cwd).to_path_buf()
-    };
-    let real = dir.canonicalize().map_err(|e| {
-        anyhow::anyhow!(
-            "cannot resolve the session directory {}: {e}",
-            dir.display()
-        )
-    })?;
-    let vars: BTreeMap<String, String> = std::env::vars_os()
-        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.to_string_lossy().into_owned())))
-        .collect();
-    Ok(ClientEnv::new(real, vars, ClientFlags::default()))
-}
 
 /// A byte count for people: `512 B`, `2.9 KB`, `5.0 MB` (powers of 1024).
 pub fn human_bytes(bytes: u64) -> String {
@@ -94,15 +69,5 @@ mod tests {
         assert_eq!(line_range(&[]), "");
         assert_eq!(line_range(&[d(201)]), "201");
         assert_eq!(line_range(&[d(201), d(202), d(230)]), "201–230");
-    }
-
-    #[test]
-    fn client_env_resolves_the_real_cwd() {
-        let dir = tempfile::tempdir().unwrap();
-        let link = dir.path().join("link");
-        std::os::unix::fs::symlink(dir.path(), &link).unwrap();
-        let env = client_env(link.to_str().unwrap()).unwrap();
-        assert_eq!(env.cwd, dir.path().canonicalize().unwrap());
-        assert!(client_env("/no/such/dir/ccmem").is_err());
     }
 }

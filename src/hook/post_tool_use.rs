@@ -13,7 +13,8 @@ use crate::text::cut::{MAX_LINES, MAX_UTF16};
 use super::input::PostToolUse;
 use super::output::{Event, HookOutput, clip};
 use super::paths::{self, Target};
-use super::{SAFETY_LINES, SAFETY_UTF16, client_env, human_bytes, line_range};
+use super::{SAFETY_LINES, SAFETY_UTF16, human_bytes, line_range};
+use crate::env::ProcessEnv;
 
 /// The file tools whose writes are checked.
 pub const TOOLS: [&str; 3] = ["Write", "Edit", "MultiEdit"];
@@ -25,7 +26,7 @@ pub const CONTEXT_MAX_CHARS: usize = 4_000;
 pub const INSTRUCTION_WARN_CHARS: usize = 40_000;
 
 /// Runs the guard for one hook input. `Ok(None)` means "say nothing" (the common case).
-pub fn run(input: &PostToolUse) -> anyhow::Result<Option<HookOutput>> {
+pub fn run(input: &PostToolUse, env: &ProcessEnv) -> anyhow::Result<Option<HookOutput>> {
     if !TOOLS.contains(&input.tool_name.as_str()) {
         return Ok(None);
     }
@@ -34,19 +35,19 @@ pub fn run(input: &PostToolUse) -> anyhow::Result<Option<HookOutput>> {
     };
     let path = paths::absolute(file_path, &input.common.cwd);
     match paths::classify(&path) {
-        Target::Other if !under_memory_override(&path) => Ok(None),
+        Target::Other if !under_memory_override(&path, env) => Ok(None),
         Target::MemoryIndex => {
-            if !in_memory_folder(&path, &input.common.cwd) {
+            if !in_memory_folder(&path, &input.common.cwd, env) {
                 return Ok(None);
             }
             Ok(index_verdict(file_path, &automem::measure_index(&path)))
         }
         Target::MemoryCandidate | Target::Other => {
-            let session = load::load_session(&client_env(&input.common.cwd)?);
+            let session = load::load_session(&env.client_env_in(&input.common.cwd)?);
             Ok(topic_verdict(&path, &session))
         }
         Target::Instruction => {
-            let env = client_env(&input.common.cwd)?;
+            let env = env.client_env_in(&input.common.cwd)?;
             let session = load::load_session_with(&env, load::Detail::Reminder);
             Ok(instruction_verdict(&path, &session))
         }
@@ -55,9 +56,10 @@ pub fn run(input: &PostToolUse) -> anyhow::Result<Option<HookOutput>> {
 
 /// A `.md` file under the folder named by `CLAUDE_COWORK_MEMORY_PATH_OVERRIDE` (an environment
 /// test only: no file is read).
-fn under_memory_override(path: &Path) -> bool {
+fn under_memory_override(path: &Path, env: &ProcessEnv) -> bool {
     path.extension().is_some_and(|e| e == "md")
-        && std::env::var_os("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")
+        && env
+            .var("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")
             .is_some_and(|dir| !dir.is_empty() && path.starts_with(dir))
 }
 
@@ -65,14 +67,14 @@ fn under_memory_override(path: &Path) -> bool {
 /// decides: its folder is named `memory` (the client's folder name), or it is the folder the
 /// client resolves for this session (an `autoMemoryDirectory` setting, an env override). Any other
 /// MEMORY.md (say, a project's docs) is left alone.
-fn in_memory_folder(path: &Path, cwd: &str) -> bool {
+fn in_memory_folder(path: &Path, cwd: &str, process: &ProcessEnv) -> bool {
     let Some(parent) = path.parent() else {
         return false;
     };
     if parent.file_name().is_some_and(|n| n == "memory") {
         return true;
     }
-    let Ok(env) = client_env(cwd) else {
+    let Ok(env) = process.client_env_in(cwd) else {
         return false;
     };
     let settings = Settings::load(&env);

@@ -106,7 +106,7 @@ pub fn capture(
         )?;
     }
     let spec = Spec::load(case_dir)?;
-    let run = replay::run_case(case_dir, &spec, bin, timeout)?;
+    let run = replay::run_case(case_dir, &spec, bin, timeout, vars)?;
     std::fs::write(case_dir.join("expected.txt"), &run.client)?;
     Ok(Written {
         case: case_dir.to_path_buf(),

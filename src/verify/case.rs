@@ -64,9 +64,16 @@ pub struct Materialized {
     _dir: tempfile::TempDir,
 }
 
-/// Copies `CASE/tree` to a fresh ROOT, builds its environment and runs its setup.
-pub fn materialize(case: &Path, spec: &Spec) -> anyhow::Result<Materialized> {
-    let base = std::env::var_os("TMPDIR").map_or_else(std::env::temp_dir, PathBuf::from);
+/// Copies `CASE/tree` to a fresh ROOT, builds its environment (`host`, ccmem's own, without the
+/// client's and the API's variables, plus the case's) and runs its setup.
+pub fn materialize(
+    case: &Path,
+    spec: &Spec,
+    host: &BTreeMap<String, String>,
+) -> anyhow::Result<Materialized> {
+    let base = host
+        .get("TMPDIR")
+        .map_or_else(std::env::temp_dir, PathBuf::from);
     let dir = tempfile::Builder::new()
         .prefix("ccverify")
         .tempdir_in(base)?;
@@ -77,9 +84,10 @@ pub fn materialize(case: &Path, spec: &Spec) -> anyhow::Result<Materialized> {
     }
     std::fs::create_dir_all(root.join("home"))?;
     let root_s = root.to_string_lossy().into_owned();
-    let mut vars: BTreeMap<String, String> = std::env::vars_os()
-        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+    let mut vars: BTreeMap<String, String> = host
+        .iter()
         .filter(|(k, _)| !k.starts_with("CLAUDE") && !k.starts_with("ANTHROPIC"))
+        .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     for (k, v) in [
         ("HOME", format!("{root_s}/home")),
@@ -204,7 +212,8 @@ mod tests {
             setup: Some("echo made > made.txt".into()),
             ..Spec::default()
         };
-        let m = materialize(case.path(), &spec).unwrap();
+        let host = crate::env::ProcessEnv::read().vars().clone();
+        let m = materialize(case.path(), &spec, &host).unwrap();
         let root = m.root.to_string_lossy().into_owned();
         assert_eq!(m.cwd, m.root.join("p"));
         assert_eq!(m.vars["HOME"], format!("{root}/home"));

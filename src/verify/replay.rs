@@ -6,6 +6,7 @@
 //! file-system-dependent case such as raw `readdir` order), the case is reported as drift.
 //! Reading cases (with `read` in `case.json`) are startup-only here and are skipped.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -53,14 +54,16 @@ pub struct Run {
     pub elapsed: Duration,
 }
 
-/// Materializes one case and runs the client and ccmem on it.
+/// Materializes one case and runs the client and ccmem on it; `host` is ccmem's own
+/// environment, the base of the case's.
 pub fn run_case(
     case: &Path,
     spec: &Spec,
     bin: Option<&str>,
     timeout: Duration,
+    host: &BTreeMap<String, String>,
 ) -> anyhow::Result<Run> {
-    let m = case::materialize(case, spec)?;
+    let m = case::materialize(case, spec, host)?;
     let flags = case::parse_flags(&m.args)?;
     let outcome = super::verify(&Options {
         bin: bin.map(str::to_owned),
@@ -87,6 +90,7 @@ pub fn replay(
     only: &str,
     bin: Option<&str>,
     timeout: Duration,
+    host: &BTreeMap<String, String>,
     mut each: impl FnMut(&CaseResult),
 ) -> anyhow::Result<Vec<CaseResult>> {
     let mut names: Vec<String> = std::fs::read_dir(cases)
@@ -100,14 +104,20 @@ pub fn replay(
     Ok(names
         .iter()
         .map(|n| {
-            let r = one(&cases.join(n), n, bin, timeout);
+            let r = one(&cases.join(n), n, bin, timeout, host);
             each(&r);
             r
         })
         .collect())
 }
 
-fn one(case: &Path, name: &str, bin: Option<&str>, timeout: Duration) -> CaseResult {
+fn one(
+    case: &Path,
+    name: &str,
+    bin: Option<&str>,
+    timeout: Duration,
+    host: &BTreeMap<String, String>,
+) -> CaseResult {
     let result = |status, detail: String, client_ms| CaseResult {
         name: name.to_owned(),
         status,
@@ -125,7 +135,7 @@ fn one(case: &Path, name: &str, bin: Option<&str>, timeout: Duration) -> CaseRes
         Ok(b) => String::from_utf8_lossy(&b).into_owned(),
         Err(e) => return result(Status::Error, format!("expected.txt: {e}"), 0),
     };
-    match run_case(case, &spec, bin, timeout) {
+    match run_case(case, &spec, bin, timeout, host) {
         Err(e) => result(Status::Error, format!("{e:#}"), 0),
         Ok(run) => {
             let ms = run.elapsed.as_millis();

@@ -37,10 +37,10 @@ pub fn default_cache_dir(vars: &BTreeMap<String, String>) -> Option<PathBuf> {
 }
 
 /// The installed client's `--version` line (`claude` on `PATH`), from the cache when the
-/// binary has not changed; `None` when there is no client or it does not answer.
-pub fn installed_client_version(cache_dir: &Path) -> Option<String> {
-    let path = std::env::var("PATH").ok();
-    let bin = client::resolve_bin(None, path.as_deref()).ok()?;
+/// binary has not changed (`path`: the `PATH` to search); `None` when there is no client or it
+/// does not answer.
+pub fn installed_client_version(cache_dir: &Path, path: Option<&str>) -> Option<String> {
+    let bin = client::resolve_bin(None, path).ok()?;
     cached_version(&bin, cache_dir)
 }
 

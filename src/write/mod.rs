@@ -8,6 +8,7 @@
 //! before the first rename, which makes every operation undoable and an interrupted one
 //! recoverable on the next run.
 
+pub mod fault;
 pub mod journal;
 mod ops;
 
@@ -21,6 +22,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 pub use ops::{Applied, Recovered, needs_recovery};
+
+pub(crate) use fault::step;
 
 /// The lock file, in the memory folder.
 pub const LOCK_FILE: &str = ".ccmem.lock";
@@ -229,18 +232,6 @@ pub(crate) fn sync_dir(dir: &Path) -> Result<(), WriteError> {
 pub(crate) fn rename_synced(from: &Path, to: &Path) -> Result<(), WriteError> {
     fs::rename(from, to).map_err(io_at(to))?;
     sync_dir(to.parent().unwrap_or(Path::new(".")))
-}
-
-/// Fault injection for tests: in debug builds, `CCMEM_FAULT_AFTER_STEP=k` aborts the process
-/// right after durable step `k` (1-based), as a crash or a kill would.
-pub(crate) fn step(counter: &mut usize) {
-    *counter += 1;
-    #[cfg(debug_assertions)]
-    if let Ok(k) = std::env::var("CCMEM_FAULT_AFTER_STEP")
-        && k.parse() == Ok(*counter)
-    {
-        std::process::abort();
-    }
 }
 
 #[cfg(test)]

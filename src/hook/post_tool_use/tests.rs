@@ -13,6 +13,11 @@ fn write_index(dir: &Path, lines: usize, width: usize) -> std::path::PathBuf {
     path
 }
 
+/// The guard with this test process's environment.
+fn run(input: &PostToolUse) -> anyhow::Result<Option<HookOutput>> {
+    super::run(input, &ProcessEnv::read())
+}
+
 fn input_for(tool: &str, path: &str) -> PostToolUse {
     let json = serde_json::json!({
         "session_id": "s", "transcript_path": "/t", "cwd": "/", "hook_event_name": "PostToolUse",
