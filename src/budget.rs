@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::constants::{INDEX_FILE, MEMORY_DIR};
 use crate::load::automem::{DarkLine, IndexState, measure_index};
 
 /// The schema name of the JSON output.
@@ -57,7 +58,10 @@ pub fn find_indexes(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     if !meta.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
-    for candidate in [path.join("MEMORY.md"), path.join("memory/MEMORY.md")] {
+    for candidate in [
+        path.join(INDEX_FILE),
+        path.join(MEMORY_DIR).join(INDEX_FILE),
+    ] {
         if std::fs::symlink_metadata(&candidate).is_ok() {
             return Ok(vec![candidate]);
         }

@@ -12,6 +12,7 @@
 
 pub mod budget;
 pub mod cli;
+pub mod constants;
 pub mod env;
 pub mod exit;
 pub mod fsread;

@@ -14,6 +14,7 @@
 
 use serde::Serialize;
 
+use crate::constants::{INSTRUCTION_TOTAL_WARN_UTF16, INSTRUCTION_WARN_UTF16};
 use crate::env::{CLIENT_VERSION, ClientEnv};
 use crate::load::automem::{IndexState, Report};
 use crate::load::{Kind, Lazy, Loaded, Session, SkipWhy, Skipped, Why};
@@ -22,11 +23,6 @@ use crate::text::js;
 
 /// The versioned schema name of the JSON receipt.
 pub const SCHEMA: &str = "ccmem.receipt/1";
-
-/// Per-file size the client warns about (characters; default context, 4 chars per token).
-pub const FILE_WARN_CHARS: usize = 40_000;
-/// Total size the client warns about (characters).
-pub const TOTAL_WARN_CHARS: usize = 120_000;
 
 /// Kinds of finding that can make `receipt` exit 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
@@ -275,23 +271,23 @@ pub fn size_warnings(entries: &[Loaded]) -> Vec<String> {
     let mut out: Vec<String> = counted
         .iter()
         .map(|e| (e, js::utf16_len(&e.content)))
-        .filter(|(_, n)| *n > FILE_WARN_CHARS)
+        .filter(|(_, n)| *n > INSTRUCTION_WARN_UTF16)
         .map(|(e, n)| {
             format!(
                 "Large {} will impact performance ({} chars > {})",
                 e.path,
                 group(n),
-                group(FILE_WARN_CHARS)
+                group(INSTRUCTION_WARN_UTF16)
             )
         })
         .collect();
     let total: usize = counted.iter().map(|e| js::utf16_len(&e.content)).sum();
-    if total > TOTAL_WARN_CHARS {
+    if total > INSTRUCTION_TOTAL_WARN_UTF16 {
         out.push(format!(
             "{} instruction files add up to {} chars, over the {}-char total limit",
             counted.len(),
             group(total),
-            group(TOTAL_WARN_CHARS)
+            group(INSTRUCTION_TOTAL_WARN_UTF16)
         ));
     }
     out

@@ -151,7 +151,10 @@ fn replay_cut() {
         assert_eq!(t.lines, trimmed.matches('\n').count() + 1);
         assert_eq!(t.utf16, js::utf16_len(trimmed));
         if let Some(c) = &t.cut {
-            assert!(c.kept_utf16 <= cut::MAX_UTF16 && c.kept_lines <= cut::MAX_LINES);
+            assert!(
+                c.kept_utf16 <= ccmem::constants::INDEX_MAX_UTF16
+                    && c.kept_lines <= ccmem::constants::INDEX_MAX_LINES
+            );
             assert!(t.content.starts_with(&trimmed[..c.kept_bytes]));
         } else {
             assert_eq!(t.content, trimmed);

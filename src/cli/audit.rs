@@ -118,7 +118,7 @@ fn sweep_folders(projects: &Path) -> anyhow::Result<Vec<PathBuf>> {
         std::fs::read_dir(projects).map_err(|e| anyhow::anyhow!("{}: {e}", projects.display()))?;
     let mut out: Vec<PathBuf> = entries
         .flatten()
-        .map(|e| e.path().join("memory"))
+        .map(|e| e.path().join(crate::constants::MEMORY_DIR))
         .filter(|p| p.is_dir())
         .collect();
     out.sort();

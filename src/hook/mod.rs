@@ -19,11 +19,6 @@ pub mod statusline;
 
 use crate::load::automem::DarkLine;
 
-/// Lines past which ccmem warns before the client's 200-line cut.
-pub const SAFETY_LINES: usize = 190;
-/// UTF-16 units past which ccmem warns before the client's 25,000-unit cut.
-pub const SAFETY_UTF16: usize = 23_000;
-
 /// A byte count for people: `512 B`, `2.9 KB`, `5.0 MB` (powers of 1024).
 pub fn human_bytes(bytes: u64) -> String {
     const K: f64 = 1024.0;

@@ -3,9 +3,6 @@
 
 use std::path::{Component, Path, PathBuf};
 
-/// The client's auto-memory index name (exact case).
-pub const INDEX_NAME: &str = "MEMORY.md";
-
 /// Instruction file names the client loads (exact case).
 pub const INSTRUCTION_NAMES: [&str; 3] = ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md"];
 
@@ -31,7 +28,7 @@ pub fn classify(path: &Path) -> Target {
     if !name.ends_with(".md") {
         return Target::Other;
     }
-    if name == INDEX_NAME {
+    if name == crate::constants::INDEX_FILE {
         return Target::MemoryIndex;
     }
     if INSTRUCTION_NAMES.contains(&name) {
@@ -52,7 +49,7 @@ pub fn classify(path: &Path) -> Target {
     {
         return Target::Instruction;
     }
-    if dirs.iter().any(|d| *d == "memory") {
+    if dirs.iter().any(|d| *d == crate::constants::MEMORY_DIR) {
         return Target::MemoryCandidate;
     }
     Target::Other

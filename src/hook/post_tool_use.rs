@@ -5,15 +5,17 @@
 
 use std::path::Path;
 
+use crate::constants::{
+    INDEX_MAX_LINES, INDEX_MAX_UTF16, INSTRUCTION_WARN_UTF16, SAFETY_LINES, SAFETY_UTF16,
+};
 use crate::load::automem::{self, IndexState, Measure};
 use crate::load::{self, LazyWhy, Session};
 use crate::settings::Settings;
-use crate::text::cut::{MAX_LINES, MAX_UTF16};
 
 use super::input::PostToolUse;
 use super::output::{Event, HookOutput, clip};
 use super::paths::{self, Target};
-use super::{SAFETY_LINES, SAFETY_UTF16, human_bytes, line_range};
+use super::{human_bytes, line_range};
 use crate::env::ProcessEnv;
 
 /// The file tools whose writes are checked.
@@ -21,9 +23,6 @@ pub const TOOLS: [&str; 3] = ["Write", "Edit", "MultiEdit"];
 
 /// Largest list of dark entries given to the model, in characters.
 pub const CONTEXT_MAX_CHARS: usize = 4_000;
-
-/// The client's per-file instruction size warning, in characters.
-pub const INSTRUCTION_WARN_CHARS: usize = 40_000;
 
 /// Runs the guard for one hook input. `Ok(None)` means "say nothing" (the common case).
 pub fn run(input: &PostToolUse, env: &ProcessEnv) -> anyhow::Result<Option<HookOutput>> {
@@ -71,7 +70,10 @@ fn in_memory_folder(path: &Path, cwd: &str, process: &ProcessEnv) -> bool {
     let Some(parent) = path.parent() else {
         return false;
     };
-    if parent.file_name().is_some_and(|n| n == "memory") {
+    if parent
+        .file_name()
+        .is_some_and(|n| n == crate::constants::MEMORY_DIR)
+    {
         return true;
     }
     let Ok(env) = process.client_env_in(cwd) else {
@@ -146,8 +148,8 @@ fn over(shown_path: &str, m: &Measure) -> HookOutput {
     message.push_str(" · fix: ccmem tier");
 
     let mut context = format!(
-        "ccmem: this write left {shown_path} at {}. The client loads only the first {MAX_LINES} \
-         lines and {MAX_UTF16} UTF-16 units at session start, so these entries will NOT be loaded \
+        "ccmem: this write left {shown_path} at {}. The client loads only the first {INDEX_MAX_LINES} \
+         lines and {INDEX_MAX_UTF16} UTF-16 units at session start, so these entries will NOT be loaded \
          next session:\n",
         size(m)
     );
@@ -167,17 +169,17 @@ fn over(shown_path: &str, m: &Measure) -> HookOutput {
 
 /// The index is past the safety line but still loads whole.
 fn near(shown_path: &str, m: &Measure) -> HookOutput {
-    let lines_left = MAX_LINES.saturating_sub(m.lines);
-    let units_left = MAX_UTF16.saturating_sub(m.utf16);
+    let lines_left = INDEX_MAX_LINES.saturating_sub(m.lines);
+    let units_left = INDEX_MAX_UTF16.saturating_sub(m.utf16);
     let message = format!(
-        "ccmem: MEMORY.md is at {}/{MAX_LINES} lines, {}/{MAX_UTF16} units, past the safety line \
+        "ccmem: MEMORY.md is at {}/{INDEX_MAX_LINES} lines, {}/{INDEX_MAX_UTF16} units, past the safety line \
          ({SAFETY_LINES} lines / {SAFETY_UTF16} units): {lines_left} more lines or {units_left} \
          units and entries go dark · fix: ccmem tier",
         m.lines, m.utf16
     );
     let context = format!(
         "ccmem: this write left {shown_path} at {}. Nothing is cut yet, but the client loads only \
-         the first {MAX_LINES} lines and {MAX_UTF16} UTF-16 units at session start and silently \
+         the first {INDEX_MAX_LINES} lines and {INDEX_MAX_UTF16} UTF-16 units at session start and silently \
          drops the rest, so the next entries added will not be loaded. {}",
         size(m),
         fix_advice()
@@ -226,20 +228,20 @@ pub fn topic_verdict(path: &Path, session: &Session) -> Option<HookOutput> {
 pub fn instruction_verdict(path: &Path, session: &Session) -> Option<HookOutput> {
     let target = path.to_string_lossy();
     let entry = session.entries.iter().find(|e| e.path == target)?;
-    let chars = entry.content.chars().count();
-    if chars <= INSTRUCTION_WARN_CHARS {
+    let chars = crate::text::js::utf16_len(&entry.content);
+    if chars <= INSTRUCTION_WARN_UTF16 {
         return None;
     }
     let name = path.file_name()?.to_string_lossy();
     Some(HookOutput::new(
         Event::PostToolUse,
         Some(format!(
-            "ccmem: {name} is now {chars} characters, over the client's {INSTRUCTION_WARN_CHARS}-character \
+            "ccmem: {name} is now {chars} characters, over the client's {INSTRUCTION_WARN_UTF16}-character \
              warning: it loads whole into every session"
         )),
         Some(format!(
             "ccmem: {target} is now {chars} characters and is loaded into every session. Keep it \
-             under {INSTRUCTION_WARN_CHARS}: move detail into files it links to (read on demand) or \
+             under {INSTRUCTION_WARN_UTF16}: move detail into files it links to (read on demand) or \
              into rules with `paths:` frontmatter."
         )),
     ))

@@ -3,9 +3,9 @@
 
 use serde::Serialize;
 
+use crate::constants::{INDEX_MAX_LINES, INDEX_MAX_UTF16};
 use crate::load::Session;
 use crate::load::automem::IndexState;
-use crate::text::cut::{MAX_LINES, MAX_UTF16};
 
 /// What the status line shows, also printed as JSON with `--json`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -52,14 +52,14 @@ impl Status {
     pub fn line(&self) -> String {
         let mut parts = Vec::new();
         match (self.index_lines, self.index_utf16) {
-            (Some(lines), Some(utf16)) if utf16 * MAX_LINES > lines * MAX_UTF16 => {
+            (Some(lines), Some(utf16)) if utf16 * INDEX_MAX_LINES > lines * INDEX_MAX_UTF16 => {
                 parts.push(format!(
                     "mem {:.1}k/{}k units",
                     utf16 as f64 / 1000.0,
-                    MAX_UTF16 / 1000
+                    INDEX_MAX_UTF16 / 1000
                 ))
             }
-            (Some(lines), _) => parts.push(format!("mem {lines}/{MAX_LINES} lines")),
+            (Some(lines), _) => parts.push(format!("mem {lines}/{INDEX_MAX_LINES} lines")),
             _ => parts.push(format!(
                 "mem {} file{}",
                 self.files,

@@ -222,7 +222,11 @@ fn relative_target(base: &Path, file: &Path) -> Option<PathBuf> {
 /// The size cut (`v5o`): managed files are never cut.
 fn apply_cut(mut loaded: Loaded) -> Loaded {
     if loaded.kind != Kind::Managed
-        && let Some(text) = cut::cut(&loaded.content, &loaded.path, cut::DEFAULT_LIMIT_UTF16)
+        && let Some(text) = cut::cut(
+            &loaded.content,
+            &loaded.path,
+            crate::constants::LAZY_FILE_LIMIT_UTF16,
+        )
     {
         loaded.content = text;
     }

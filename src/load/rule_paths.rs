@@ -13,7 +13,7 @@ use std::path::Path;
 
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-pub use expand::{BUDGET_RESULTS, BUDGET_UTF16, Budget, Value, expand, split_commas};
+pub use expand::{Budget, Value, expand, split_commas};
 pub use gitignore::Matcher;
 
 /// The `paths` value's pattern list, or `None` when the frontmatter has no truthy `paths`

@@ -8,9 +8,6 @@ use jiff::Timestamp;
 use super::meta::{self, Parsed};
 use crate::fsread::{self, Unread};
 
-/// The four entry types of the typed write spec.
-pub const TYPES: [&str; 4] = ["user", "feedback", "project", "reference"];
-
 /// What a file's name makes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Role {
@@ -34,7 +31,7 @@ pub enum Role {
 
 /// Classifies a file name (no directories).
 pub fn role_of(file_name: &str) -> Role {
-    if file_name == "MEMORY.md" {
+    if file_name == crate::constants::INDEX_FILE {
         return Role::Index;
     }
     let Some(stem) = file_name.strip_suffix(".md") else {
@@ -47,7 +44,7 @@ pub fn role_of(file_name: &str) -> Role {
         && topic
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-');
-    if !TYPES.contains(&kind) || !topic_ok {
+    if !crate::constants::MEMORY_TYPES.contains(&kind) || !topic_ok {
         return Role::Other;
     }
     if kind == "reference"
@@ -121,7 +118,7 @@ impl MemFile {
     pub fn read(root: &Path, rel: String, cap: u64) -> MemFile {
         let path = root.join(&rel);
         let name = rel.rsplit('/').next().unwrap_or(&rel);
-        let role = if rel.contains('/') && name == "MEMORY.md" {
+        let role = if rel.contains('/') && name == crate::constants::INDEX_FILE {
             Role::Other
         } else {
             role_of(name)

@@ -94,7 +94,7 @@ impl Library {
 
     /// The index (`MEMORY.md` at the root), if there is one.
     pub fn index(&self) -> Option<usize> {
-        self.by_rel.get("MEMORY.md").copied()
+        self.by_rel.get(crate::constants::INDEX_FILE).copied()
     }
 
     /// The file with this relative path.

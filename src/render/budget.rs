@@ -3,9 +3,9 @@
 use std::fmt::Write as _;
 
 use crate::budget::{Budget, Row};
+use crate::constants::{INDEX_MAX_LINES, INDEX_MAX_UTF16};
 use crate::load::automem::IndexState;
 use crate::receipt::group;
-use crate::text::cut::{MAX_LINES, MAX_UTF16};
 
 /// JSON, pretty, with a trailing newline.
 pub fn json(b: &Budget) -> String {
@@ -22,10 +22,10 @@ pub fn human(b: &Budget) -> String {
     }
     let _ = writeln!(
         o,
-        "{} index(es), {} over the client's limits ({MAX_LINES} lines / {} UTF-16 units)",
+        "{} index(es), {} over the client's limits ({INDEX_MAX_LINES} lines / {} UTF-16 units)",
         b.summary.indexes,
         b.summary.over,
-        group(MAX_UTF16)
+        group(INDEX_MAX_UTF16)
     );
     o
 }

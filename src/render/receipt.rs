@@ -4,10 +4,10 @@ use std::fmt::Write as _;
 
 use anstyle::{AnsiColor, Style};
 
+use crate::constants::{INDEX_MAX_LINES, INDEX_MAX_UTF16};
 use crate::load::automem::{IndexState, Measure};
 use crate::load::{LazyWhy, SkipWhy, Why};
 use crate::receipt::{Receipt, group, skip_words};
-use crate::text::cut::{MAX_LINES, MAX_UTF16};
 
 const BOLD: Style = Style::new().bold();
 const DIM: Style = Style::new().dimmed();
@@ -180,16 +180,16 @@ fn measure(o: &mut String, m: &Measure) {
     let _ = writeln!(
         o,
         "  lines {} {}/{}",
-        bar(m.lines, MAX_LINES),
+        bar(m.lines, INDEX_MAX_LINES),
         m.lines,
-        MAX_LINES
+        INDEX_MAX_LINES
     );
     let _ = writeln!(
         o,
         "  size  {} {}/{} UTF-16 units",
-        bar(m.utf16, MAX_UTF16),
+        bar(m.utf16, INDEX_MAX_UTF16),
         group(m.utf16),
-        group(MAX_UTF16)
+        group(INDEX_MAX_UTF16)
     );
     let Some(cut) = &m.cut else {
         let _ = writeln!(o, "  {GREEN}everything loads{GREEN:#}");

@@ -23,6 +23,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use serde::Deserialize;
 
+use crate::constants;
+
 /// The name looked for in the memory folder.
 pub const FILE_NAME: &str = "ccmem.toml";
 
@@ -63,13 +65,13 @@ impl Default for Config {
             max_h2_sections: 5,
             max_group_entries: 15,
             stale_days: 120,
-            safety_lines: 190,
-            safety_utf16: 23_000,
-            target_lines: 120,
-            target_utf16: 16_000,
-            max_index_line_chars: 200,
+            safety_lines: constants::SAFETY_LINES,
+            safety_utf16: constants::SAFETY_UTF16,
+            target_lines: constants::TARGET_LINES,
+            target_utf16: constants::TARGET_UTF16,
+            max_index_line_chars: constants::INDEX_LINE_LONG_UTF16,
             near_duplicate_similarity: 0.8,
-            max_file_bytes: 4 << 20,
+            max_file_bytes: constants::MAX_FILE_BYTES,
             disable: Vec::new(),
         }
     }

@@ -1,7 +1,8 @@
 //! `invalid-type` (hard).
 
 use super::{Check, Ctx, Diagnostic, declare_rule};
-use crate::memory::file::{Role, TYPES, line_of};
+use crate::constants::MEMORY_TYPES;
+use crate::memory::file::{Role, line_of};
 
 declare_rule! {
     /// ## What it does
@@ -43,7 +44,7 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     else {
         return;
     };
-    if TYPES.contains(&kind) {
+    if MEMORY_TYPES.contains(&kind) {
         return;
     }
     let yaml = &text[parsed.yaml_start..parsed.yaml_start + parsed.yaml_len];

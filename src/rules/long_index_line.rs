@@ -4,7 +4,11 @@ use super::{Check, Ctx, Diagnostic, declare_rule};
 
 declare_rule! {
     /// ## What it does
-    /// Flags a line of MEMORY.md longer than `max-index-line-chars` (200) characters.
+    /// Flags a line of MEMORY.md longer than `max-index-line-chars` (200) UTF-16 units, the
+    /// length at which the client itself calls an index line too long ("Keep index entries to
+    /// one line under ~200 chars", in its cut warning). It counts as the client's `length`
+    /// does: a CJK character is one unit, most emoji two. The client asks the model to keep each
+    /// line under ~150; `tier --compress` proposes shorter descriptions from there.
     ///
     /// ## Why it matters
     /// An index line is a pointer: a name, a link and the few keywords that make the model
@@ -29,19 +33,31 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     for line in text.split_inclusive('\n') {
         let content = line.trim_end_matches(['\n', '\r']);
         if content.len() > max {
-            let chars = content.chars().count();
-            if chars > max {
-                let cut = content.char_indices().nth(max).map_or(0, |(k, _)| k);
+            let units = crate::text::js::utf16_len(content);
+            if units > max {
+                let cut = utf16_offset(content, max);
                 out.push(ctx.diag_at(
                     &RULE,
                     index,
                     offset + cut..offset + content.len(),
-                    format!("index line is {chars} characters (more than {max})"),
+                    format!("index line is {units} UTF-16 units (more than {max})"),
                 ));
             }
         }
         offset += line.len();
     }
+}
+
+/// Byte offset of the character in which UTF-16 unit `n` of `s` falls.
+fn utf16_offset(s: &str, n: usize) -> usize {
+    let mut units = 0;
+    for (k, c) in s.char_indices() {
+        units += c.len_utf16();
+        if units > n {
+            return k;
+        }
+    }
+    s.len()
 }
 
 #[cfg(test)]
@@ -57,5 +73,11 @@ mod tests {
         let d: Vec<_> = d.iter().filter(|d| d.rule == "long-index-line").collect();
         assert_eq!(d.len(), 1);
         assert_eq!((d[0].line, d[0].column), (3, Some(201)));
+        let emoji = format!("- {}", "🔧".repeat(100));
+        let f = Fixture::new(&[("MEMORY.md", &format!("# I\n{emoji}\n"))]);
+        let d = f.audit().diagnostics;
+        let d: Vec<_> = d.iter().filter(|d| d.rule == "long-index-line").collect();
+        assert_eq!(d.len(), 1, "202 UTF-16 units in 102 characters");
+        assert_eq!(d[0].column, Some(102));
     }
 }

@@ -8,18 +8,10 @@
 
 use crate::text::js;
 
-/// Lines the client loads from MEMORY.md.
-pub const MAX_LINES: usize = 200;
-/// UTF-16 units the client loads from MEMORY.md.
-pub const MAX_UTF16: usize = 25_000;
-/// Bytes the write-time check reads (`u1s` = 4 · 25,000).
-pub const WRITE_CHECK_READ_BYTES: usize = 100_000;
-/// The write-time check warns from this fraction of a limit on (`F8r`).
-pub const WARN_FRACTION: f64 = 0.8;
-/// The write-time check's target fraction (`Ume`).
-pub const TARGET_FRACTION: f64 = 0.7;
-/// Length of the preview of the first dropped line (`PW(L, 80)`).
-pub const PREVIEW_UTF16: usize = 80;
+use crate::constants::{
+    CUT_PREVIEW_UTF16, INDEX_FILE, INDEX_MAX_LINES, INDEX_MAX_UTF16, INDEX_TARGET_FRACTION,
+    WRITE_CHECK_READ_BYTES, WRITE_CHECK_WARN_FRACTION,
+};
 
 /// MEMORY.md text measured and, when over a limit, cut.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,8 +58,8 @@ pub fn truncate(body: &str) -> Truncation {
     let nl = u16::from(b'\n');
     let lines = units.iter().filter(|&&u| u == nl).count() + 1;
     let utf16 = units.len();
-    let line_over = lines > MAX_LINES;
-    let size_over = utf16 > MAX_UTF16;
+    let line_over = lines > INDEX_MAX_LINES;
+    let size_over = utf16 > INDEX_MAX_UTF16;
     let mut out = Truncation {
         content: n.to_owned(),
         lines,
@@ -84,16 +76,16 @@ pub fn truncate(body: &str) -> Truncation {
             .iter()
             .enumerate()
             .filter(|(_, u)| **u == nl)
-            .nth(MAX_LINES - 1)
+            .nth(INDEX_MAX_LINES - 1)
             .map_or(utf16, |(i, _)| i)
     } else {
         utf16
     };
-    if k > MAX_UTF16 {
-        let h = units[..=MAX_UTF16].iter().rposition(|&u| u == nl);
+    if k > INDEX_MAX_UTF16 {
+        let h = units[..=INDEX_MAX_UTF16].iter().rposition(|&u| u == nl);
         k = match h {
             Some(h) if h > 0 => h,
-            _ => MAX_UTF16,
+            _ => INDEX_MAX_UTF16,
         };
     }
     let kept_lines = if units.get(k) == Some(&nl) {
@@ -117,7 +109,7 @@ pub fn truncate(body: &str) -> Truncation {
         let preview = if first_dropped.is_empty() {
             String::new()
         } else {
-            format!(" (\"{}\")", preview(&first_dropped, PREVIEW_UTF16))
+            format!(" (\"{}\")", preview(&first_dropped, CUT_PREVIEW_UTF16))
         };
         format!(
             "{} of {lines} lines were cut off, starting at line {}{preview}",
@@ -129,10 +121,10 @@ pub fn truncate(body: &str) -> Truncation {
         format!(
             "{} (limit: {}) \u{2014} index entries are too long",
             pn(utf16 as u64),
-            pn(MAX_UTF16 as u64)
+            pn(INDEX_MAX_UTF16 as u64)
         )
     } else if line_over && !size_over {
-        format!("{lines} lines (limit: {MAX_LINES})")
+        format!("{lines} lines (limit: {INDEX_MAX_LINES})")
     } else {
         format!("{lines} lines and {}", pn(utf16 as u64))
     };
@@ -261,34 +253,34 @@ fn write_check_with(file: &[u8], strip: bool) -> Option<WriteWarning> {
 
 /// `w_t` + `IHe` for the index: size (UTF-16 units) against 25,000, lines against 200.
 pub fn check_measured(utf16: usize, lines: usize) -> Option<WriteWarning> {
-    let size_frac = utf16 as f64 / MAX_UTF16 as f64;
-    let line_frac = lines as f64 / MAX_LINES as f64;
+    let size_frac = utf16 as f64 / INDEX_MAX_UTF16 as f64;
+    let line_frac = lines as f64 / INDEX_MAX_LINES as f64;
     let (frac, over, dimension, size, cap, target) = if line_frac > size_frac {
         (
             line_frac,
-            lines > MAX_LINES,
+            lines > INDEX_MAX_LINES,
             "lines",
             format!("{lines} lines"),
-            format!("{MAX_LINES}-line"),
+            format!("{INDEX_MAX_LINES}-line"),
             format!(
                 "{} lines",
-                (MAX_LINES as f64 * TARGET_FRACTION).floor() as u64
+                (INDEX_MAX_LINES as f64 * INDEX_TARGET_FRACTION).floor() as u64
             ),
         )
     } else {
         (
             size_frac,
-            utf16 > MAX_UTF16,
+            utf16 > INDEX_MAX_UTF16,
             "bytes",
             pn(utf16 as u64),
-            pn(MAX_UTF16 as u64),
-            pn((MAX_UTF16 as f64 * TARGET_FRACTION).floor() as u64),
+            pn(INDEX_MAX_UTF16 as u64),
+            pn((INDEX_MAX_UTF16 as f64 * INDEX_TARGET_FRACTION).floor() as u64),
         )
     };
-    if frac < WARN_FRACTION {
+    if frac < WRITE_CHECK_WARN_FRACTION {
         return None;
     }
-    let (label, path) = ("memory index", "MEMORY.md");
+    let (label, path) = ("memory index", INDEX_FILE);
     let head = if over {
         format!(
             "Error: this write left the {label} at {path} at {size}, over its {cap} read limit. The write succeeded, but everything past the limit is silently dropped each time the index is loaded \u{2014} entries at the end are already invisible to readers. Rewrite it"

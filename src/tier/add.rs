@@ -12,8 +12,6 @@ use super::plan::FilePlan;
 use super::{Refusal, Target, is_hub};
 use crate::memory::similar::{Signature, similarity};
 
-/// Entry types the client's memory template knows.
-pub const TYPES: [&str; 4] = ["user", "feedback", "project", "reference"];
 /// Similarity from which an existing entry counts as a near-duplicate.
 pub const DUPLICATE_AT: f64 = 0.6;
 
@@ -134,11 +132,11 @@ fn validate(lib: &Library, req: &Request) -> Result<String, Refusal> {
         line: None,
         why,
     };
-    if !TYPES.contains(&req.kind.as_str()) {
+    if !crate::constants::MEMORY_TYPES.contains(&req.kind.as_str()) {
         return Err(refuse(format!(
             "unknown type `{}` (one of {})",
             req.kind,
-            TYPES.join(", ")
+            crate::constants::MEMORY_TYPES.join(", ")
         )));
     }
     let topic_ok = !req.topic.is_empty()

@@ -27,14 +27,14 @@ pub struct Target {
 
 /// Default target: well under the client's cap, so new entries have room.
 pub const DEFAULT_TARGET: Target = Target {
-    lines: 120,
-    utf16: 16_000,
+    lines: crate::constants::TARGET_LINES,
+    utf16: crate::constants::TARGET_UTF16,
 };
 
 /// The client's cap (lines / UTF-16 units loaded from MEMORY.md).
 pub const CAP: Target = Target {
-    lines: crate::text::cut::MAX_LINES,
-    utf16: crate::text::cut::MAX_UTF16,
+    lines: crate::constants::INDEX_MAX_LINES,
+    utf16: crate::constants::INDEX_MAX_UTF16,
 };
 
 impl Target {

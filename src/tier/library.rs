@@ -11,11 +11,9 @@ use super::Refusal;
 use crate::fsread::{Unread, read_capped};
 
 /// The index file name.
-pub const INDEX: &str = "MEMORY.md";
+pub use crate::constants::INDEX_FILE as INDEX;
 /// The settings file, in the memory folder.
 pub const CONFIG: &str = "ccmem.toml";
-/// Largest file read (bytes), as the client's load cap.
-pub const MAX_READ: u64 = 4 << 20;
 
 /// Frontmatter fields the planner uses (read by the audit's reader, `memory::meta`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -169,7 +167,7 @@ impl Library {
 }
 
 fn read_text(path: &Path) -> Result<String, Refusal> {
-    let bytes = read_capped(path, MAX_READ).map_err(|e| match e {
+    let bytes = read_capped(path, crate::constants::MAX_FILE_BYTES).map_err(|e| match e {
         Unread::Missing => Refusal::at(path, "missing"),
         other => Refusal::at(path, format!("cannot be read: {other}")),
     })?;

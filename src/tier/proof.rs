@@ -20,11 +20,9 @@ use super::library::Library;
 use super::parse::{Kind, parse, split_lines};
 use super::plan::{Plan, Suggestion};
 use super::{Target, is_hub};
+use crate::constants::{INDEX_LINE_GUIDE_UTF16, INDEX_LINE_LONG_UTF16};
 use crate::memory::links::links;
 use crate::text::js::utf16_len;
-
-/// Longest index line (UTF-16 units) that counts as "one line per entry".
-pub const MAX_INDEX_LINE: usize = 200;
 
 /// One invariant's result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -101,7 +99,7 @@ fn bulk_check(before: &Library, after: &Library, plan: &Plan) -> Check {
     let long: Vec<usize> = idx
         .lines
         .iter()
-        .filter(|l| !crowns.contains(l.text) && utf16_len(l.text) > MAX_INDEX_LINE)
+        .filter(|l| !crowns.contains(l.text) && utf16_len(l.text) > INDEX_LINE_LONG_UTF16)
         .map(|l| l.no)
         .collect();
     let hub_lines: usize = (after.files.iter())
@@ -113,7 +111,7 @@ fn bulk_check(before: &Library, after: &Library, plan: &Plan) -> Check {
         format!("MEMORY.md holds {now} entry lines (was {was}); hubs hold {hub_lines} lines");
     if !long.is_empty() {
         detail.push_str(&format!(
-            "; non-crown lines over {MAX_INDEX_LINE} UTF-16 units at lines {long:?}"
+            "; non-crown lines over {INDEX_LINE_LONG_UTF16} UTF-16 units at lines {long:?}"
         ));
     }
     Check {
@@ -251,7 +249,7 @@ fn kept_check(before: &Library, after: &Library, plan: &Plan) -> Check {
     }
 }
 
-/// `--compress`: for entry lines of `index` longer than 150 UTF-16 units, a version whose
+/// `--compress`: for entry lines of `index` longer than the client's guide (150 UTF-16 units), a version whose
 /// description (the text after ` — ` or ` - `) is cut to fit, ending in `…`.
 pub fn compress_suggestions(index: &str) -> Vec<Suggestion> {
     let Ok(idx) = parse(index) else {
@@ -259,7 +257,9 @@ pub fn compress_suggestions(index: &str) -> Vec<Suggestion> {
     };
     let mut out = Vec::new();
     for line in &idx.lines {
-        if !matches!(line.kind, Kind::Entry { .. }) || utf16_len(line.text) <= 150 {
+        if !matches!(line.kind, Kind::Entry { .. })
+            || utf16_len(line.text) <= INDEX_LINE_GUIDE_UTF16
+        {
             continue;
         }
         let Some(at) = line.text.find(" — ").or_else(|| line.text.find(" - ")) else {

@@ -6,6 +6,7 @@ use super::groups::{Group, Layout, Role};
 use super::library::Library;
 use super::parse::{Index, Kind, eol_of};
 use super::plan::FilePlan;
+use crate::constants::{INDEX_LINE_GUIDE_UTF16, INDEX_LINE_LONG_UTF16};
 use crate::text::js::utf16_len;
 
 /// Which slimming steps are applied.
@@ -148,7 +149,9 @@ pub(super) fn render_index(idx: &Index, layout: &Layout, choice: &Choice) -> (St
             } else {
                 " · "
             };
-            if utf16_len(&line) + utf16_len(sep) + utf16_len(link) > 190 && !line.ends_with(':') {
+            if utf16_len(&line) + utf16_len(sep) + utf16_len(link) > INDEX_LINE_LONG_UTF16 - 10
+                && !line.ends_with(':')
+            {
                 generated.push(std::mem::replace(&mut line, "- More hubs:".to_owned()));
                 line.push(' ');
             } else {
@@ -189,7 +192,7 @@ fn pointer(group: &Group) -> String {
     let mut line = head.clone();
     for (i, t) in group.topics.iter().enumerate() {
         let sep = if i == 0 { ": " } else { ", " };
-        if utf16_len(&line) + utf16_len(sep) + utf16_len(t) > 148 {
+        if utf16_len(&line) + utf16_len(sep) + utf16_len(t) > INDEX_LINE_GUIDE_UTF16 - 2 {
             line.push('…');
             break;
         }

@@ -16,14 +16,10 @@ use unicode_normalization::UnicodeNormalization;
 
 use crate::text::{cut, frontmatter, js, sanitize::sanitize};
 
-/// Folders the client never indexes (`EEr`).
-pub const EXCLUDED: [&str; 4] = ["team", "logs", "sessions", "proposals"];
-/// Line cap of the generated index (`rQr` = ⌊200 · 0.7⌋).
-pub const MAX_LINES: usize = 140;
-/// Size cap of the generated index in UTF-16 units (`sQr` = ⌊25000 · 0.7⌋).
-pub const MAX_UTF16: usize = 17_500;
-/// Width budget of one line (`oQr`).
-pub const LINE_BUDGET: usize = 150;
+use crate::constants::{
+    BACKFILL_EXCLUDED, BACKFILL_LINE_BUDGET_UTF16, BACKFILL_MAX_LINES, BACKFILL_MAX_UTF16,
+    INDEX_FILE,
+};
 /// The head of a topic file read for its frontmatter: lines and bytes.
 const HEAD_LINES: usize = 30;
 const HEAD_BYTES: u64 = 64 * 1024;
@@ -40,7 +36,7 @@ struct Topic {
 /// nothing (MEMORY.md entry present, no candidate, nothing linkable, unreadable folder).
 pub fn generate(folder: &Path) -> Option<Vec<String>> {
     let entries: Vec<fs::DirEntry> = fs::read_dir(folder).ok()?.flatten().collect();
-    if entries.iter().any(|e| e.file_name() == "MEMORY.md") {
+    if entries.iter().any(|e| e.file_name() == INDEX_FILE) {
         return None;
     }
     let candidate = entries.iter().any(|e| {
@@ -62,7 +58,7 @@ pub fn generate(folder: &Path) -> Option<Vec<String>> {
     topics.retain(|t| {
         !t.rel
             .split('/')
-            .any(|s| s.starts_with('.') || EXCLUDED.contains(&fold(s).as_str()))
+            .any(|s| s.starts_with('.') || BACKFILL_EXCLUDED.contains(&fold(s).as_str()))
     });
     topics.sort_by(|a, b| b.mtime_ms.total_cmp(&a.mtime_ms));
     let lines = cap(topics.iter().filter_map(line));
@@ -77,7 +73,7 @@ fn fold(segment: &str) -> String {
 
 /// `j8` on a top-level name: hidden, or an excluded folder.
 fn excluded_top(name: &str) -> bool {
-    name.starts_with('.') || EXCLUDED.contains(&fold(name).as_str())
+    name.starts_with('.') || BACKFILL_EXCLUDED.contains(&fold(name).as_str())
 }
 
 fn scan(dir: &Path, prefix: &str, out: &mut Vec<Topic>, depth: usize) {
@@ -99,7 +95,7 @@ fn scan(dir: &Path, prefix: &str, out: &mut Vec<Topic>, depth: usize) {
         };
         if meta.is_dir() {
             scan(&e.path(), &rel, out, depth + 1);
-        } else if meta.is_file() && meta.nlink() == 1 && rel.ends_with(".md") && name != "MEMORY.md"
+        } else if meta.is_file() && meta.nlink() == 1 && rel.ends_with(".md") && name != INDEX_FILE
         {
             let mtime_ms = meta.mtime() as f64 * 1000.0 + (meta.mtime_nsec() / 1_000_000) as f64;
             out.push(Topic {
@@ -200,7 +196,7 @@ fn line(topic: &Topic) -> Option<String> {
     let o = format!("- [{stem}]({n})");
     let desc = sanitize(topic.description.as_deref().unwrap_or(""));
     let g = js::trim(&collapse_space(&desc)).to_owned();
-    let budget = LINE_BUDGET as i64 - js::utf16_len(&o) as i64 - 3;
+    let budget = BACKFILL_LINE_BUDGET_UTF16 as i64 - js::utf16_len(&o) as i64 - 3;
     if g.is_empty() || budget <= 1 {
         return Some(o);
     }
@@ -234,7 +230,7 @@ fn cap(lines: impl Iterator<Item = String>) -> Vec<String> {
     let mut units = 0;
     for l in lines {
         let len = js::utf16_len(&l);
-        if out.len() + 1 > MAX_LINES || units + len + 1 > MAX_UTF16 {
+        if out.len() + 1 > BACKFILL_MAX_LINES || units + len + 1 > BACKFILL_MAX_UTF16 {
             break;
         }
         units += len + 1;

@@ -80,9 +80,12 @@ fn default_folder(env: &ClientEnv) -> Folder {
         }
         _ => (slug(&key), format!("slug of {key}")),
     };
-    let path = format!("{}/", join(&[&base, "projects", &name, "memory"]))
-        .nfc()
-        .collect();
+    let path = format!(
+        "{}/",
+        join(&[&base, "projects", &name, crate::constants::MEMORY_DIR])
+    )
+    .nfc()
+    .collect();
     let source = match remote {
         Some(_) => format!("CLAUDE_CODE_REMOTE_MEMORY_DIR, {how}"),
         None => format!("default, {how}"),

@@ -5,11 +5,9 @@
 use std::path::Path;
 
 use super::{Cut, DarkLine, IndexState, Measure};
+use crate::constants::MAX_FILE_BYTES;
 use crate::fsread::{self, Unread};
 use crate::text::{comments, cut, frontmatter, js, sanitize::sanitize};
-
-/// Files bigger than this are skipped whole at load (`oln`).
-pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// MEMORY.md processed the client's way.
 #[derive(Debug, Clone, Default)]

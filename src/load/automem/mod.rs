@@ -179,7 +179,7 @@ pub fn load_with(
             report.index = IndexState::FromEnv(p.measure.clone());
             (Some(p), Why::AutoMemIndex)
         }
-        None => match index::read(&on_disk.join("MEMORY.md")) {
+        None => match index::read(&on_disk.join(crate::constants::INDEX_FILE)) {
             Ok(p) => {
                 report.index = IndexState::Loaded(p.measure.clone());
                 (Some(p), Why::AutoMemIndex)

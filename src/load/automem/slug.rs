@@ -2,8 +2,7 @@
 //! unit that is not an ASCII letter or digit becomes `-`; past 200 units the name is cut and
 //! `-` + base-36 of `|hashCode|` (Java `String.hashCode` over the original UTF-16 units) appended.
 
-/// Slug length cap (`jae`).
-pub const MAX_UTF16: usize = 200;
+use crate::constants::SLUG_MAX_UTF16;
 
 /// The client's `J$(path)`.
 pub fn slug(path: &str) -> String {
@@ -15,12 +14,12 @@ pub fn slug(path: &str) -> String {
             _ => '-',
         })
         .collect();
-    if s.len() <= MAX_UTF16 {
+    if s.len() <= SLUG_MAX_UTF16 {
         return s;
     }
     format!(
         "{}-{}",
-        &s[..MAX_UTF16],
+        &s[..SLUG_MAX_UTF16],
         base36(java_hash(&units).unsigned_abs())
     )
 }

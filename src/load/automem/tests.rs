@@ -108,6 +108,6 @@ fn oversized_and_non_regular_indexes_are_skipped() {
     assert!(matches!(r.index, IndexState::NotRegular { .. }) && r.entry.is_none());
     std::fs::remove_dir(mem.join("MEMORY.md")).unwrap();
     let f = std::fs::File::create(mem.join("MEMORY.md")).unwrap();
-    f.set_len(index::MAX_FILE_BYTES + 1).unwrap();
+    f.set_len(crate::constants::MAX_FILE_BYTES + 1).unwrap();
     assert!(matches!(run(&env).index, IndexState::TooLarge { .. }));
 }

@@ -53,7 +53,7 @@ fn walk(dir: &Path, prefix: &str, out: &mut Vec<String>, depth: usize) {
         let Ok(ft) = e.file_type() else { continue };
         if ft.is_dir() {
             walk(&e.path(), &rel, out, depth + 1);
-        } else if name.ends_with(".md") && rel != "MEMORY.md" {
+        } else if name.ends_with(".md") && rel != crate::constants::INDEX_FILE {
             out.push(rel);
         }
     }

@@ -5,11 +5,9 @@
 use std::path::Path;
 
 use super::paths;
+use crate::constants::MAX_FILE_BYTES;
 use crate::fsread::{self, Unread};
 use crate::load::{SkipWhy, memo};
-
-/// Largest instruction file the client reads (`oln`); exactly this size still loads.
-pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Reads a file as the client does: capped at 4 MiB, decoded as UTF-8 with U+FFFD for every
 /// invalid sequence (WHATWG decoder, BOM kept).

@@ -21,19 +21,17 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::rc::Rc;
 
-pub use super::access::{MAX_FILE_BYTES, Resolved, blocked, decode, is_text_extension, read_text};
+pub use super::access::{Resolved, blocked, decode, is_text_extension, read_text};
 use super::deny::Deny;
 use super::excludes::Excludes;
 use super::imports::{self, Approval};
 use super::paths::{self, is_inside_casefold};
+use crate::constants::{MAX_FILE_BYTES, MAX_IMPORT_DEPTH};
 use crate::env::ClientEnv;
 use crate::fsread::{self, Unread};
 use crate::load::{Kind, Loaded, Size, SkipWhy, Skipped, Why, rule_paths};
 use crate::settings::Settings;
 use crate::text::{comments, frontmatter, js, markdown};
-
-/// Imports of depth ≥ this are dropped (`lfs`): 4 hops load.
-pub const MAX_IMPORT_DEPTH: usize = 5;
 
 /// One emitted file with what the caller needs beyond the [`Loaded`] entry.
 #[derive(Debug, Clone)]

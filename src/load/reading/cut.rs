@@ -8,9 +8,6 @@
 
 use crate::text::js;
 
-/// The limit for the client's default model, in UTF-16 units.
-pub const DEFAULT_LIMIT_UTF16: usize = 150_000;
-
 /// The tail the client appends right after the kept part (`xtt`).
 const NOTICE: &str = "\n\n> Only the start of this file is shown.";
 
@@ -63,7 +60,12 @@ mod tests {
         let text: String = (0..4000)
             .map(|i| format!("line {i:05} {}\n", "x".repeat(40)))
             .collect();
-        let got = cut(&text, "/r/a/CLAUDE.md", DEFAULT_LIMIT_UTF16).unwrap();
+        let got = cut(
+            &text,
+            "/r/a/CLAUDE.md",
+            crate::constants::LAZY_FILE_LIMIT_UTF16,
+        )
+        .unwrap();
         assert!(got.contains("line 02883 "));
         assert!(!got.contains("line 02884 "));
         assert!(got.ends_with(

@@ -3,12 +3,8 @@
 //!
 //! Lengths in the budget are UTF-16 code units, as the client's `String.length`.
 
+use crate::constants::{BRACE_BUDGET_RESULTS, BRACE_BUDGET_UTF16};
 use crate::text::js;
-
-/// Most patterns one `paths` value may expand to.
-pub const BUDGET_RESULTS: i64 = 1_000;
-/// Most UTF-16 units (counted the client's way) one `paths` value may expand to.
-pub const BUDGET_UTF16: i64 = 4_194_304;
 
 /// What is left of the expansion budget of one `paths` value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,8 +18,8 @@ pub struct Budget {
 impl Default for Budget {
     fn default() -> Self {
         Budget {
-            results: BUDGET_RESULTS,
-            utf16_units: BUDGET_UTF16,
+            results: BRACE_BUDGET_RESULTS,
+            utf16_units: BRACE_BUDGET_UTF16,
         }
     }
 }

@@ -228,9 +228,9 @@ proptest! {
                 let split_pair = kept.last().is_some_and(|u| (0xD800..0xDC00).contains(u));
                 if split_pair {
                     prop_assert_eq!(cut.kept_lines, 0, "only a hard cut in line 1 splits a pair");
-                    prop_assert_eq!(cut.kept_utf16, MAX_UTF16);
+                    prop_assert_eq!(cut.kept_utf16, INDEX_MAX_UTF16);
                 }
-                prop_assert!(cut.kept_utf16 <= MAX_UTF16);
+                prop_assert!(cut.kept_utf16 <= INDEX_MAX_UTF16);
             }
         }
     }

@@ -100,9 +100,9 @@ fn long_description_is_previewed_to_the_budget() {
 #[test]
 fn cap_at_140_lines() {
     let lines = cap((0..150).map(|i| format!("- [t{i}](t{i}.md)")));
-    assert_eq!(lines.len(), MAX_LINES);
+    assert_eq!(lines.len(), BACKFILL_MAX_LINES);
     let wide = cap((0..200).map(|_| "x".repeat(149)));
-    assert_eq!(wide.len(), MAX_UTF16 / 150);
+    assert_eq!(wide.len(), BACKFILL_MAX_UTF16 / BACKFILL_LINE_BUDGET_UTF16);
 }
 
 #[test]

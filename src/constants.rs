@@ -1,0 +1,118 @@
+//! Every limit of the client (Claude Code 2.1.332) that ccmem copies, once, named, with the
+//! place it was found: the `SPEC-*.md` rule (`tests/oracle/`, from `/work/shared/oracle/`) and
+//! the minified name in the client's bundle. Then ccmem's own margins below those limits, which
+//! are defaults of `ccmem.toml` and of the hooks.
+//!
+//! Units are in the names: `_UTF16` is UTF-16 code units (JavaScript `String.length`, what the
+//! client counts for every text limit), `_BYTES` is bytes, `_LINES` is lines counted the client's
+//! way (`"\n"` count + 1 of the trimmed text, SPEC-automemory 7.2). A limit the client words as
+//! "characters" is still counted in UTF-16 units: that is what its `length` returns.
+//!
+//! A value is added here when a second module would otherwise type it again; the module that
+//! copies the client function keeps the logic and documents the quirk.
+
+// ---- Auto memory: the index (SPEC-automemory §0, §7, §12) ------------------------------------
+
+/// The index file name, exact case (`sy` / `OI`, SPEC-automemory §0).
+pub const INDEX_FILE: &str = "MEMORY.md";
+/// The memory folder's name under `<config>/projects/<slug>/` (`Bg`, SPEC-automemory §0, §2).
+pub const MEMORY_DIR: &str = "memory";
+/// Lines of MEMORY.md the client loads; line 201 on is cut (`eV`, SPEC-automemory §0, §7).
+pub const INDEX_MAX_LINES: usize = 200;
+/// UTF-16 units of MEMORY.md the client loads (`zye`, SPEC-automemory §0, §7).
+pub const INDEX_MAX_UTF16: usize = 25_000;
+/// Bytes the write-time check of the index reads (`u1s` = 4 · `zye`, SPEC-automemory §12.2).
+pub const WRITE_CHECK_READ_BYTES: usize = 100_000;
+/// The write-time check warns from this fraction of a limit on (`F8r`, SPEC-automemory §12.3).
+pub const WRITE_CHECK_WARN_FRACTION: f64 = 0.8;
+/// The fraction of a limit the client tells the model to compact to (`Ume`, SPEC-automemory
+/// §12.4: "under 140 lines" / "under 17.1KB").
+pub const INDEX_TARGET_FRACTION: f64 = 0.7;
+/// Length of the preview of the first cut line in the client's warning (`PW(L, 80)`,
+/// SPEC-automemory §0, §8).
+pub const CUT_PREVIEW_UTF16: usize = 80;
+/// The length the client asks index lines to stay under: "Each entry should be one line, under
+/// ~150 characters: `- [Title](file.md) — one-line hook`" (system prompt, `fo` "Step 2",
+/// SPEC-automemory §11.2). Guidance to the model, never enforced by the client.
+pub const INDEX_LINE_GUIDE_UTF16: usize = 150;
+/// The length past which the client calls an index line too long: "Keep index entries to one
+/// line under ~200 chars" (the cut warning, `HMo`, SPEC-automemory §8) and "if an index line is
+/// over ~200 chars, it's carrying content that belongs in the topic file" (its consolidation
+/// prompt).
+pub const INDEX_LINE_LONG_UTF16: usize = 200;
+
+// ---- Auto memory: topic files and the backfill (SPEC-automemory §4, §11, §13) ----------------
+
+/// The memory types the client's write spec names, in its order (`GLs`, SPEC-automemory §11.2).
+pub const MEMORY_TYPES: [&str; 4] = ["user", "feedback", "project", "reference"];
+/// The client's tag its writer puts under `metadata:` (`node_type: memory`, SPEC-automemory §13.1).
+pub const NODE_TYPE_MEMORY: &str = "memory";
+/// Top folders the backfill never indexes (`EEr`, SPEC-automemory §4).
+pub const BACKFILL_EXCLUDED: [&str; 4] = ["team", "logs", "sessions", "proposals"];
+/// Line cap of the generated index (`rQr` = ⌊200 · 0.7⌋, SPEC-automemory §0, §4).
+pub const BACKFILL_MAX_LINES: usize = 140;
+/// Size cap of the generated index (`sQr` = ⌊25000 · 0.7⌋, SPEC-automemory §0, §4).
+pub const BACKFILL_MAX_UTF16: usize = 17_500;
+/// Width budget of one generated index line (`oQr`, SPEC-automemory §0, §4).
+pub const BACKFILL_LINE_BUDGET_UTF16: usize = 150;
+/// Project folder names are cut past this length (`jae`, SPEC-automemory §0, §2).
+pub const SLUG_MAX_UTF16: usize = 200;
+
+// ---- Instruction files (SPEC-instructions §4, §5, §13; SPEC-reading §3) -----------------------
+
+/// Largest file the client reads, for instruction files and MEMORY.md alike; a file of exactly
+/// this size still loads, a bigger one is skipped whole, never cut (`oln`, SPEC-instructions
+/// §4, §13; SPEC-automemory §0, §3).
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+/// Imports of depth ≥ this are dropped: four hops load (`lfs`, SPEC-instructions §5, §13).
+pub const MAX_IMPORT_DEPTH: usize = 5;
+/// Most patterns one rule `paths:` value may brace-expand to (`ku`, SPEC-instructions §13).
+pub const BRACE_BUDGET_RESULTS: i64 = 1_000;
+/// Most UTF-16 units one rule `paths:` value may brace-expand to (`Ru`, SPEC-instructions §13).
+pub const BRACE_BUDGET_UTF16: i64 = 4_194_304;
+/// Per-file size of an instruction file the client warns about, "chars" (`EQr`, for the
+/// default 200,000-token context, SPEC-instructions §13).
+pub const INSTRUCTION_WARN_UTF16: usize = 40_000;
+/// Total size of the instruction files the client warns about (`vQr`, SPEC-instructions §13).
+pub const INSTRUCTION_TOTAL_WARN_UTF16: usize = 120_000;
+/// A lazily attached file longer than this is cut (`Wvt` for the default model of 2.1.332: a
+/// 1M-token window × 0.05 × 3 chars per token; SPEC-reading §4, measured).
+pub const LAZY_FILE_LIMIT_UTF16: usize = 150_000;
+
+// ---- ccmem's margins below the client's limits (defaults; `ccmem.toml` overrides) ------------
+
+/// Lines past which ccmem warns that MEMORY.md is close to its cut (`index-over-safety-line`,
+/// the hooks): ten lines of room below [`INDEX_MAX_LINES`].
+pub const SAFETY_LINES: usize = 190;
+/// UTF-16 units past which ccmem warns that MEMORY.md is close to its cut: 2,000 units of room
+/// below [`INDEX_MAX_UTF16`].
+pub const SAFETY_UTF16: usize = 23_000;
+/// Lines `tier` slims MEMORY.md to, and past which `index-over-target-line` reports: room for
+/// months of new entries below the cut.
+pub const TARGET_LINES: usize = 120;
+/// UTF-16 units `tier` slims MEMORY.md to (see [`TARGET_LINES`]).
+pub const TARGET_UTF16: usize = 16_000;
+
+// The derived limits follow the client's formulas, and the margins sit below the limits they
+// guard: checked by the compiler.
+const _: () = {
+    assert!(WRITE_CHECK_READ_BYTES == 4 * INDEX_MAX_UTF16);
+    assert!(BACKFILL_MAX_LINES == INDEX_MAX_LINES * 7 / 10);
+    assert!(BACKFILL_MAX_UTF16 == INDEX_MAX_UTF16 * 7 / 10);
+    assert!(BRACE_BUDGET_UTF16 == MAX_FILE_BYTES as i64);
+    assert!(TARGET_LINES < SAFETY_LINES && SAFETY_LINES < INDEX_MAX_LINES);
+    assert!(TARGET_UTF16 < SAFETY_UTF16 && SAFETY_UTF16 < INDEX_MAX_UTF16);
+    assert!(INDEX_LINE_GUIDE_UTF16 < INDEX_LINE_LONG_UTF16);
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_target_fraction_is_the_one_the_backfill_caps_use() {
+        let target = |n: usize| (n as f64 * INDEX_TARGET_FRACTION).floor() as usize;
+        assert_eq!(BACKFILL_MAX_LINES, target(INDEX_MAX_LINES));
+        assert_eq!(BACKFILL_MAX_UTF16, target(INDEX_MAX_UTF16));
+    }
+}
