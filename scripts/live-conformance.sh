@@ -12,7 +12,8 @@ if ! bin="$(scripts/install-client.sh)"; then
 fi
 echo "live-conformance: client $bin ($("$bin" --version))"
 cargo build --quiet
-CCMEM_CLAUDE_BIN="$bin" cargo test --quiet --test verify_live --test hook_e2e
+# These tests are #[ignore]d in a plain `cargo test` (they need the client): run them for real.
+CCMEM_CLAUDE_BIN="$bin" cargo test --quiet --test verify_live --test hook_e2e -- --include-ignored
 if [ $# -gt 0 ]; then
   target/debug/ccmem verify --claude "$bin" --replay "$1"
 else
