@@ -23,6 +23,7 @@ pub mod receipt;
 pub mod render;
 pub mod rules;
 pub mod settings;
+pub mod severity;
 pub mod text;
 pub mod tier;
 pub mod verify;

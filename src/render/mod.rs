@@ -3,5 +3,6 @@
 
 pub mod audit;
 pub mod budget;
+pub mod findings;
 pub mod receipt;
 pub mod reminder;

@@ -62,25 +62,7 @@ impl Category {
     }
 }
 
-/// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// A hard violation.
-    Error,
-    /// A soft signal.
-    Warning,
-}
-
-impl Severity {
-    /// `error` or `warning`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
+pub use crate::severity::Severity;
 
 /// One finding.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -4,11 +4,11 @@
 
 use std::io::{self, Write};
 
-use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
+use annotate_snippets::Renderer;
 
-use super::{Audited, shown_path, total};
+use super::{Audited, finding, shown_path, total};
+use crate::render::findings::snippet;
 use crate::rules::run::Summary;
-use crate::rules::{Diagnostic, Severity};
 
 pub(super) fn render(out: &mut dyn Write, audits: &[Audited], sweep: bool) -> io::Result<()> {
     let renderer = Renderer::styled();
@@ -25,7 +25,8 @@ pub(super) fn render(out: &mut dyn Write, audits: &[Audited], sweep: bool) -> io
                 .find(&d.path)
                 .and_then(|i| a.audit.lib.files[i].text());
             let path = shown_path(a.root, d);
-            let report = [group(d, &path, text)];
+            let f = finding(d, None);
+            let report = [snippet::group(&f, &path, text)];
             writeln!(out, "{}\n", renderer.render(&report))?;
         }
         if sweep {
@@ -34,55 +35,6 @@ pub(super) fn render(out: &mut dyn Write, audits: &[Audited], sweep: bool) -> io
     }
     let sum = total(audits);
     writeln!(out, "{}", line(&sum))
-}
-
-fn group<'a>(d: &'a Diagnostic, path: &'a str, text: Option<&'a str>) -> Group<'a> {
-    let level = match d.severity {
-        Severity::Error => Level::ERROR,
-        Severity::Warning => Level::WARNING,
-    };
-    let title = level.primary_title(d.message.as_str()).id(d.rule);
-    match text.filter(|_| !d.redact).and_then(|t| line_at(t, d.line)) {
-        Some((start, src)) => {
-            let span = match &d.span {
-                Some(s) if s.start >= start && s.end <= start + src.len() => {
-                    s.start - start..s.end - start
-                }
-                Some(s) if s.start >= start && s.start <= start + src.len() => {
-                    s.start - start..src.len()
-                }
-                _ => {
-                    let lead = src.len() - src.trim_start().len();
-                    lead..src.trim_end().len().max(lead)
-                }
-            };
-            title.element(
-                Snippet::source(src)
-                    .line_start(d.line)
-                    .path(path)
-                    .annotation(AnnotationKind::Primary.span(span)),
-            )
-        }
-        None => {
-            let mut origin = Origin::path(path).line(d.line);
-            if let Some(c) = d.column {
-                origin = origin.char_column(c);
-            }
-            title.element(origin)
-        }
-    }
-}
-
-/// Byte offset and text (without the newline) of 1-based line `n`.
-fn line_at(text: &str, n: usize) -> Option<(usize, &str)> {
-    let mut start = 0;
-    for (k, l) in text.split_inclusive('\n').enumerate() {
-        if k + 1 == n {
-            return Some((start, l.trim_end_matches(['\n', '\r'])));
-        }
-        start += l.len();
-    }
-    None
 }
 
 fn line(s: &Summary) -> String {
@@ -99,15 +51,4 @@ fn line(s: &Summary) -> String {
 fn bold(s: &str) -> String {
     let style = anstyle::Style::new().bold().underline();
     format!("{style}{s}{style:#}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lines_are_found_by_number() {
-        assert_eq!(line_at("a\nbc\r\nd", 2), Some((2, "bc")));
-        assert_eq!(line_at("a\n", 2), None);
-    }
 }

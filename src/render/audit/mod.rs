@@ -1,5 +1,6 @@
 //! Audit output, chosen in one place ([`Format`]): human (grouped by file, annotated source
-//! lines), JSON, SARIF 2.1.0 and GitHub workflow annotations.
+//! lines), JSON, SARIF 2.1.0 and GitHub workflow annotations
+//! (those two, and the annotated snippets, through the shared [`super::findings`]).
 //!
 //! # JSON schema (`--json` or `--format json`), version 1
 //!
@@ -34,13 +35,12 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use crate::rules::Diagnostic;
+use super::findings::{Base, Finding, RuleInfo};
 use crate::rules::run::{Audit, Summary};
+use crate::rules::{Diagnostic, RULES, doc_text};
 
-mod github;
 mod human;
 mod json;
-mod sarif;
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -83,6 +83,61 @@ pub fn total(audits: &[Audited]) -> Summary {
     Summary::of(files, &diags)
 }
 
+/// The registry as reports describe it.
+fn rule_infos() -> Vec<RuleInfo> {
+    RULES
+        .iter()
+        .map(|r| RuleInfo {
+            id: r.name,
+            summary: r.summary(),
+            doc: doc_text(r),
+            severity: r.severity(),
+            properties: serde_json::json!({"category": r.category}),
+        })
+        .collect()
+}
+
+/// One SARIF base per audited library (`MEMORYROOT`, or `MEMORYROOT1`… with `--all`).
+fn bases(audits: &[Audited]) -> Vec<Base> {
+    audits
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let id = if audits.len() == 1 {
+                "MEMORYROOT".to_owned()
+            } else {
+                format!("MEMORYROOT{}", i + 1)
+            };
+            Base::of(a.root, &id)
+        })
+        .collect()
+}
+
+/// Every diagnostic as the shared renderers see it, relative to its library's base.
+fn findings<'a>(audits: &'a [Audited]) -> Vec<Finding<'a>> {
+    audits
+        .iter()
+        .enumerate()
+        .flat_map(|(i, a)| a.audit.diagnostics.iter().map(move |d| finding(d, Some(i))))
+        .collect()
+}
+
+/// One diagnostic as the shared renderers see it.
+fn finding(d: &Diagnostic, base: Option<usize>) -> Finding<'_> {
+    Finding {
+        rule: d.rule,
+        severity: d.severity,
+        base,
+        path: &d.path,
+        line: d.line,
+        column: d.column,
+        message: &d.message,
+        fix: None,
+        span: d.span.clone(),
+        redact: d.redact,
+    }
+}
+
 /// Writes the audits in `format`. `color` applies to the human format only.
 pub fn render(
     out: &mut dyn Write,
@@ -93,7 +148,9 @@ pub fn render(
     match format {
         Format::Human => human::render(out, audits, sweep),
         Format::Json => json::render(out, audits, sweep),
-        Format::Sarif => sarif::render(out, audits),
-        Format::Github => github::render(out, audits),
+        Format::Sarif => {
+            super::findings::sarif::render(out, &rule_infos(), &bases(audits), &findings(audits))
+        }
+        Format::Github => super::findings::github::render(out, &bases(audits), &findings(audits)),
     }
 }
