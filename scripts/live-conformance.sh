@@ -18,7 +18,7 @@ if [ $# -gt 0 ]; then
   target/debug/ccmem verify --claude "$bin" --replay "$1"
 else
   status=0
-  for cases in tests/oracle/cases tests/oracle/cases-captured; do
+  for cases in tests/oracle/cases tests/oracle/cases-captured tests/oracle/check-cases; do
     [ -d "$cases" ] || continue
     echo "live-conformance: $cases"
     target/debug/ccmem verify --claude "$bin" --replay "$cases" || status=1
