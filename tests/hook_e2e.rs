@@ -258,9 +258,12 @@ fn real_client_shows_the_receipt_and_runs_the_write_guard() {
     );
 }
 
-#[test]
-#[ignore = "needs the real client: scripts/live-conformance.sh runs it with CCMEM_CLAUDE_BIN"]
-fn real_client_runs_the_plugin_from_the_local_marketplace() {
+/// Installs the plugin from the repository's local marketplace into a fresh HOME and runs one
+/// session in a project whose MEMORY.md has 203 entries. `ccmem_on_path`: a link to the ccmem
+/// under test is on PATH; otherwise PATH is `/usr/bin:/bin` and npm's global prefix an empty
+/// folder, so the launcher finds no ccmem anywhere. Returns the init event's skills and the
+/// SessionStart hook's output.
+fn plugin_session(ccmem_on_path: bool) -> (Value, Value) {
     let claude = claude_bin();
     let root = tempfile::tempdir().unwrap();
     let base = root.path().canonicalize().unwrap();
@@ -275,13 +278,12 @@ fn real_client_runs_the_plugin_from_the_local_marketplace() {
     }
     std::fs::write(proj.join("CLAUDE.md"), "# project\n").unwrap();
     std::fs::write(mem.join("MEMORY.md"), entries(203)).unwrap();
-    // The plugin's hooks run `ccmem` from PATH.
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_ccmem"), bin.join("ccmem")).unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = if ccmem_on_path {
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_ccmem"), bin.join("ccmem")).unwrap();
+        format!("{}:/usr/bin:/bin", bin.display())
+    } else {
+        "/usr/bin:/bin".to_owned()
+    };
     let (port, _script) = start_stub(None);
     let client = |args: &[&str]| {
         Command::new(&claude)
@@ -291,6 +293,7 @@ fn real_client_runs_the_plugin_from_the_local_marketplace() {
             .env_clear()
             .env("PATH", &path)
             .env("HOME", &home)
+            .env("NPM_CONFIG_PREFIX", base.join("npm-empty"))
             .env("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", &mem)
             .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
             .env("DISABLE_AUTOUPDATER", "1")
@@ -330,19 +333,37 @@ fn real_client_runs_the_plugin_from_the_local_marketplace() {
         .iter()
         .find(|e| e["subtype"] == "init")
         .expect("no init event");
-    assert!(
-        init["skills"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|s| s == "ccmem:ccmem"),
-        "skill missing: {init}"
-    );
     let start = events
         .iter()
         .find(|e| e["subtype"] == "hook_response" && e["hook_event"] == "SessionStart")
         .unwrap_or_else(|| panic!("no SessionStart hook_response:\n{stdout}"));
-    let output: Value = serde_json::from_str(start["output"].as_str().unwrap()).unwrap();
+    assert_eq!(start["exit_code"], 0, "{start}");
+    let output = serde_json::from_str(start["output"].as_str().unwrap())
+        .unwrap_or_else(|_| panic!("SessionStart output is not JSON: {start}"));
+    (init["skills"].clone(), output)
+}
+
+#[test]
+#[ignore = "needs the real client: scripts/live-conformance.sh runs it with CCMEM_CLAUDE_BIN"]
+fn real_client_runs_the_plugin_from_the_local_marketplace() {
+    let (skills, output) = plugin_session(true);
+    assert!(
+        skills
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s == "ccmem:ccmem"),
+        "skill missing: {skills}"
+    );
     let msg = output["systemMessage"].as_str().unwrap();
     assert!(msg.contains("3 lines dark (201–203)"), "{msg}");
+}
+
+#[test]
+#[ignore = "needs the real client: scripts/live-conformance.sh runs it with CCMEM_CLAUDE_BIN"]
+fn real_client_shows_how_to_install_ccmem_when_the_plugin_cannot_find_it() {
+    let (_, output) = plugin_session(false);
+    let msg = output["systemMessage"].as_str().unwrap();
+    assert!(msg.contains("the ccmem command is not"), "{msg}");
+    assert!(msg.contains("npm i -g ccmem"), "{msg}");
 }
