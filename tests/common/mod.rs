@@ -1,0 +1,205 @@
+//! Shared by the oracle replays (`conformance`, `sessions`): cases on disk, materialized the way
+//! the capture harness did it (tree copied to a fresh ROOT, HOME = ROOT/home, the case's env and
+//! setup script; `/etc/claude-code` redirected into ROOT through `CCMEM_MANAGED_DIR`), and
+//! ccmem run in the case's cwd with its output normalized (ROOT written `{ROOT}`).
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+pub const MANAGED: &str = "/etc/claude-code";
+
+pub struct Case {
+    pub name: String,
+    pub dir: PathBuf,
+    pub spec: Value,
+    pub expected: String,
+}
+
+pub fn cases(folders: &[&str]) -> Vec<Case> {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle");
+    let mut out = Vec::new();
+    for folder in folders {
+        let Ok(entries) = fs::read_dir(base.join(folder)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let dir = entry.path();
+            let Ok(expected) = fs::read(dir.join("expected.txt")) else {
+                continue;
+            };
+            let spec = fs::read_to_string(dir.join("case.json"))
+                .ok()
+                .and_then(|s| serde_json::from_str(&s).ok())
+                .unwrap_or(Value::Null);
+            let expected = String::from_utf8_lossy(&expected).into_owned();
+            let name = format!("{folder}/{}", entry.file_name().to_string_lossy());
+            out.push(Case {
+                name,
+                dir,
+                spec,
+                expected,
+            });
+        }
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+pub fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap().flatten() {
+        let (src, dst) = (entry.path(), to.join(entry.file_name()));
+        let t = entry.file_type().unwrap();
+        if t.is_symlink() {
+            std::os::unix::fs::symlink(fs::read_link(&src).unwrap(), &dst).unwrap();
+        } else if t.is_dir() {
+            copy_tree(&src, &dst);
+        } else {
+            fs::copy(&src, &dst).unwrap();
+        }
+    }
+}
+
+pub fn slug(p: &str) -> String {
+    p.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}
+
+/// A case laid out on disk.
+pub struct Materialized {
+    pub tmp: tempfile::TempDir,
+    pub root: String,
+    pub managed: String,
+    pub cwd: PathBuf,
+    pub env: BTreeMap<String, String>,
+}
+
+impl Materialized {
+    /// `{ROOT}` replaced by the root.
+    pub fn sub(&self, s: &str) -> String {
+        s.replace("{ROOT}", &self.root)
+    }
+
+    /// Runs ccmem with `args` in the case's cwd; returns (stdout normalized, stderr, success).
+    pub fn ccmem(&self, args: &[String]) -> (String, String, bool) {
+        let out = Command::new(env!("CARGO_BIN_EXE_ccmem"))
+            .args(args)
+            .current_dir(&self.cwd)
+            .env_clear()
+            .envs(&self.env)
+            .output()
+            .unwrap();
+        let got = String::from_utf8_lossy(&out.stdout)
+            .replace(&self.managed, MANAGED)
+            .replace(&self.root, "{ROOT}")
+            .replace(&slug(&self.root), "{ROOT_SLUG}");
+        (
+            got,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.success(),
+        )
+    }
+}
+
+/// Copies the case's tree to a fresh ROOT and runs its setup script.
+pub fn materialize(case: &Case) -> Materialized {
+    let tmp = tempfile::Builder::new()
+        .prefix("ccoracle")
+        .tempdir()
+        .unwrap();
+    let root = tmp.path().to_str().unwrap().to_owned();
+    if case.dir.join("tree").is_dir() {
+        copy_tree(&case.dir.join("tree"), tmp.path());
+    }
+    fs::create_dir_all(tmp.path().join("home")).unwrap();
+    let managed = format!("{root}/etc-claude-code");
+    let mut env: BTreeMap<String, String> = std::env::vars()
+        .filter(|(k, _)| {
+            !k.starts_with("CLAUDE") && !k.starts_with("ANTHROPIC") && k != "CCMEM_MANAGED_DIR"
+        })
+        .collect();
+    env.insert("HOME".into(), format!("{root}/home"));
+    env.insert("ROOT".into(), root.clone());
+    env.insert(
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(),
+        "1".into(),
+    );
+    env.insert("DISABLE_AUTOUPDATER".into(), "1".into());
+    env.insert("CCMEM_MANAGED_DIR".into(), managed.clone());
+    if let Some(vars) = case.spec.get("env").and_then(Value::as_object) {
+        for (k, v) in vars {
+            env.insert(k.clone(), v.as_str().unwrap_or("").replace("{ROOT}", &root));
+        }
+    }
+    if let Some(setup) = case.spec.get("setup").and_then(Value::as_str) {
+        let setup = setup.replace(MANAGED, &managed);
+        let ok = Command::new("bash")
+            .args(["-ec", &setup])
+            .current_dir(tmp.path())
+            .env_clear()
+            .envs(&env)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "{}: setup failed", case.name);
+    }
+    let cwd = tmp
+        .path()
+        .join(case.spec.get("cwd").and_then(Value::as_str).unwrap_or("."));
+    Materialized {
+        tmp,
+        root,
+        managed,
+        cwd,
+        env,
+    }
+}
+
+/// The case's client flags (`args`).
+pub fn client_args(case: &Case) -> Vec<String> {
+    case.spec
+        .get("args")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|v| v.as_str().unwrap_or("").to_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Runs `compare` on every case, four at a time; fails with every difference.
+pub fn check_all(all: &[Case], compare: impl Fn(&Case) -> Option<String> + Sync) {
+    assert!(!all.is_empty(), "no cases found");
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..4 {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(case) = all.get(i) else { break };
+                    if let Some(failure) = compare(case) {
+                        failures.lock().unwrap().push(failure);
+                    }
+                }
+            });
+        }
+    });
+    let mut failures = failures.into_inner().unwrap();
+    failures.sort();
+    let n = all.len();
+    assert!(
+        failures.is_empty(),
+        "{}/{n} cases differ from the client:\n\n{}",
+        failures.len(),
+        failures.join("\n\n=====\n\n")
+    );
+    eprintln!("{n}/{n} cases byte-exact");
+}
