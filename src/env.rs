@@ -34,6 +34,8 @@ pub struct ClientFlags {
     pub bare: bool,
     /// `--safe-mode`.
     pub safe_mode: bool,
+    /// `--agents JSON`: extra agent definitions.
+    pub agents: Option<String>,
 }
 
 /// A snapshot of everything the client would read from its process environment.

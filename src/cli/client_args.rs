@@ -22,6 +22,9 @@ pub struct ClientArgs {
     /// As the client's `--safe-mode`.
     #[arg(long = "safe-mode")]
     pub safe_mode: bool,
+    /// Extra agent definitions as JSON (as the client's `--agents`).
+    #[arg(long, value_name = "JSON")]
+    pub agents: Option<String>,
 }
 
 impl ClientArgs {
@@ -33,6 +36,7 @@ impl ClientArgs {
             setting_sources: self.setting_sources.clone(),
             bare: self.bare,
             safe_mode: self.safe_mode,
+            agents: self.agents.clone(),
         };
         env.client_env(flags)
     }

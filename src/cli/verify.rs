@@ -95,6 +95,7 @@ fn flags_of(c: &ClientArgs) -> ClientFlags {
         setting_sources: c.setting_sources.clone(),
         bare: c.bare,
         safe_mode: c.safe_mode,
+        agents: c.agents.clone(),
     }
 }
 

@@ -6,13 +6,17 @@
 //! set) → [`automem::load`] (folder, index, cut; its entry is always last) → [`Session`].
 //! [`reading::load`] replays file reads on top of a session. Nothing here writes anything.
 
+pub mod agent;
 pub mod automem;
+pub mod bash;
+pub mod compact;
 pub mod git;
 pub mod instructions;
 pub mod memo;
 pub mod model;
 pub mod reading;
 pub mod rule_paths;
+pub mod steps;
 
 use std::collections::HashSet;
 

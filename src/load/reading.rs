@@ -65,34 +65,69 @@ pub fn load_with(
     reads: &[String],
     procedure: &mut dyn Procedure,
 ) -> Vec<Vec<Loaded>> {
-    if session.disabled.is_some() || env.instructions_disabled().is_some() {
-        return reads.iter().map(|_| Vec::new()).collect();
-    }
-    let mut seen: HashSet<String> = session.entries.iter().map(|e| e.path.clone()).collect();
-    let mut reader = Reader {
-        env,
-        settings: &session.settings,
-        procedure,
-        cwd_level: dirs::cwd_level(env),
-        matchers: HashMap::new(),
-    };
+    let mut attacher = Attacher::new(env, session, procedure);
     reads
         .iter()
-        .map(|read| {
-            let file = git::normalize(&env.cwd.join(read));
-            // The Read tool records the file before attachments are computed.
-            seen.insert(file.to_string_lossy().into_owned());
-            if !dirs::within_working_dirs(env, &file) {
-                return Vec::new();
-            }
-            reader
-                .candidates(&file)
-                .into_iter()
-                .filter(|l| seen.insert(l.path.clone()))
-                .map(apply_cut)
-                .collect()
-        })
+        .map(|read| attacher.read(&git::normalize(&env.cwd.join(read))))
         .collect()
+}
+
+/// The session's nested-memory state across reads: what it already holds (one dedup shared by
+/// Read and Bash reads, `nested_memory` triggers) and the compiled rule patterns.
+pub struct Attacher<'a> {
+    env: &'a ClientEnv,
+    disabled: bool,
+    /// Paths the session holds: startup entries, earlier attachments, files read.
+    seen: HashSet<String>,
+    reader: Reader<'a>,
+}
+
+impl<'a> Attacher<'a> {
+    /// A session right after start.
+    pub fn new(env: &'a ClientEnv, session: &'a Session, procedure: &'a mut dyn Procedure) -> Self {
+        Attacher {
+            env,
+            disabled: session.disabled.is_some() || env.instructions_disabled().is_some(),
+            seen: session.entries.iter().map(|e| e.path.clone()).collect(),
+            reader: Reader {
+                env,
+                settings: &session.settings,
+                procedure,
+                cwd_level: dirs::cwd_level(env),
+                matchers: HashMap::new(),
+            },
+        }
+    }
+
+    /// A Read of `file` (absolute, normalized): the files attached, in order.
+    pub fn read(&mut self, file: &Path) -> Vec<Loaded> {
+        // The Read tool records the file before attachments are computed.
+        self.seen.insert(file.to_string_lossy().into_owned());
+        self.trigger(file)
+    }
+
+    /// A nested-memory trigger for `file` (a Bash read records its file itself).
+    pub fn trigger(&mut self, file: &Path) -> Vec<Loaded> {
+        if self.disabled || !dirs::within_working_dirs(self.env, file) {
+            return Vec::new();
+        }
+        self.reader
+            .candidates(file)
+            .into_iter()
+            .filter(|l| self.seen.insert(l.path.clone()))
+            .map(apply_cut)
+            .collect()
+    }
+
+    /// Records `path` as held by the session (a file a Bash read showed).
+    pub fn hold(&mut self, path: &Path) {
+        self.seen.insert(path.to_string_lossy().into_owned());
+    }
+
+    /// Whether the session already holds `path`.
+    pub fn holds(&self, path: &str) -> bool {
+        self.seen.contains(path)
+    }
 }
 
 struct Reader<'a> {

@@ -83,7 +83,7 @@ fn parse(yaml: &str) -> Result<Front, serde_saphyr::Error> {
 }
 
 /// `_u`: quote values holding YAML syntax, then turn leading tabs into two spaces each.
-fn lenient(yaml: &str) -> String {
+pub(crate) fn lenient(yaml: &str) -> String {
     let lines: Vec<String> = yaml
         .split('\n')
         .map(|line| {

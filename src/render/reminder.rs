@@ -52,3 +52,22 @@ pub fn nested(e: &Loaded) -> String {
         e.path, e.content
     )
 }
+
+/// The memory blocks of the first request after a compaction: restored files (a Read call and
+/// its result each) and the startup block; the startup block first for an auto-compaction.
+pub fn after_compact(after: &crate::load::compact::AfterCompact) -> String {
+    let mut restored: Vec<String> = Vec::new();
+    for c in after.restored() {
+        restored.extend(crate::load::compact::render_restored(
+            &c.path,
+            c.text.as_deref().unwrap_or(""),
+        ));
+    }
+    let startup = startup(&after.startup);
+    let blocks: Vec<String> = if after.auto {
+        startup.into_iter().chain(restored).collect()
+    } else {
+        restored.into_iter().chain(startup).collect()
+    };
+    blocks.join("\n\n")
+}

@@ -249,6 +249,7 @@ mod tests {
             setting_sources: Some("user".into()),
             bare: true,
             safe_mode: false,
+            agents: None,
         };
         assert_eq!(
             flag_args(&flags),

@@ -40,7 +40,7 @@ pub fn process_file(bytes: &[u8]) -> Processed {
     let split = frontmatter::split(&text);
     let body_line0 = text[..split.body_start].matches('\n').count();
     let (stripped, map) = comments::strip_mapped(split.body);
-    let mut p = finish(&stripped, bytes.len() as u64, &text);
+    let mut p = finish(&stripped, bytes.len() as u64, &text, 2);
     if let Some(cut) = p.measure.cut.as_mut() {
         cut.dark = dark_lines(&stripped, &map, body_line0, &cut::truncate(&stripped));
     }
@@ -49,7 +49,17 @@ pub fn process_file(bytes: &[u8]) -> Processed {
 
 /// Processes `CLAUDE_COWORK_MEMORY_INDEX_CONTENT`: no frontmatter or comment stripping.
 pub fn process_env(text: &str) -> Processed {
-    let mut p = finish(text, text.len() as u64, text);
+    process_raw(text, 2)
+}
+
+/// Processes a subagent's MEMORY.md (`Oa` → `HMo` → `BQ`, SPEC-agents 3.6–3.8): no
+/// frontmatter or comment stripping, sanitized once (the main index is sanitized twice).
+pub fn process_agent(text: &str) -> Processed {
+    process_raw(text, 1)
+}
+
+fn process_raw(text: &str, sanitize_passes: usize) -> Processed {
+    let mut p = finish(text, text.len() as u64, text, sanitize_passes);
     if let Some(cut) = p.measure.cut.as_mut() {
         let map: Vec<usize> = (0..text.split('\n').count()).collect();
         cut.dark = dark_lines(text, &map, 0, &cut::truncate(text));
@@ -57,9 +67,9 @@ pub fn process_env(text: &str) -> Processed {
     p
 }
 
-fn finish(body: &str, file_bytes: u64, file_text: &str) -> Processed {
+fn finish(body: &str, file_bytes: u64, file_text: &str, sanitize_passes: usize) -> Processed {
     let t = cut::truncate(body);
-    let content = sanitize(&sanitize(&t.content));
+    let content = (0..sanitize_passes).fold(t.content.clone(), |c, _| sanitize(&c));
     let trimmed = &body[t.start_bytes..t.start_bytes + t.trimmed_bytes];
     let visible = match &t.cut {
         Some(c) => trimmed[..c.kept_bytes].to_owned(),
