@@ -7,7 +7,7 @@
 //! modeled (arithmetic `(( … ))` is kept as [`Command::Opaque`]). The parser recovers where the
 //! client's does (an unterminated quote runs to the end of the line; a trailing `&&` is
 //! dropped); a line it cannot read otherwise (an unbalanced parenthesis, a lone trailing
-//! backslash) is an [`Err`], and nothing is tracked for it. `fuzz/vectors/bash.json`, generated
+//! backslash) is an [`Err`], and nothing is tracked for it. `fuzz/vectors-bash/commands.json`, generated
 //! from the client's own code, pins the agreement.
 
 /// One part of a word, typed as the client's parser types it (`word`, `string`, …).

@@ -20,14 +20,14 @@ fn normalized(command: &str) -> Value {
     Value::Array(reads)
 }
 
-/// Every vector generated from the client's own `ELi` (fuzz/vectors/bash.json) must give the
-/// same reads, except the commands listed with a reason in `bash-known-differences.json`.
+/// Every vector generated from the client's own `ELi` (fuzz/vectors-bash/commands.json) must give the
+/// same reads, except the commands listed with a reason in `fuzz/vectors-bash/known-differences.json`.
 #[test]
 fn client_vectors_agree() {
     let vectors: Vec<Value> =
-        serde_json::from_str(include_str!("../../../fuzz/vectors/bash.json")).unwrap();
+        serde_json::from_str(include_str!("../../../fuzz/vectors-bash/commands.json")).unwrap();
     let known: Value =
-        serde_json::from_str(include_str!("../../../fuzz/bash-known-differences.json")).unwrap();
+        serde_json::from_str(include_str!("../../../fuzz/vectors-bash/known-differences.json")).unwrap();
     let known: Vec<&str> = known
         .as_array()
         .unwrap()
