@@ -26,8 +26,10 @@ fn normalized(command: &str) -> Value {
 fn client_vectors_agree() {
     let vectors: Vec<Value> =
         serde_json::from_str(include_str!("../../../fuzz/vectors-bash/commands.json")).unwrap();
-    let known: Value =
-        serde_json::from_str(include_str!("../../../fuzz/vectors-bash/known-differences.json")).unwrap();
+    let known: Value = serde_json::from_str(include_str!(
+        "../../../fuzz/vectors-bash/known-differences.json"
+    ))
+    .unwrap();
     let known: Vec<&str> = known
         .as_array()
         .unwrap()
