@@ -6,3 +6,4 @@ pub mod budget;
 pub mod findings;
 pub mod receipt;
 pub mod reminder;
+pub mod session;
