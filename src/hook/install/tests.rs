@@ -132,7 +132,12 @@ fn install_preserves_other_keys_hooks_and_order() {
     let events: Vec<&String> = v["hooks"].as_object().unwrap().keys().collect();
     assert_eq!(
         events,
-        ["PreToolUse", "SessionStart", "PostToolUse", "InstructionsLoaded"]
+        [
+            "PreToolUse",
+            "SessionStart",
+            "PostToolUse",
+            "InstructionsLoaded"
+        ]
     );
     assert_eq!(
         v["hooks"]["SessionStart"][0]["hooks"][0]["command"],
