@@ -82,9 +82,14 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let lock = write::lock(&folder)?;
     let recovered = lock.recover()?;
     let (lib, index_exists) = Library::read_allow_missing(&folder)?;
-    let modified = jiff::Timestamp::now()
-        .strftime("%Y-%m-%dT%H:%M:%S%.3fZ")
-        .to_string();
+    // `CCMEM_NOW` pins the clock (as for `audit`), so runs can be compared byte for byte.
+    let now = match process.var("CCMEM_NOW") {
+        Some(t) => t
+            .parse::<jiff::Timestamp>()
+            .map_err(|e| anyhow::anyhow!("CCMEM_NOW: {e}"))?,
+        None => jiff::Timestamp::now(),
+    };
+    let modified = now.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
     let mut plan = plan_add(&lib, &req, target, &modified)?;
     if !index_exists {
         for f in &mut plan.files {

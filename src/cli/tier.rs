@@ -18,7 +18,10 @@ use crate::tier::library::{self, INDEX, Library};
 use crate::tier::plan::{FilePlan, Plan, Suggestion};
 use crate::tier::proof::{Proof, prove};
 use crate::tier::{Options, plan};
-use crate::write::{self, Applied, Change, Hash, Recovered};
+use crate::write::{self, Applied, Change, Hash, Recovered, WriteError};
+
+/// How many times `tier --write` plans again when a file changed under a plan.
+const STALE_RETRIES: usize = 3;
 
 /// Restructure an over-budget MEMORY.md into hubs, proving nothing is lost.
 #[derive(Debug, clap::Args)]
@@ -97,6 +100,10 @@ struct Report<'a> {
     proof: &'a Proof,
     written: Option<Applied>,
     proof_on_disk: Option<Proof>,
+    /// A dry run found an interrupted operation it did not finish.
+    pending: bool,
+    /// Files another writer added lines to after tier wrote them (kept; not a proof failure).
+    changed_since: Vec<String>,
 }
 
 /// Runs the command.
@@ -110,9 +117,8 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     if args.check {
         return check(&folder, target, args.json);
     }
-    // A dry run touches nothing unless an interrupted run must be recovered first.
-    let pending = write::needs_recovery(&folder);
-    let lock = if args.write || pending {
+    // A dry run writes nothing, not even to finish an interrupted run (it says so instead).
+    let lock = if args.write {
         Some(write::lock(&folder)?)
     } else {
         None
@@ -121,17 +127,35 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         Some(l) => l.recover()?,
         None => None,
     };
-    let lib = Library::read(&folder)?;
+    let pending = lock.is_none() && write::needs_recovery(&folder);
     let opts = Options {
         target,
         compress: args.compress,
     };
-    let plan = plan::plan(&lib, &opts)?;
-    let proof = prove(&lib, &lib.with(&plan), &plan, plan.after);
+    // A file that changes between the read and the write (the client adding an entry) makes
+    // the plan stale: nothing is written, and tier plans again from the new content.
+    let mut attempts = 0;
+    let (lib, plan, proof, applied) = loop {
+        let lib = Library::read(&folder)?;
+        let plan = plan::plan(&lib, &opts)?;
+        let proof = prove(&lib, &lib.with(&plan), &plan, plan.after);
+        let Some(lock) = lock.as_ref().filter(|_| !plan.is_noop() && proof.ok()) else {
+            break (lib, plan, proof, None);
+        };
+        match lock.apply("tier", &changes_of(&plan.files)) {
+            Ok(a) => break (lib, plan, proof, Some(a)),
+            Err(WriteError::Conflict { kept: None, .. }) if attempts < STALE_RETRIES => {
+                attempts += 1;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    };
     let mut report = Report {
         folder: folder.display().to_string(),
         mode: if args.write { "write" } else { "dry-run" },
         recovered,
+        pending,
+        changed_since: Vec::new(),
         before: plan.before,
         after: plan.after,
         target,
@@ -148,15 +172,19 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         if !proof.ok() {
             failure = Some("the plan does not prove (see above); nothing was written".to_owned());
         } else {
-            let lock = lock.as_ref().context("the lock is taken for --write")?;
-            report.written = Some(lock.apply("tier", &changes_of(&plan.files))?);
-            let disk = verify_on_disk(&folder, &lib, &plan)?;
+            let applied = applied.context("a proven plan is written")?;
+            let (disk, changed) = verify_on_disk(&folder, &lib, &plan)?;
             if !disk.ok() {
                 failure = Some(
                     "the files on disk do not prove (see above); run `ccmem undo` to restore"
                         .to_owned(),
                 );
             }
+            report.changed_since = changed
+                .into_iter()
+                .filter(|f| !applied.merged.iter().any(|m| &m.file == f))
+                .collect();
+            report.written = Some(applied);
             report.proof_on_disk = Some(disk);
         }
     }
@@ -175,11 +203,37 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     Ok(ExitStatus::Clean)
 }
 
-/// Re-reads the library and proves the invariants against what is on disk now.
-fn verify_on_disk(folder: &Path, before: &Library, plan: &Plan) -> anyhow::Result<Proof> {
-    let after = Library::read(folder)?;
-    let size = budget::on_disk(&folder.join(INDEX))
-        .with_context(|| format!("{}: cannot re-read", folder.join(INDEX).display()))?;
+/// Re-reads the library and proves the invariants against what is on disk now. Lines another
+/// writer only added to a file (merged in during the write, or written just after it) are kept
+/// and left out of the proof; the files they are in are returned.
+fn verify_on_disk(
+    folder: &Path,
+    before: &Library,
+    plan: &Plan,
+) -> anyhow::Result<(Proof, Vec<String>)> {
+    let mut after = Library::read(folder)?;
+    let mut changed = Vec::new();
+    for f in &plan.files {
+        let now = if f.name == INDEX {
+            Some(&mut after.index)
+        } else {
+            after.files.get_mut(&f.name).map(|t| &mut t.text)
+        };
+        if let Some(now) = now
+            && *now != f.new
+            && write::merge::added(f.new.as_bytes(), now.as_bytes()).is_some()
+        {
+            *now = f.new.clone();
+            changed.push(f.name.clone());
+        }
+    }
+    let size = if changed.iter().any(|f| f == INDEX) {
+        // The lines another writer added are theirs, not tier's: the proof measures tier's.
+        budget::measure(&after.index)
+    } else {
+        budget::on_disk(&folder.join(INDEX))
+            .with_context(|| format!("{}: cannot re-read", folder.join(INDEX).display()))?
+    };
     let mut proof = prove(before, &after, plan, size);
     let expected = before.with(plan);
     let differs: Vec<&str> = plan
@@ -201,7 +255,29 @@ fn verify_on_disk(folder: &Path, before: &Library, plan: &Plan) -> anyhow::Resul
             .detail
             .push_str(&format!("; differ from the plan on disk: {differs:?}"));
     }
-    Ok(proof)
+    Ok((proof, changed))
+}
+
+/// One sentence for what recovery did before a command ran.
+pub(super) fn recovered_line(r: &Recovered) -> String {
+    match r {
+        Recovered::RolledForward { op } => {
+            format!("finished an interrupted `{op}` first (all its files were ready)")
+        }
+        Recovered::RolledBack { op, foreign } if foreign.is_empty() => {
+            format!("restored the files of an interrupted `{op}` first")
+        }
+        Recovered::RolledBack { op, foreign } => format!(
+            "restored the files of an interrupted `{op}` first ({} changed by another writer \
+             since, left as they are)",
+            foreign.join(", ")
+        ),
+        Recovered::TempsRemoved { files } => format!(
+            "removed {} temp file(s) an interrupted ccmem left: {}",
+            files.len(),
+            files.join(", ")
+        ),
+    }
 }
 
 fn check(folder: &Path, target: Target, json: bool) -> anyhow::Result<ExitStatus> {
@@ -262,10 +338,13 @@ fn size_line(label: &str, s: Size, target: Target) -> String {
 fn render(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
     writeln!(out, "ccmem tier {} ({})", r.folder, r.mode)?;
     if let Some(rec) = &r.recovered {
+        writeln!(out, "{}", recovered_line(rec))?;
+    }
+    if r.pending {
         writeln!(
             out,
-            "recovered an interrupted run: {}",
-            serde_json::to_string(rec).unwrap_or_default()
+            "note: an interrupted ccmem write is pending here; this dry run left it as it is \
+             (`ccmem tier --write` or `ccmem undo` finishes it first)"
         )?;
     }
     writeln!(out, "{}", size_line("MEMORY.md before", r.before, r.target))?;
@@ -311,6 +390,22 @@ fn render(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
     if let Some(p) = &r.proof_on_disk {
         writeln!(out, "Proof (re-read from disk after writing):")?;
         render_proof(out, p)?;
+    }
+    if let Some(w) = &r.written {
+        for m in &w.merged {
+            writeln!(
+                out,
+                "Another writer added {} line(s) to {} while tier wrote it: kept, merged in.",
+                m.lines, m.file
+            )?;
+        }
+    }
+    for f in &r.changed_since {
+        writeln!(
+            out,
+            "{f} changed after tier wrote it (another writer added lines): kept; `ccmem undo` \
+             keeps them too."
+        )?;
     }
     match (&r.written, r.mode) {
         (Some(w), _) => writeln!(

@@ -1,36 +1,61 @@
-//! Fault injection for tests (debug builds only): the process environment, read once at
-//! start-up, arms it; release builds compile every point to nothing.
+//! Fault injection for tests, compiled into debug builds only (release builds compile every point
+//! to nothing). Armed once at start-up from the process environment ([`arm`]):
 //!
-//! `CCMEM_FAULT_AFTER_STEP=k` aborts the process right after durable step `k` (1-based) of an
-//! operation, as a crash or a kill would.
+//! - `CCMEM_FAULT_AT=k`: the process kills itself with SIGKILL (as `kill -9` would: no unwinding,
+//!   no buffered output) just before its `k`-th write system call (1-based), counted over every
+//!   call the writer makes: open, write, fchown, fchmod, fsync, mkdir, rename, unlink, rmdir.
+//!   A run that ends normally made fewer than `k` calls: the harness walks `k = 1, 2, …` until it
+//!   does.
+//! - `CCMEM_TEST_DELAY_MS=n`: sleeps `n` ms in the window between a target's last check and its
+//!   swap (widening it, so a concurrent writer can be made to land there).
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use crate::env::ProcessEnv;
 
 #[derive(Debug, Default)]
 struct Plan {
-    after_step: Option<usize>,
+    kill_at: Option<usize>,
+    delay: Option<Duration>,
 }
 
 static PLAN: OnceLock<Plan> = OnceLock::new();
+static CALLS: AtomicUsize = AtomicUsize::new(0);
 
 /// Arms the fault points from the environment (a no-op in release builds).
 pub fn arm(env: &ProcessEnv) {
     if cfg!(debug_assertions) {
+        let num = |k: &str| env.var(k).and_then(|v| v.trim().parse::<u64>().ok());
         let plan = Plan {
-            after_step: env
-                .var("CCMEM_FAULT_AFTER_STEP")
-                .and_then(|k| k.parse().ok()),
+            kill_at: num("CCMEM_FAULT_AT").map(|k| k as usize),
+            delay: num("CCMEM_TEST_DELAY_MS").map(Duration::from_millis),
         };
         let _ = PLAN.set(plan);
     }
 }
 
-/// Counts one durable step; aborts when it is the armed one.
-pub(crate) fn step(counter: &mut usize) {
-    *counter += 1;
-    if cfg!(debug_assertions) && PLAN.get().is_some_and(|p| p.after_step == Some(*counter)) {
-        std::process::abort();
+/// Counts one write system call, `what`, about to be made; dies when it is the armed one.
+pub(crate) fn point(what: &str) {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let n = CALLS.fetch_add(1, Ordering::Relaxed) + 1;
+    if PLAN.get().is_some_and(|p| p.kill_at == Some(n)) {
+        let _ = what;
+        // SAFETY: kill(2) on our own pid; SIGKILL cannot be caught, so this never returns.
+        unsafe {
+            libc::kill(libc::getpid(), libc::SIGKILL);
+        }
+    }
+}
+
+/// The widened check-to-swap window of a test run.
+pub(crate) fn window() {
+    if cfg!(debug_assertions)
+        && let Some(d) = PLAN.get().and_then(|p| p.delay)
+    {
+        std::thread::sleep(d);
     }
 }

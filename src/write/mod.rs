@@ -1,34 +1,44 @@
-//! The only module that writes user files.
+//! The only module that writes user files: memory folders (`tier`, `add`, `undo`) and the
+//! client's settings files (`hook install`, `hook uninstall`).
 //!
-//! Every change to a memory folder goes through a [`Lock`]: a lock on the separate file
-//! `.ccmem.lock` (a second ccmem, or any process holding it, gets [`WriteError::Locked`]), then
-//! for each target a temp file in the same folder, fsync, rename, fsync of the folder. The hash
-//! of each target is re-checked just before its rename, so a concurrent edit (the client writing
-//! MEMORY.md) is detected and nothing is overwritten. A journal (see [`journal`]) is made durable
-//! before the first rename, which makes every operation undoable and an interrupted one
-//! recoverable on the next run.
+//! Every change goes through a [`Lock`]: an `flock` on the target folder itself (a second ccmem
+//! gets [`WriteError::Locked`]; nothing is created to take it). Each operation then, for each
+//! target: opens it without following a final link and without blocking (a FIFO or device is
+//! refused, never read), checks its hash against what the command planned from, stores its old
+//! content as a backup (with its mode), and writes the new content to a fresh temp file next to
+//! it (same mode and owner, fsync). A journal (see [`journal`]) is made durable before the first
+//! swap, which makes every operation undoable and an interrupted one recoverable on the next run.
+//!
+//! The swap closes the window a concurrent writer (the client writing MEMORY.md, a shell
+//! appending to it) could otherwise fall into: the target and its temp file are exchanged
+//! atomically (`RENAME_EXCHANGE`), so the file that was replaced stays reachable under the temp
+//! name. ccmem still holds it open from the check, so after the swap it checks that the replaced
+//! file is the one it read and that its content has not changed, and, with a read lease, that no
+//! one still has it open for writing. A line written there in the meantime is merged into the new
+//! content when it was only added (see [`merge`]), else every file of the operation is restored
+//! and the other writer's content kept. New files are renamed into place only if their name is
+//! still free (`RENAME_NOREPLACE`).
+//!
+//! Symbolic links are written through: the link's target is the file read and replaced, and the
+//! link itself is never touched. A dangling link is refused.
 
 pub mod fault;
 pub mod journal;
+pub mod merge;
 mod ops;
+mod sys;
+mod target;
 
 use std::fmt;
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::fs::File;
+use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-pub use ops::{Applied, Recovered, needs_recovery};
-
-pub(crate) use fault::step;
-
-/// The lock file, in the memory folder.
-pub const LOCK_FILE: &str = ".ccmem.lock";
-/// Largest file ccmem will read back or replace (bytes).
-pub const MAX_FILE: u64 = 64 << 20;
+pub use ops::{Applied, Merged, Preview, Recovered, Undone, needs_recovery, preview};
+pub use target::{MAX_FILE, settings_state};
 
 /// A SHA-256 content hash, lower-case hex.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -79,14 +89,14 @@ pub struct Change {
 pub enum WriteError {
     /// Another process holds the lock.
     #[error(
-        "{}: locked by another ccmem or another process; nothing was written (try again when it has finished)",
+        "{}: another ccmem is writing here (it holds the folder's lock); nothing was written: try again when it has finished",
         .0.display()
     )]
     Locked(PathBuf),
-    /// A target changed between planning and its rename.
+    /// A target changed between planning and its swap; nothing of the operation is left.
     #[error(
-        "{}: changed on disk since it was read (expected {}, found {}); nothing was overwritten",
-        path.display(), fmt_hash(.expected), fmt_hash(.found)
+        "{}: changed on disk since it was read (expected {}, found {}); nothing was overwritten{}",
+        path.display(), fmt_hash(.expected), fmt_hash(.found), fmt_kept(.kept)
     )]
     Conflict {
         /// The target.
@@ -95,8 +105,10 @@ pub enum WriteError {
         expected: Option<Hash>,
         /// The hash found on disk.
         found: Option<Hash>,
+        /// What was done to keep the other writer's content, when the conflict came mid-way.
+        kept: Option<String>,
     },
-    /// A target is a symlink or not a regular file, or its name is not a plain file name.
+    /// A target is not something ccmem writes (a FIFO, a folder, a dangling link, a bad name).
     #[error("{}: {why}; nothing was written", path.display())]
     Refused {
         /// The target.
@@ -105,7 +117,7 @@ pub enum WriteError {
         why: String,
     },
     /// An I/O error on a named file.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {}", path.display(), describe_io(source))]
     Io {
         /// The file.
         path: PathBuf,
@@ -116,6 +128,24 @@ pub enum WriteError {
     /// The journal or a backup is unusable.
     #[error("{0}")]
     Journal(String),
+}
+
+/// An I/O error in words, once: the OS message without its `(os error N)` suffix.
+pub fn describe_io(e: &io::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => text[..at].to_owned(),
+        _ => text,
+    }
+}
+
+fn fmt_kept(kept: &Option<String>) -> String {
+    match kept {
+        Some(k) => format!("; {k}"),
+        None => " (another process changed it: run the command again, it plans from the new \
+                 content)"
+            .to_owned(),
+    }
 }
 
 fn fmt_hash(h: &Option<Hash>) -> String {
@@ -133,105 +163,113 @@ pub(crate) fn io_at(path: &Path) -> impl FnOnce(io::Error) -> WriteError + '_ {
     }
 }
 
-/// The held lock of one memory folder. All writing happens through its methods; the lock is
+/// The held lock of one target folder. All writing happens through its methods; the lock is
 /// released when it is dropped.
 #[derive(Debug)]
 pub struct Lock {
+    /// Where the targets live.
     folder: PathBuf,
-    path: PathBuf,
-    _file: File,
+    /// The journal and backups.
+    state: journal::Paths,
+    /// Mode of files an operation creates.
+    create_mode: u32,
+    /// Whether names may only be plain file names in `folder` (memory folders).
+    plain_names: bool,
+    /// For a settings lock: the one file it edits (only its stale temp files are cleaned).
+    target_name: Option<String>,
+    _dir: File,
 }
 
-/// Takes the lock of `folder` without waiting.
+/// Takes the lock of the memory folder `folder` without waiting. Nothing is created: a missing
+/// folder is an error.
 pub fn lock(folder: &Path) -> Result<Lock, WriteError> {
-    let path = folder.join(LOCK_FILE);
-    refuse_symlink(&path)?;
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(&path)
-        .map_err(io_at(&path))?;
-    match file.try_lock() {
-        Ok(()) => Ok(Lock {
-            folder: folder.to_owned(),
-            path,
-            _file: file,
+    let dir = take(folder, folder)?;
+    // The journal names files by absolute path: a relative folder is made real once.
+    let folder = &folder.canonicalize().map_err(io_at(folder))?;
+    Ok(Lock {
+        folder: folder.to_owned(),
+        state: journal::Paths::of(folder),
+        create_mode: target::library_mode(folder),
+        plain_names: true,
+        target_name: None,
+        _dir: dir,
+    })
+}
+
+/// Takes the lock for editing one settings file: `path` as the client reads it (a symlink is
+/// written through), its journal and backups in `state` (see [`settings_state`]). New files are
+/// created with `create_mode`. Returns the lock and the target's file name in [`Lock::folder`].
+pub fn lock_file(
+    path: &Path,
+    state: &Path,
+    create_mode: u32,
+) -> Result<(Lock, String), WriteError> {
+    let real = target::resolve(path)?;
+    let real = std::path::absolute(&real).map_err(io_at(path))?;
+    let folder = real.parent().unwrap_or(Path::new("/")).to_owned();
+    let name = real
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| WriteError::Refused {
+            path: path.to_owned(),
+            why: "not a file path".into(),
+        })?;
+    // A folder that does not exist yet (a first `~/.claude`) is locked through its nearest
+    // existing ancestor; the operation creates it.
+    let existing = folder
+        .ancestors()
+        .find(|a| a.is_dir())
+        .unwrap_or(Path::new("/"))
+        .to_owned();
+    let dir = take(&existing, &folder)?;
+    let lock = Lock {
+        folder,
+        state: journal::Paths::in_dir(state.to_owned()),
+        create_mode,
+        plain_names: false,
+        target_name: Some(name.clone()),
+        _dir: dir,
+    };
+    Ok((lock, name))
+}
+
+fn take(dir: &Path, shown: &Path) -> Result<File, WriteError> {
+    match sys::lock_dir(dir) {
+        Ok(Some(f)) => Ok(f),
+        Ok(None) => Err(WriteError::Locked(shown.to_owned())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(WriteError::Refused {
+            path: shown.to_owned(),
+            why: "no such folder".into(),
         }),
-        Err(fs::TryLockError::WouldBlock) => Err(WriteError::Locked(path)),
-        Err(fs::TryLockError::Error(e)) => Err(io_at(&path)(e)),
+        Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => Err(WriteError::Refused {
+            path: shown.to_owned(),
+            why: "is not a folder".into(),
+        }),
+        Err(e) => Err(io_at(shown)(e)),
     }
 }
 
 impl Lock {
-    /// The memory folder.
+    /// The folder the targets live in.
     pub fn folder(&self) -> &Path {
         &self.folder
     }
 
-    /// The lock file.
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// The mode files created by an operation get: for a memory folder, the library's own (the
+    /// mode of its MEMORY.md, else of its files, else 0644 under the umask).
+    pub fn create_mode(&self) -> u32 {
+        self.create_mode
     }
 }
 
-fn refuse_symlink(path: &Path) -> Result<(), WriteError> {
-    match fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => Err(WriteError::Refused {
-            path: path.to_owned(),
-            why: "is a symbolic link; ccmem does not write through links".into(),
-        }),
-        Ok(m) if !m.is_file() => Err(WriteError::Refused {
-            path: path.to_owned(),
-            why: format!("is not a regular file ({})", crate::fsread::kind_of(&m)),
-        }),
-        _ => Ok(()),
-    }
-}
-
-/// The current content of a target (`None`: missing), refusing symlinks and special files.
+/// The current content of a target (`None`: missing), through a symlink, refusing special files.
 pub(crate) fn read_target(path: &Path) -> Result<Option<Vec<u8>>, WriteError> {
-    refuse_symlink(path)?;
-    crate::fsread::read_regular(path, MAX_FILE).map_err(io_at(path))
+    Ok(target::open(path)?.map(|h| h.bytes))
 }
 
 /// The current hash of a target (`None`: missing).
 pub(crate) fn hash_target(path: &Path) -> Result<Option<Hash>, WriteError> {
     Ok(read_target(path)?.map(|b| Hash::of(&b)))
-}
-
-/// Writes `bytes` to a fresh `path` (replacing a stale one) with `mode`, and fsyncs it.
-#[allow(
-    clippy::disallowed_methods,
-    reason = "write.rs is the one place allowed to create files"
-)]
-pub(crate) fn write_synced(path: &Path, bytes: &[u8], mode: u32) -> Result<(), WriteError> {
-    let _ = fs::remove_file(path);
-    let mut f = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(mode)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(path)
-        .map_err(io_at(path))?;
-    f.write_all(bytes).map_err(io_at(path))?;
-    f.set_permissions(fs::Permissions::from_mode(mode))
-        .map_err(io_at(path))?;
-    f.sync_all().map_err(io_at(path))
-}
-
-/// fsyncs a directory, so renames and creations in it are durable.
-pub(crate) fn sync_dir(dir: &Path) -> Result<(), WriteError> {
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(io_at(dir))
-}
-
-/// Renames and makes the rename durable.
-pub(crate) fn rename_synced(from: &Path, to: &Path) -> Result<(), WriteError> {
-    fs::rename(from, to).map_err(io_at(to))?;
-    sync_dir(to.parent().unwrap_or(Path::new(".")))
 }
 
 #[cfg(test)]
