@@ -51,6 +51,21 @@ pub enum Detail {
     Full,
     /// Only what the startup reminder needs (for `context`, hooks and `verify`).
     Reminder,
+    /// The startup block with every skip reason, but nothing below the start directory and no
+    /// topic-file listing (for `check`, which loads once per directory of a repository).
+    Startup,
+}
+
+impl Detail {
+    /// Whether the files below the start directory that load only lazily are listed.
+    pub fn lists_lazy(self) -> bool {
+        self == Detail::Full
+    }
+
+    /// Whether files that exist but do not load are all reported (each costs a `stat`).
+    pub fn reports_skips(self) -> bool {
+        self != Detail::Reminder
+    }
 }
 
 /// Runs the startup load with every detail (see [`load_session_with`]).
@@ -60,7 +75,6 @@ pub fn load_session(env: &ClientEnv) -> Session {
 
 /// Runs the startup load.
 pub fn load_session_with(env: &ClientEnv, detail: Detail) -> Session {
-    let full = detail == Detail::Full;
     let settings = Settings::load(env);
     if let Some(why) = env.instructions_disabled() {
         return Session {
@@ -73,12 +87,12 @@ pub fn load_session_with(env: &ClientEnv, detail: Detail) -> Session {
             settings,
         };
     }
-    let mut instr = instructions::load_with(env, &settings, full);
+    let mut instr = instructions::load_with(env, &settings, detail);
     // A walk candidate that does not exist is not news; a missing import target is.
     instr
         .skipped
         .retain(|s| s.why != SkipWhy::Missing || s.from.is_some());
-    let automem = automem::load_with(env, &settings, &instr.processed, full);
+    let automem = automem::load_with(env, &settings, &instr.processed, detail.lists_lazy());
     let mut entries = instr.entries;
     entries.extend(automem.entry.clone());
     let mut lazy = instr.lazy;

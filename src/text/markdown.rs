@@ -53,6 +53,17 @@ pub fn imports(text: &str) -> Vec<ImportRef> {
     out
 }
 
+/// Every `@path` the client's token regex and accept rules find in `text` read as ONE plain
+/// text, whatever its Markdown structure: [`imports`] minus these are the `@path`s the client
+/// skips because of where they stand (code, HTML, link URLs, escapes). For diagnostics only.
+pub fn candidates(text: &str) -> Vec<ImportRef> {
+    let mut out = Vec::new();
+    scan(text, &mut |path, offset| {
+        out.push(ImportRef { path, offset })
+    });
+    out
+}
+
 /// The LF-normalized text and the positions of removed `\r` bytes (of `\r\n` pairs).
 pub(crate) struct Normalized {
     pub(crate) text: String,

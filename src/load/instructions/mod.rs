@@ -33,6 +33,7 @@ use std::collections::HashSet;
 
 pub use file::{Emitted, Loader};
 
+use super::Detail;
 use super::model::{Kind, Lazy, Loaded, SkipWhy, Skipped, Why};
 use crate::env::ClientEnv;
 use crate::settings::{Settings, Source};
@@ -56,13 +57,15 @@ pub const MANAGED_SETTINGS_PATH: &str = "<managed-settings>";
 
 /// Loads every instruction file the client would load at start, with the lazy scan.
 pub fn load(env: &ClientEnv, settings: &Settings) -> Instructions {
-    load_with(env, settings, true)
+    load_with(env, settings, Detail::Full)
 }
 
-/// Loads every instruction file the client would load at start; `scan_lazy` also lists the
-/// files below the start directory that load only later (a walk of the subtree, which the
-/// reminder itself does not need).
-pub fn load_with(env: &ClientEnv, settings: &Settings, scan_lazy: bool) -> Instructions {
+/// Loads every instruction file the client would load at start; [`Detail::lists_lazy`] also
+/// lists the files below the start directory that load only later (a walk of the subtree,
+/// which the reminder itself does not need), [`Detail::reports_skips`] every AGENTS.md that
+/// does not load.
+pub fn load_with(env: &ClientEnv, settings: &Settings, detail: Detail) -> Instructions {
+    let scan_lazy = detail.lists_lazy();
     crate::load::memo::reset();
     let mut loader = Loader::new(env, settings);
     let mut list: Vec<Emitted> = Vec::new();
@@ -197,7 +200,7 @@ pub fn load_with(env: &ClientEnv, settings: &Settings, scan_lazy: bool) -> Instr
         settings,
         &dirs,
         seeds,
-        scan_lazy,
+        detail.reports_skips(),
         &mut list,
         &mut skipped,
     );
