@@ -75,6 +75,13 @@ pub const BRACE_BUDGET_UTF16: i64 = 4_194_304;
 pub const INSTRUCTION_WARN_UTF16: usize = 40_000;
 /// Total size of the instruction files the client warns about (`vQr`, SPEC-instructions §13).
 pub const INSTRUCTION_TOTAL_WARN_UTF16: usize = 120_000;
+/// The per-file warning is `max(INSTRUCTION_WARN_UTF16, round(context tokens × this × chars
+/// per token))` (`Wvt`: `TQr`; chars per token `Hw` is 4 for models up to Claude 4.6, else 3),
+/// and the total one `max(INSTRUCTION_TOTAL_WARN_UTF16, per-file)` (`RQr`), SPEC-instructions
+/// §13.
+pub const INSTRUCTION_WARN_CONTEXT_SHARE: f64 = 0.05;
+/// The context window the client assumes when it knows none (`nDt`, SPEC-instructions §13).
+pub const DEFAULT_CONTEXT_TOKENS: u64 = 200_000;
 /// A lazily attached file longer than this is cut (`Wvt` for the default model of 2.1.332: a
 /// 1M-token window × 0.05 × 3 chars per token; SPEC-reading §4, measured).
 pub const LAZY_FILE_LIMIT_UTF16: usize = 150_000;

@@ -11,6 +11,7 @@
 //! The loader is a pure function of the file system and a [`env::ClientEnv`]: it never writes.
 
 pub mod budget;
+pub mod check;
 pub mod cli;
 pub mod constants;
 pub mod env;

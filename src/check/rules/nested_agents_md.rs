@@ -1,0 +1,97 @@
+//! `nested-agents-md` (soft).
+
+use crate::check::registry::declare_check;
+use crate::check::repo::InstrKind;
+use crate::check::{Ctx, Finding};
+use crate::load::reading;
+
+declare_check! {
+    /// ## What it does
+    /// Flags an `AGENTS.md` below the repository root: it loads only when a session starts
+    /// in its directory (or below), never when a session started above reads files there.
+    ///
+    /// ## Why it matters
+    /// A nested `CLAUDE.md` attaches as soon as the model reads a file in its folder; a
+    /// nested `AGENTS.md` never does, in any mode. Whoever starts at the root and works in that
+    /// package never gets its guide.
+    ///
+    /// ## Example
+    /// `packages/api/AGENTS.md`, a session started at the root that edits
+    /// `packages/api/src/main.py`.
+    ///
+    /// ## Fix
+    /// Link a `CLAUDE.md` to it: `ln -s AGENTS.md packages/api/CLAUDE.md`.
+    pub const RULE = ("nested-agents-md", Soft, check);
+}
+
+fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let root = ctx.root();
+    for f in ctx
+        .repo
+        .instructions
+        .iter()
+        .filter(|f| f.kind == InstrKind::Agents && !f.dir.is_empty())
+    {
+        let abs = ctx.abs(&f.rel);
+        if !super::loads_anywhere(ctx, &abs) {
+            continue; // agents-md-never-loads
+        }
+        // Ask the loader what a read in that folder attaches to a session started at the root.
+        let probe = ctx
+            .repo
+            .files
+            .iter()
+            .find(|p| crate::check::repo::split(p).0 == f.dir && **p != f.rel)
+            .cloned()
+            .unwrap_or_else(|| f.rel.clone());
+        let env = ctx.env.client_env(ctx.repo.root.clone(), ctx.flags);
+        let attached = reading::load(&env, &root.session, &[ctx.abs(&probe)]);
+        if attached
+            .iter()
+            .flatten()
+            .any(|e| super::same_file(&e.path, &abs))
+        {
+            continue;
+        }
+        let name = crate::check::repo::split(&f.rel).1;
+        out.push(ctx.finding(
+            &RULE,
+            &f.rel,
+            1,
+            format!(
+                "{} loads only when a session starts in {} or below: a session started above never attaches it when it reads files there",
+                f.rel, f.dir
+            ),
+            format!("`ln -s {name} {}`: a nested CLAUDE.md attaches on reads", super::join(&f.dir, "CLAUDE.md")),
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::testing::Fixture;
+
+    #[test]
+    fn fires_on_a_nested_guide() {
+        let f = Fixture::new(&[
+            ("packages/api/AGENTS.md", "api\n"),
+            ("packages/api/main.py", ""),
+        ]);
+        assert_eq!(
+            f.found("nested-agents-md"),
+            [("packages/api/AGENTS.md".to_owned(), 1)]
+        );
+    }
+
+    #[test]
+    fn near_miss_root_guide_and_linked_claude_md() {
+        let f = Fixture::new(&[("AGENTS.md", "root\n")]);
+        assert!(f.found("nested-agents-md").is_empty());
+        let g = Fixture::new(&[
+            ("packages/api/AGENTS.md", "api\n"),
+            ("packages/api/main.py", ""),
+        ]);
+        g.link("AGENTS.md", "packages/api/CLAUDE.md");
+        assert!(g.found("nested-agents-md").is_empty());
+    }
+}
