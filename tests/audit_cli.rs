@@ -144,7 +144,7 @@ fn explain_prints_the_rule_doc() {
         .unwrap();
     assert_eq!(
         String::from_utf8(out.stdout).unwrap().lines().count(),
-        ccmem::rules::RULES.len()
+        ccmem::rules::RULES.len() + ccmem::check::RULES.len()
     );
 }
 

@@ -108,3 +108,46 @@ fn the_schema_rejects_what_it_should() {
         "results": [{"ruleId": "r"}]}]});
     assert!(!schema().is_valid(&bad));
 }
+
+#[test]
+fn check_sarif_conforms() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    for (p, t) in [
+        ("CLAUDE.md", "See @AGENTS.md\n"),
+        ("AGENTS.md", "guide\n"),
+        ("packages/web app/package.json", "{}"),
+        ("docs/claude.md", "x\n"),
+        (".claude/rules/a.md", "---\nglobs: src/**\n---\nx\n"),
+    ] {
+        std::fs::create_dir_all(r.join(p).parent().unwrap()).unwrap();
+        std::fs::write(r.join(p), t).unwrap();
+    }
+    let doc = run(&["check", ".", "--format", "sarif"], r);
+    assert!(assert_conforms(&doc) >= 3);
+    let run0 = &doc["runs"][0];
+    assert_eq!(
+        run0["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+            .as_str()
+            .unwrap(),
+        format!("file://{}/", r.display())
+    );
+    let rules = run0["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), ccmem::check::RULES.len());
+    let result = run0["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["ruleId"] == "foreign-scope-key")
+        .unwrap();
+    assert_eq!(
+        rules[result["ruleIndex"].as_u64().unwrap() as usize]["id"],
+        "foreign-scope-key"
+    );
+    assert!(
+        result["properties"]["fix"]
+            .as_str()
+            .unwrap()
+            .contains("paths:")
+    );
+}

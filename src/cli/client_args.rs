@@ -22,9 +22,8 @@ pub struct ClientArgs {
     /// As the client's `--safe-mode`.
     #[arg(long = "safe-mode")]
     pub safe_mode: bool,
-    /// Extra agent definitions as JSON (as the client's `--agents`). `ccmem receipt --agents`
-    /// without JSON lists every agent defined here.
-    #[arg(long, value_name = "JSON", num_args = 0..=1, default_missing_value = "")]
+    /// Extra agent definitions as JSON (as the client's `--agents`).
+    #[arg(long, value_name = "JSON")]
     pub agents: Option<String>,
 }
 

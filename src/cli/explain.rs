@@ -1,61 +1,96 @@
-//! `ccmem explain CODE`: print an audit rule's documentation.
+//! `ccmem explain CODE`: print the documentation of an audit or check rule.
 
 use std::io::Write;
 
 use serde_json::json;
 
 use crate::exit::ExitStatus;
-use crate::rules::{self, RULES};
+use crate::rules::{self, Category};
+use crate::severity::Severity;
 
-/// Print the documentation of an audit rule (without CODE: list the rules).
+/// Print the documentation of an audit or check rule (without CODE: list the rules).
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The rule's name, e.g. `broken-link`.
+    /// The rule's name, e.g. `broken-link` or `import-outside-start-dir`.
     code: Option<String>,
     /// JSON output.
     #[arg(long)]
     json: bool,
 }
 
+/// One rule of either registry, as explain shows it.
+struct Entry {
+    command: &'static str,
+    name: &'static str,
+    category: Category,
+    severity: Severity,
+    summary: &'static str,
+    doc: String,
+}
+
+/// Every rule: the audit's, then the check's (names are unique across both).
+fn entries() -> Vec<Entry> {
+    let audit = rules::RULES.iter().map(|r| Entry {
+        command: "audit",
+        name: r.name,
+        category: r.category,
+        severity: r.severity(),
+        summary: r.summary(),
+        doc: rules::doc_text(r),
+    });
+    let check = crate::check::RULES.iter().map(|r| Entry {
+        command: "check",
+        name: r.name,
+        category: r.category,
+        severity: r.severity(),
+        summary: r.summary(),
+        doc: r.doc_text(),
+    });
+    audit.chain(check).collect()
+}
+
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
     let mut out = std::io::stdout().lock();
+    let all = entries();
+    let category = |c: Category| format!("{c:?}").to_lowercase();
     let Some(code) = args.code else {
         if args.json {
-            let list: Vec<_> = RULES
+            let list: Vec<_> = all
                 .iter()
-                .map(|r| json!({"rule": r.name, "category": r.category, "severity": r.severity(), "summary": r.summary()}))
+                .map(|r| json!({"rule": r.name, "command": r.command, "category": r.category, "severity": r.severity, "summary": r.summary}))
                 .collect();
             writeln!(out, "{}", serde_json::to_string_pretty(&list)?)?;
         } else {
-            for r in RULES {
+            for r in &all {
                 writeln!(
                     out,
-                    "{:<27} {:<4} {}",
+                    "{:<30} {:<5} {:<4} {}",
                     r.name,
-                    format!("{:?}", r.category).to_lowercase(),
-                    r.summary()
+                    r.command,
+                    category(r.category),
+                    r.summary
                 )?;
             }
         }
         return Ok(ExitStatus::Clean);
     };
-    let Some(rule) = rules::find(&code) else {
-        let names: Vec<&str> = RULES.iter().map(|r| r.name).collect();
+    let Some(rule) = all.iter().find(|r| r.name == code) else {
+        let names: Vec<&str> = all.iter().map(|r| r.name).collect();
         anyhow::bail!("unknown rule `{code}`; rules: {}", names.join(", "));
     };
-    let doc = rules::doc_text(rule);
     if args.json {
-        let v = json!({"rule": rule.name, "category": rule.category, "severity": rule.severity(), "doc": doc});
+        let v = json!({"rule": rule.name, "command": rule.command, "category": rule.category, "severity": rule.severity, "doc": rule.doc});
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
     } else {
         writeln!(
             out,
-            "{} ({}, {})\n\n{}",
+            "{} ({}, {}) · ccmem {}\n\n{}",
             rule.name,
-            format!("{:?}", rule.category).to_lowercase(),
-            rule.severity().as_str(),
-            doc.trim_end()
+            category(rule.category),
+            rule.severity.as_str(),
+            rule.command,
+            rule.doc.trim_end()
         )?;
     }
     Ok(ExitStatus::Clean)

@@ -4,13 +4,13 @@
 mod add;
 mod audit;
 mod budget;
+mod check;
 mod client_args;
 mod context;
 mod explain;
 mod hook;
 pub mod progress;
 mod receipt;
-mod receipt_shapes;
 mod statusline;
 mod tier;
 mod undo;
@@ -53,7 +53,9 @@ enum Command {
     Budget(budget::Args),
     /// Audit a memory library against the typed write spec.
     Audit(audit::Args),
-    /// Print the documentation of an audit rule.
+    /// Check a repository: what each start directory loads and loses, and files that never load.
+    Check(check::Args),
+    /// Print the documentation of an audit or check rule.
     Explain(explain::Args),
     /// Show what loads at session start, why, what is cut, lazy and skipped.
     Receipt(receipt::Args),
@@ -94,6 +96,7 @@ pub fn main() -> ExitStatus {
         Command::Statusline(args) => statusline::run(args, &env),
         Command::Budget(args) => budget::run(args, &env),
         Command::Audit(args) => audit::run(args, &env),
+        Command::Check(args) => check::run(args, &env),
         Command::Explain(args) => explain::run(args),
         Command::Receipt(args) => receipt::run(args, &env),
         Command::Verify(args) => verify::run(args, &env),

@@ -3,7 +3,7 @@
 
 pub mod audit;
 pub mod budget;
+pub mod check;
 pub mod findings;
 pub mod receipt;
 pub mod reminder;
-pub mod session;

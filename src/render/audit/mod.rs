@@ -42,18 +42,7 @@ use crate::rules::{Diagnostic, RULES, doc_text};
 mod human;
 mod json;
 
-/// Output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Grouped by file, with annotated source lines.
-    Human,
-    /// The JSON document described in this module.
-    Json,
-    /// SARIF 2.1.0 (code scanning).
-    Sarif,
-    /// GitHub Actions workflow commands (`::error file=…`).
-    Github,
-}
+pub use super::findings::Format;
 
 /// One audited library, as the renderers see it.
 pub struct Audited<'a> {

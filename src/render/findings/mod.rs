@@ -12,6 +12,19 @@ pub mod github;
 pub mod sarif;
 pub mod snippet;
 
+/// Output formats of a findings report, chosen in one place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Grouped by file, with annotated source lines.
+    Human,
+    /// The command's versioned JSON document.
+    Json,
+    /// SARIF 2.1.0 (code scanning).
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=…`).
+    Github,
+}
+
 /// A rule as reports describe it.
 #[derive(Debug, Clone)]
 pub struct RuleInfo {

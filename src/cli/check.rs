@@ -1,0 +1,151 @@
+//! `ccmem check`: what every start directory of a repository loads, and the traps that drop
+//! instructions silently.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::ClientArgs;
+use crate::check::config::Config;
+use crate::check::{self, Environment, Options, SizeModel};
+use crate::env::ProcessEnv;
+use crate::exit::ExitStatus;
+use crate::render::check::{self as view, Format, View};
+use crate::severity::Severity;
+
+/// The least severe finding that fails the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOn {
+    /// Errors fail (the default).
+    Error,
+    /// Errors and warnings fail.
+    Warning,
+    /// Nothing fails (exit 0 unless the check could not run).
+    Never,
+}
+
+/// Check a repository: what a session started in each of its directories loads and loses, and
+/// the instruction files that never load.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The repository (default: the git repository of the current directory, else the
+    /// current directory).
+    #[arg(value_name = "PATH")]
+    path: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    format: Format,
+    /// Same as `--format json`.
+    #[arg(long, conflicts_with = "format")]
+    json: bool,
+    /// The least severe finding that makes the exit status 1.
+    #[arg(long, value_enum, default_value = "error", value_name = "SEVERITY")]
+    fail_on: FailOn,
+    /// A ccmem.toml to use instead of the one at the repository root.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// The model's context window in tokens, for the size warnings (default 200000).
+    #[arg(long, value_name = "TOKENS")]
+    context_window: Option<u64>,
+    /// Characters per token the client counts for the model: 4 up to Claude 4.6, 3 for newer
+    /// models (default 4).
+    #[arg(long, value_name = "N")]
+    chars_per_token: Option<u32>,
+    /// Start directories checked at most (default 2000).
+    #[arg(long, value_name = "N")]
+    max_dirs: Option<usize>,
+    /// Start sessions with your own ~/.claude files, settings, approvals and managed policy
+    /// (default: a clean environment, what a fresh clone shows a new teammate and CI).
+    #[arg(long)]
+    user_config: bool,
+    /// List every start directory in the human view, not only those that lose something.
+    #[arg(long)]
+    all_dirs: bool,
+    #[command(flatten)]
+    client: ClientArgs,
+}
+
+/// Runs the command.
+pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+    let cwd = process.cwd()?.to_path_buf();
+    let (root, given) = match &args.path {
+        Some(p) => (p.clone(), p.clone()),
+        None => {
+            let root = crate::load::git::git_root(&cwd).unwrap_or_else(|| cwd.clone());
+            let given = relative_to(&root, &cwd);
+            (root, given)
+        }
+    };
+    let real =
+        std::fs::canonicalize(&root).map_err(|e| anyhow::anyhow!("{}: {e}", root.display()))?;
+    if !real.is_dir() {
+        anyhow::bail!("{}: not a directory", root.display());
+    }
+    let (config, _) = Config::find(&real, args.config.as_deref())?;
+    let size = SizeModel {
+        context_tokens: args
+            .context_window
+            .or(config.context_window)
+            .unwrap_or(crate::constants::DEFAULT_CONTEXT_TOKENS),
+        chars_per_token: args.chars_per_token.or(config.chars_per_token).unwrap_or(4),
+    };
+    if size.context_tokens == 0 || !(1..=8).contains(&size.chars_per_token) {
+        anyhow::bail!("--context-window must be positive and --chars-per-token between 1 and 8");
+    }
+    let home = tempfile::Builder::new().prefix("ccmem-check").tempdir()?;
+    let env = if args.user_config {
+        Environment::User(process.vars().clone())
+    } else {
+        Environment::Clean(home.path().to_path_buf())
+    };
+    let flags = args.client.client_env(process)?.flags;
+    let opts = Options {
+        max_dirs: args
+            .max_dirs
+            .or(config.max_dirs)
+            .unwrap_or(check::DEFAULT_MAX_DIRS),
+        config,
+        size,
+        env,
+        flags,
+    };
+    let report = check::check(&real, &opts);
+    for e in &report.repo.errors {
+        eprintln!("ccmem: warning: {e}");
+    }
+    let format = if args.json { Format::Json } else { args.format };
+    let shown = View {
+        given: &given,
+        all_dirs: args.all_dirs,
+    };
+    if format == Format::Human {
+        let mut out = std::io::BufWriter::new(anstream::stdout().lock());
+        view::render(&mut out, format, &report, shown)?;
+        out.flush()?;
+    } else {
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        view::render(&mut out, format, &report, shown)?;
+        out.flush()?;
+    }
+    let fails = |s: Severity| match args.fail_on {
+        FailOn::Error => s == Severity::Error,
+        FailOn::Warning => true,
+        FailOn::Never => false,
+    };
+    Ok(ExitStatus::findings_if(
+        report.findings.iter().any(|f| fails(f.severity)),
+    ))
+}
+
+/// `root` as a path relative to `cwd` when it is `cwd` or one of its ancestors (`.`, `..`).
+fn relative_to(root: &Path, cwd: &Path) -> PathBuf {
+    match cwd.strip_prefix(root) {
+        Ok(rest) if rest.as_os_str().is_empty() => PathBuf::from("."),
+        Ok(rest) => rest
+            .components()
+            .map(|_| "..")
+            .collect::<Vec<_>>()
+            .join("/")
+            .into(),
+        Err(_) => root.to_path_buf(),
+    }
+}

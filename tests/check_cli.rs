@@ -1,0 +1,341 @@
+//! `ccmem check` as a user runs it: formats, exit codes, `--fail-on`, suppression in a file
+//! and in ccmem.toml, the JSON schema file, configuration errors; and a repository-sized
+//! tree (2,000 directories, 200 instruction files) whose every directory result is known
+//! from how it was built.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn repo(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        let p = dir.path().join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+fn ccmem(args: &[&str], cwd: &Path) -> std::process::Output {
+    Command::cargo_bin("ccmem")
+        .unwrap()
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn json(args: &[&str], cwd: &Path) -> Value {
+    let out = ccmem(args, cwd);
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+#[test]
+fn exit_codes_and_fail_on() {
+    let clean = repo(&[("CLAUDE.md", "hello\n")]);
+    assert_eq!(ccmem(&["check", "."], clean.path()).status.code(), Some(0));
+    let warn = repo(&[("CLAUDE.md", "a @b.md\n"), ("b.md", "b @CLAUDE.md\n")]);
+    assert_eq!(ccmem(&["check", "."], warn.path()).status.code(), Some(0));
+    assert_eq!(
+        ccmem(&["check", ".", "--fail-on", "warning"], warn.path())
+            .status
+            .code(),
+        Some(1)
+    );
+    let bad = repo(&[("claude.md", "lower\n")]);
+    assert_eq!(ccmem(&["check", "."], bad.path()).status.code(), Some(1));
+    assert_eq!(
+        ccmem(&["check", ".", "--fail-on", "never"], bad.path())
+            .status
+            .code(),
+        Some(0)
+    );
+    let missing = ccmem(&["check", "nope"], bad.path());
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("nope"));
+}
+
+#[test]
+fn default_root_is_the_git_repository() {
+    let r = repo(&[("CLAUDE.md", "root\n"), ("pkg/sub/package.json", "{}")]);
+    std::fs::create_dir(r.path().join(".git")).unwrap();
+    let doc = json(&["check", "--json"], &r.path().join("pkg/sub"));
+    assert_eq!(
+        doc["root"],
+        r.path().canonicalize().unwrap().to_str().unwrap()
+    );
+    let out = ccmem(&["check", "--format", "github"], &r.path().join("pkg/sub"));
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn json_follows_its_schema_file() {
+    let r = repo(&[
+        ("CLAUDE.md", "See @AGENTS.md\n"),
+        ("AGENTS.md", "guide\n"),
+        ("packages/web/package.json", "{}"),
+        ("claude.md", "x\n"),
+    ]);
+    let doc = json(&["check", ".", "--json"], r.path());
+    assert_eq!(doc["schema"], "ccmem.check/1");
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schemas/ccmem.check.1.schema.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = v
+        .iter_errors(&doc)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let web = doc["directories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["dir"] == "packages/web")
+        .unwrap();
+    assert_eq!(web["lost"][0]["path"], "AGENTS.md");
+    assert_eq!(web["lost"][0]["reason"]["type"], "external-not-approved");
+    assert_eq!(web["lost"][0]["from"], serde_json::json!(["CLAUDE.md", 1]));
+    assert_eq!(doc["summary"]["errors"], 2);
+    // The schema is live: a finding without a fix is refused.
+    let mut broken = doc.clone();
+    broken["findings"][0].as_object_mut().unwrap().remove("fix");
+    assert!(!v.is_valid(&broken));
+}
+
+#[test]
+fn human_view_shows_losses_annotated_lines_and_fixes() {
+    let r = repo(&[
+        ("CLAUDE.md", "# Repo\n\nSee @AGENTS.md\n"),
+        ("AGENTS.md", "guide\n"),
+        ("packages/web/package.json", "{}"),
+    ]);
+    let out = ccmem(&["check", "."], r.path());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("packages/web (package.json)"), "{text}");
+    assert!(
+        text.contains("- AGENTS.md (5 chars): outside the start directory"),
+        "{text}"
+    );
+    assert!(text.contains("error[import-outside-start-dir]"), "{text}");
+    assert!(text.contains("3 | See @AGENTS.md"), "{text}");
+    assert!(text.contains("help: make CLAUDE.md a symlink"), "{text}");
+    assert!(
+        text.contains("1 error(s) · 0 warning(s) · 0 suppressed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn github_annotations_carry_the_fix() {
+    let r = repo(&[("docs/claude.md", "x\n")]);
+    let out = ccmem(&["check", ".", "--format", "github"], r.path());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("::error file=docs/claude.md,line=1,title=wrong-case-name::"),
+        "{text}"
+    );
+    assert!(
+        text.contains("%0AFix: `git mv docs/claude.md docs/CLAUDE.md`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn suppression_in_a_comment_and_in_ccmem_toml() {
+    let r = repo(&[
+        (
+            "CLAUDE.md",
+            "a\n<!-- ccmem-ignore: import-target-missing -->\nSee @docs/gone.md\nand @docs/also-gone.md\n",
+        ),
+        (
+            "docs/agents.md",
+            "<!-- ccmem-ignore: wrong-case-name -->\nabout our agents feature\n",
+        ),
+        ("notes/claude.md", "x\n"),
+        ("vendor/Claude.md", "x\n"),
+        (
+            "ccmem.toml",
+            "[check.per-file-ignores]\n\"vendor/**\" = [\"*\"]\n",
+        ),
+    ]);
+    let doc = json(&["check", ".", "--json"], r.path());
+    let found: Vec<(&str, &str, u64)> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap(),
+                f["path"].as_str().unwrap(),
+                f["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("import-target-missing", "CLAUDE.md", 4),
+            ("wrong-case-name", "notes/claude.md", 1)
+        ]
+    );
+    assert_eq!(doc["summary"]["suppressed"], 3);
+    std::fs::write(
+        r.path().join("ccmem.toml"),
+        "[check]\ndisable = [\"wrong-case\"]\n",
+    )
+    .unwrap();
+    let out = ccmem(&["check", "."], r.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown rule `wrong-case`"));
+}
+
+#[test]
+fn size_model_is_stated_and_configurable() {
+    let big = "x".repeat(50_000);
+    let r = repo(&[("CLAUDE.md", &big)]);
+    let doc = json(&["check", ".", "--json"], r.path());
+    assert_eq!(doc["size_model"]["file_warn_chars"], 40_000);
+    assert_eq!(doc["findings"][0]["rule"], "file-over-size-warning");
+    let doc = json(
+        &[
+            "check",
+            ".",
+            "--json",
+            "--context-window",
+            "1000000",
+            "--chars-per-token",
+            "3",
+        ],
+        r.path(),
+    );
+    assert_eq!(doc["size_model"]["file_warn_chars"], 150_000);
+    assert!(doc["findings"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn explain_finds_check_rules() {
+    let out = ccmem(&["explain", "agents-md-lost-below"], Path::new("."));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("agents-md-lost-below (hard, error) · ccmem check"),
+        "{text}"
+    );
+    assert!(text.contains("## Fix"), "{text}");
+}
+
+/// 20 packages × (1 + 9 folders) × 10 subfolders = 2,000 directories; a CLAUDE.md in the root,
+/// every package and most folders (200 instruction files); the root imports a shared guide;
+/// one folder of package 7 has a lowercase `claude.md` instead.
+#[test]
+fn a_repository_of_two_thousand_directories() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().canonicalize().unwrap();
+    let w = |rel: &str, text: &str| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    w("CLAUDE.md", "Root rules.\n\nSee @docs/guide.md\n");
+    w("docs/guide.md", "The shared guide.\n");
+    let mut instruction = 1;
+    let mut dirs = 2; // the root and docs
+    for p in 0..20 {
+        let pkg = format!("packages/p{p:02}");
+        w(&format!("{pkg}/package.json"), "{}");
+        w(&format!("{pkg}/CLAUDE.md"), &format!("package {p}\n"));
+        instruction += 1;
+        for f in 0..9 {
+            for s in 0..10 {
+                w(&format!("{pkg}/f{f}/s{s}/index.ts"), "x\n");
+                dirs += 1;
+            }
+            dirs += 1;
+            if instruction < 200 {
+                let name = if p == 7 && f == 0 {
+                    "claude.md"
+                } else {
+                    "CLAUDE.md"
+                };
+                w(&format!("{pkg}/f{f}/{name}"), &format!("folder {p}/{f}\n"));
+                if name == "CLAUDE.md" {
+                    instruction += 1;
+                }
+            }
+        }
+        dirs += 1;
+    }
+    dirs += 1; // packages/
+    let doc = json(&["check", ".", "--json"], &root);
+    let walk = &doc["walk"];
+    assert!(walk["directories"].as_u64().unwrap() >= 2_000, "{walk}");
+    assert_eq!(walk["directories"], dirs);
+    assert_eq!(walk["instruction_files"], instruction);
+    let instruction = instruction as usize;
+    assert_eq!(instruction, 200);
+    let listed = doc["directories"].as_array().unwrap();
+    // The root, and the directory of every other CLAUDE.md (package roots among them).
+    assert_eq!(listed.len(), instruction);
+    for d in listed {
+        let dir = d["dir"].as_str().unwrap();
+        let mut want = vec!["CLAUDE.md".to_owned()];
+        if dir == "." {
+            want.push("docs/guide.md".into());
+        } else {
+            let parts: Vec<&str> = dir.split('/').collect();
+            for k in 2..=parts.len() {
+                let here = parts[..k].join("/");
+                if root.join(&here).join("CLAUDE.md").is_file() {
+                    want.push(format!("{here}/CLAUDE.md"));
+                }
+            }
+        }
+        let got: Vec<&str> = d["loaded"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["path"].as_str().unwrap())
+            .collect();
+        assert_eq!(got, want, "{dir}");
+        let lost: Vec<&str> = d["lost"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["path"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            lost,
+            if dir == "." {
+                vec![]
+            } else {
+                vec!["docs/guide.md"]
+            },
+            "{dir}"
+        );
+    }
+    let findings = doc["findings"].as_array().unwrap();
+    let outside: Vec<&Value> = findings
+        .iter()
+        .filter(|f| f["rule"] == "import-outside-start-dir")
+        .collect();
+    assert_eq!(outside.len(), 1);
+    assert_eq!(
+        outside[0]["start_dirs"].as_array().unwrap().len(),
+        listed.len() - 1
+    );
+    let misnamed: Vec<&str> = findings
+        .iter()
+        .filter(|f| f["rule"] == "wrong-case-name")
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(misnamed, ["packages/p07/f0/claude.md"]);
+    assert_eq!(findings.len(), 2, "{findings:?}");
+}
