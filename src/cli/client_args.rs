@@ -22,8 +22,9 @@ pub struct ClientArgs {
     /// As the client's `--safe-mode`.
     #[arg(long = "safe-mode")]
     pub safe_mode: bool,
-    /// Extra agent definitions as JSON (as the client's `--agents`).
-    #[arg(long, value_name = "JSON")]
+    /// Extra agent definitions as JSON (as the client's `--agents`). `ccmem receipt --agents`
+    /// without JSON lists every agent defined here.
+    #[arg(long, value_name = "JSON", num_args = 0..=1, default_missing_value = "")]
     pub agents: Option<String>,
 }
 

@@ -27,8 +27,12 @@ pub struct Args {
 enum Command {
     /// SessionStart hook: tell the operator what loaded and what went dark.
     SessionStart(StartArgs),
-    /// PostToolUse hook (Write|Edit|MultiEdit): warn when a memory write will go dark.
+    /// PostToolUse hook (Write|Edit|MultiEdit|Bash): warn when a memory write will go dark;
+    /// after a Bash read the client does not track, attach what a Read would have.
     PostToolUse(InputArg),
+    /// InstructionsLoaded hook: log what the client reports beside what ccmem predicts
+    /// (compare with `ccmem receipt --session ID`).
+    InstructionsLoaded(InputArg),
     /// Add ccmem's hooks to a settings file (shows a diff first).
     Install(InstallArgs),
     /// Remove ccmem's hooks from a settings file (restores the original when it can).
@@ -110,6 +114,10 @@ pub fn run(args: Args, env: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     match args.command {
         Command::SessionStart(a) => Ok(guarded("session-start", || session_start_run(a, env))),
         Command::PostToolUse(a) => Ok(guarded("post-tool-use", || post_tool_use_run(a, env))),
+        Command::InstructionsLoaded(a) => Ok(guarded("instructions-loaded", || {
+            let inp: crate::hook::instructions_loaded::Input = a.read()?;
+            crate::hook::instructions_loaded::run(&inp, env).map(|()| None)
+        })),
         Command::Install(a) => edit(a, true, env),
         Command::Uninstall(a) => edit(a, false, env),
     }
@@ -141,6 +149,16 @@ fn session_start_run(a: StartArgs, process: &ProcessEnv) -> anyhow::Result<Optio
         always: a.always,
         recover: a.recover,
     };
+    if inp.source == "compact" {
+        let transcript = crate::hook::transcript::Transcript::read(std::path::Path::new(
+            &inp.common.transcript_path,
+        ));
+        return Ok(session_start::after_compact(
+            &env,
+            &session,
+            &transcript.calls,
+        ));
+    }
     Ok(Some(session_start::output(&session, opts)))
 }
 

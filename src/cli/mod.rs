@@ -11,6 +11,7 @@ mod explain;
 mod hook;
 pub mod progress;
 mod receipt;
+mod receipt_shapes;
 mod statusline;
 mod tier;
 mod undo;

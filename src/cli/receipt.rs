@@ -26,11 +26,45 @@ pub struct Args {
     /// Which findings make the exit status 1 (comma-separated).
     #[arg(long, value_enum, value_delimiter = ',', default_values_t = Finding::DEFAULT)]
     fail_on: Vec<Finding>,
+    /// Show what subagent NAME starts with: its memory folder, cut and dark entries, and what
+    /// it inherits from the main session.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["after_compact", "session"])]
+    agent: Option<String>,
+    /// Show what comes back after a compaction, and what does not (needs --history).
+    #[arg(long, requires = "history", conflicts_with = "session")]
+    after_compact: bool,
+    /// With --after-compact: an auto-compaction.
+    #[arg(long, requires = "after_compact")]
+    auto: bool,
+    /// With --after-compact: the tool calls before it, as JSON (as `context --history`).
+    #[arg(long, value_name = "FILE")]
+    history: Option<std::path::PathBuf>,
+    /// Compare a live session's InstructionsLoaded log (`ccmem hook instructions-loaded`) with
+    /// ccmem's prediction.
+    #[arg(long, value_name = "ID")]
+    session: Option<String>,
 }
 
 /// Runs the command.
 pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let env = args.client.client_env(process)?;
+    use super::receipt_shapes::View;
+    let view = if let Some(name) = &args.agent {
+        Some(View::Agent(name))
+    } else if args.after_compact {
+        Some(View::AfterCompact {
+            history: args.history.as_deref(),
+            auto: args.auto,
+        })
+    } else if let Some(id) = &args.session {
+        Some(View::Session(id))
+    } else {
+        // `--agents` (without JSON: `receipt --agents` lists the agents of this directory).
+        args.client.agents.is_some().then_some(View::Agents)
+    };
+    if let Some(view) = view {
+        return super::receipt_shapes::run(view, &env, process, args.json);
+    }
     let session = load::load_session(&env);
     let attached = load::reading::load(&env, &session, &args.reading);
     let mut receipt =

@@ -47,6 +47,50 @@ pub struct PostToolUse {
     pub tool_name: String,
     /// The tool's arguments.
     pub tool_input: ToolInput,
+    /// What the tool returned (for Bash: its output).
+    pub tool_response: ToolResponse,
+}
+
+/// The part of a tool's response ccmem reads (Bash: `stdout`, and an exit code when the client
+/// sends one). Any other shape (a string, a Write's echo of the file) reads as empty.
+#[derive(Debug, Clone, Default)]
+pub struct ToolResponse {
+    /// Bash: the command's standard output.
+    pub stdout: Option<String>,
+    /// Bash: its exit code, when given.
+    pub code: Option<i32>,
+}
+
+impl ToolResponse {
+    /// The exit code, when known.
+    pub fn exit_code(&self) -> Option<i32> {
+        self.code
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Bash {
+            #[serde(default)]
+            stdout: Option<String>,
+            #[serde(default, alias = "exitCode", alias = "exit_code", alias = "returnCode")]
+            code: Option<i32>,
+        }
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Any {
+            Bash(Bash),
+            Other(serde::de::IgnoredAny),
+        }
+        Ok(match Any::deserialize(d)? {
+            Any::Bash(b) => ToolResponse {
+                stdout: b.stdout,
+                code: b.code,
+            },
+            Any::Other(_) => ToolResponse::default(),
+        })
+    }
 }
 
 /// The part of a file tool's input ccmem reads.
@@ -55,6 +99,8 @@ pub struct PostToolUse {
 pub struct ToolInput {
     /// The written file (absolute in practice; resolved against `cwd` otherwise).
     pub file_path: Option<String>,
+    /// Bash: the command line.
+    pub command: Option<String>,
 }
 
 /// Input of a `statusLine` command.

@@ -22,7 +22,7 @@ use crate::env::ClientEnv;
 pub const BACKUP_SUFFIX: &str = ".ccmem-backup";
 
 /// The matcher of ccmem's PostToolUse entry.
-pub const POST_TOOL_USE_MATCHER: &str = "Write|Edit|MultiEdit";
+pub const POST_TOOL_USE_MATCHER: &str = "Write|Edit|MultiEdit|Bash";
 
 /// Which settings file to edit (the client's names in brackets).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
@@ -48,9 +48,10 @@ impl Scope {
 }
 
 /// The hook entries ccmem installs: (event, matcher, sub-command).
-pub const ENTRIES: [(&str, Option<&str>, &str); 2] = [
+pub const ENTRIES: [(&str, Option<&str>, &str); 3] = [
     ("SessionStart", None, "session-start"),
     ("PostToolUse", Some(POST_TOOL_USE_MATCHER), "post-tool-use"),
+    ("InstructionsLoaded", None, "instructions-loaded"),
 ];
 
 /// What an install or uninstall does to the file.

@@ -9,13 +9,16 @@
 //! Conventions: a hook's stdout is JSON only (never coloured, nothing when there is nothing to
 //! say); ccmem's own failures go to stderr in one line and never break the session (exit 0).
 
+pub mod bash_read;
 pub mod input;
 pub mod install;
+pub mod instructions_loaded;
 pub mod output;
 pub mod paths;
 pub mod post_tool_use;
 pub mod session_start;
 pub mod statusline;
+pub mod transcript;
 
 use crate::load::automem::DarkLine;
 

@@ -26,6 +26,9 @@ pub const CONTEXT_MAX_CHARS: usize = 4_000;
 
 /// Runs the guard for one hook input. `Ok(None)` means "say nothing" (the common case).
 pub fn run(input: &PostToolUse, env: &ProcessEnv) -> anyhow::Result<Option<HookOutput>> {
+    if input.tool_name == "Bash" {
+        return super::bash_read::run(input, env);
+    }
     if !TOOLS.contains(&input.tool_name.as_str()) {
         return Ok(None);
     }
@@ -36,6 +39,9 @@ pub fn run(input: &PostToolUse, env: &ProcessEnv) -> anyhow::Result<Option<HookO
     match paths::classify(&path) {
         Target::Other if !under_memory_override(&path, env) => Ok(None),
         Target::MemoryIndex => {
+            if in_agent_memory_folder(&path) {
+                return Ok(index_verdict(file_path, &measure_agent_index(&path)));
+            }
             if !in_memory_folder(&path, &input.common.cwd, env) {
                 return Ok(None);
             }
@@ -82,6 +88,27 @@ fn in_memory_folder(path: &Path, cwd: &str, process: &ProcessEnv) -> bool {
     let settings = Settings::load(&env);
     let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
     automem::resolve_folder(&env, &settings).is_some_and(|folder| real(&folder) == real(parent))
+}
+
+/// A subagent's index: `…/agent-memory/<name>/MEMORY.md` or `…/agent-memory-local/<name>/MEMORY.md`
+/// (the client's own write check fires for these too; SPEC-agents, issue 11). From the path
+/// alone.
+fn in_agent_memory_folder(path: &Path) -> bool {
+    path.parent()
+        .and_then(Path::parent)
+        .and_then(Path::file_name)
+        .is_some_and(|n| n == "agent-memory" || n == "agent-memory-local")
+}
+
+/// A subagent's MEMORY.md measured as its system prompt loads it (no frontmatter or comment
+/// stripping; `load::agent::memory`).
+fn measure_agent_index(path: &Path) -> IndexState {
+    match crate::fsread::read_capped(path, crate::constants::MAX_FILE_BYTES) {
+        Ok(bytes) => IndexState::Loaded(
+            automem::index::process_agent(&String::from_utf8_lossy(&bytes)).measure,
+        ),
+        Err(_) => IndexState::Missing,
+    }
 }
 
 /// What to say after a write to MEMORY.md measured as `state`.

@@ -138,6 +138,49 @@ fn recover(session: &Session) -> Option<String> {
     Some(out)
 }
 
+/// After a compaction (`source: "compact"`): a short message when instruction files the
+/// session had (nested CLAUDE.md files, path rules attached by earlier reads) do not come back
+/// (SPEC-compaction A3–A4: only the 5 newest files of the read state are restored).
+pub fn after_compact(
+    env: &crate::env::ClientEnv,
+    session: &Session,
+    calls: &[crate::load::compact::Call],
+) -> Option<HookOutput> {
+    let after = crate::load::compact::load(env, session, calls, false);
+    let lost: Vec<&str> = after
+        .candidates
+        .iter()
+        .filter(|c| matches!(c.how, "nested memory" | "rule"))
+        .filter(|c| {
+            !matches!(
+                c.dropped,
+                None | Some(crate::load::compact::Dropped::InStartupBlock)
+            )
+        })
+        .map(|c| c.path.as_str())
+        .collect();
+    if lost.is_empty() {
+        return None;
+    }
+    let (first, _) = clip(lost[0], 120);
+    let more = if lost.len() > 1 {
+        format!(" and {} more", lost.len() - 1)
+    } else {
+        String::new()
+    };
+    Some(HookOutput::new(
+        Event::SessionStart,
+        Some(format!(
+            "ccmem: after compaction {} instruction file{} the session had {} gone: {first}{more} \
+             · they return when the model reads a file in their folder · details: ccmem receipt --after-compact",
+            lost.len(),
+            if lost.len() == 1 { "" } else { "s" },
+            if lost.len() == 1 { "is" } else { "are" },
+        )),
+        None,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

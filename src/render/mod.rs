@@ -7,3 +7,4 @@ pub mod check;
 pub mod findings;
 pub mod receipt;
 pub mod reminder;
+pub mod session;

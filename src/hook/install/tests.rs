@@ -130,7 +130,15 @@ fn install_preserves_other_keys_hooks_and_order() {
     let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
     assert_eq!(keys, ["hooks", "permissions"]);
     let events: Vec<&String> = v["hooks"].as_object().unwrap().keys().collect();
-    assert_eq!(events, ["PreToolUse", "SessionStart", "PostToolUse"]);
+    assert_eq!(
+        events,
+        [
+            "PreToolUse",
+            "SessionStart",
+            "PostToolUse",
+            "InstructionsLoaded"
+        ]
+    );
     assert_eq!(
         v["hooks"]["SessionStart"][0]["hooks"][0]["command"],
         "echo hello"

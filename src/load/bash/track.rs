@@ -151,6 +151,10 @@ fn grep_succeeds(shell: &Shell, env: &ClientEnv, read: &ClientRead, outcome: &Ou
     if let Some(code) = outcome.exit_code {
         return code == 0;
     }
+    // grep exits 0 when it prints a match (no -q, -c or -v is tracked).
+    if let Some(output) = &outcome.output {
+        return !output.trim().is_empty();
+    }
     let path = shell.resolve(env, &read.file);
     let Ok(bytes) = crate::fsread::read_capped(&path, MAX_FILE_BYTES) else {
         return false;

@@ -1,0 +1,210 @@
+//! Receipts for the session shapes: the agents of a directory, one subagent's memory, what
+//! comes back after a compaction, and a live session's InstructionsLoaded log beside ccmem's
+//! prediction. Human text here; the JSON views serialize the same values
+//! (`docs/schemas/ccmem.receipt-*.1.schema.json`).
+
+use std::fmt::Write;
+
+use crate::hook::instructions_loaded::Entry;
+use crate::load::agent::memory::State;
+use crate::load::agent::{self, AgentMemory, Definition};
+use crate::load::compact::{AfterCompact, Dropped};
+
+/// `ccmem receipt --agents`: one line per agent.
+pub fn agents(defs: &[Definition]) -> String {
+    let mut out = String::new();
+    let width = defs.iter().map(|d| d.name.len()).max().unwrap_or(0);
+    for d in defs {
+        let memory = match (d.memory, &d.invalid_memory) {
+            (Some(s), _) => format!("memory: {}", s.as_str()),
+            (None, Some(bad)) => format!("memory: {bad:?} ignored (not user|project|local)"),
+            (None, None) => "no memory".to_owned(),
+        };
+        let omit = if d.omit_claude_md {
+            " · omitClaudeMd"
+        } else {
+            ""
+        };
+        let from = d.path.as_deref().unwrap_or("");
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:<8}  {memory}{omit}  {from}",
+            d.name,
+            d.origin.label()
+        );
+    }
+    out
+}
+
+/// `ccmem receipt --agent NAME`.
+pub fn agent(def: &Definition, memory: Option<&AgentMemory>, inherited: usize) -> String {
+    let mut out = format!("agent {} ({})\n", def.name, def.origin.label());
+    if let Some(p) = &def.path {
+        let _ = writeln!(out, "  defined in {p}");
+    }
+    match memory {
+        None => {
+            let why = match (&def.memory, &def.invalid_memory) {
+                (_, Some(bad)) => format!("memory: {bad:?} is not user|project|local: ignored"),
+                (Some(_), None) => "auto memory is off: no memory guide".to_owned(),
+                (None, None) => "no memory: key".to_owned(),
+            };
+            let _ = writeln!(out, "  own memory: none ({why})");
+        }
+        Some(m) => {
+            let _ = writeln!(
+                out,
+                "  own memory: {} ({} scope)",
+                m.folder,
+                m.scope.as_str()
+            );
+            match &m.state {
+                State::Refused { reason } => {
+                    let _ = writeln!(
+                        out,
+                        "    MEMORY.md NOT READ: {reason}; the agent's memory guide is read-only"
+                    );
+                }
+                State::Empty => {
+                    let create = if m.would_create {
+                        " (the client creates the folder)"
+                    } else {
+                        ""
+                    };
+                    let _ = writeln!(out, "    MEMORY.md empty or missing{create}");
+                }
+                State::Loaded(measure) => {
+                    let _ = writeln!(
+                        out,
+                        "    MEMORY.md {} lines, {} UTF-16 units (limits 200 / 25,000)",
+                        measure.lines, measure.utf16
+                    );
+                    if let Some(cut) = &measure.cut {
+                        let _ = writeln!(
+                            out,
+                            "    CUT: {} line(s) dark — the agent never sees them:",
+                            cut.dark.len()
+                        );
+                        for d in cut.dark.iter().take(20) {
+                            let _ = writeln!(out, "      line {}: {}", d.line, d.text);
+                        }
+                        if cut.dark.len() > 20 {
+                            let _ = writeln!(out, "      … and {} more", cut.dark.len() - 20);
+                        }
+                        let _ = writeln!(out, "    fix: ccmem tier {}", m.folder);
+                    }
+                }
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "  first message: {} ({inherited} entr{})",
+        agent::inheritance(def),
+        if inherited == 1 { "y" } else { "ies" }
+    );
+    out
+}
+
+/// `ccmem receipt --after-compact`: what comes back, and what does not.
+pub fn after_compact(after: &AfterCompact) -> String {
+    let mut out = format!(
+        "after {} compaction: the startup block is re-read from disk ({} entries)\n",
+        if after.auto { "an auto" } else { "a manual" },
+        after.startup.len()
+    );
+    let restored: Vec<_> = after.restored().collect();
+    let _ = writeln!(
+        out,
+        "restored as Read results ({} of at most 5):",
+        restored.len()
+    );
+    for c in &restored {
+        let _ = writeln!(out, "  {} ({})", c.path, c.how);
+    }
+    let lost: Vec<_> = after
+        .candidates
+        .iter()
+        .filter(|c| matches!(c.how, "nested memory" | "rule"))
+        .filter(|c| !matches!(c.dropped, None | Some(Dropped::InStartupBlock)))
+        .collect();
+    if lost.is_empty() {
+        let _ = writeln!(out, "no instruction file the session had is lost");
+    } else {
+        let _ = writeln!(
+            out,
+            "NOT coming back ({}): instructions the session had before the compaction",
+            lost.len()
+        );
+        for c in lost {
+            let _ = writeln!(
+                out,
+                "  {} ({}): {}",
+                c.path,
+                c.how,
+                dropped(c.dropped.as_ref())
+            );
+        }
+        let _ = writeln!(
+            out,
+            "  they return when the model reads a file in their folder again (or Reads them)"
+        );
+    }
+    let other: Vec<_> = after
+        .candidates
+        .iter()
+        .filter(|c| !matches!(c.how, "nested memory" | "rule"))
+        .filter(|c| !matches!(c.dropped, None | Some(Dropped::InStartupBlock)))
+        .collect();
+    for c in other {
+        let _ = writeln!(
+            out,
+            "  not restored: {} ({}): {}",
+            c.path,
+            c.how,
+            dropped(c.dropped.as_ref())
+        );
+    }
+    out
+}
+
+fn dropped(d: Option<&Dropped>) -> String {
+    match d {
+        None => "restored".into(),
+        Some(Dropped::InStartupBlock) => "in the startup block".into(),
+        Some(Dropped::OutsideWindow) => "older than the 5 newest files".into(),
+        Some(Dropped::Gone) => "deleted or unreadable".into(),
+        Some(Dropped::TooLarge { tokens }) => format!("about {tokens} tokens, over 5,000"),
+        Some(Dropped::OverTotal) => "would pass the 50,000-token total".into(),
+    }
+}
+
+/// `ccmem receipt --session ID`: the client's reports beside ccmem's predictions, and the
+/// predicted startup files the client did not report.
+pub fn session(entries: &[Entry], unreported: &[String]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "InstructionsLoaded reports ({}):", entries.len());
+    for e in entries {
+        let mark = if e.predicted { "ok" } else { "UNPREDICTED" };
+        let _ = writeln!(
+            out,
+            "  {mark:<11} {} ({}, {})",
+            e.reported.file_path, e.reported.memory_type, e.reported.load_reason
+        );
+    }
+    if !unreported.is_empty() {
+        let _ = writeln!(
+            out,
+            "predicted at start but not reported ({}):",
+            unreported.len()
+        );
+        for p in unreported {
+            let _ = writeln!(out, "  {p}");
+        }
+    }
+    let _ = writeln!(
+        out,
+        "(the client never reports MEMORY.md, AGENTS.md or agent memory)"
+    );
+    out
+}
