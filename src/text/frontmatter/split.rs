@@ -15,7 +15,7 @@
 //!   shorter `\s*` cannot help because the skipped characters are all whitespace);
 //! - the trailing `\s*\n?` eats every whitespace character after the closing `---`.
 
-use super::js::is_js_space;
+use crate::text::js::is_js_space;
 
 /// The result of stripping: the YAML text (if any) and the body.
 #[derive(Debug, Clone, PartialEq, Eq)]
