@@ -248,19 +248,10 @@ fn valid_name(name: &str) -> bool {
         && !name.nfkc().any(|c| c == ':')
 }
 
-/// The frontmatter as the client's YAML reader sees it: YAML 1.2 booleans (`name: off` is a
-/// string), last duplicate key wins; strict first, then the lenient rewrite (`_u`).
+/// The frontmatter as the client's YAML reader sees it (`qd` → `DDr`, one port for every
+/// frontmatter: [`crate::text::frontmatter::parse`]), as JSON.
 fn parse_yaml(yaml: &str) -> Value {
-    let parse = |y: &str| {
-        let options = serde_saphyr::options! {
-            duplicate_keys: serde_saphyr::options::DuplicateKeyPolicy::LastWins,
-            strict_booleans: true,
-        };
-        serde_saphyr::from_str_with_options::<Value>(y, options)
-    };
-    parse(yaml)
-        .or_else(|_| parse(&crate::load::rule_paths::lenient(yaml)))
-        .unwrap_or(Value::Null)
+    crate::text::frontmatter::parse(yaml).map_or(Value::Null, |p| p.value.to_json())
 }
 
 fn display(v: &Value) -> String {

@@ -120,59 +120,9 @@ fn description(path: &Path) -> Option<String> {
         .match_indices('\n')
         .nth(HEAD_LINES - 1)
         .map_or(text.len(), |(i, _)| i);
-    let split = frontmatter::split(&text[..head_end]);
-    let yaml = split.yaml?;
-    let value = parse_yaml(yaml)?;
-    value.get("description")?.as_str().map(str::to_owned)
-}
-
-/// The client's frontmatter parse (`DDr`): YAML, else YAML after quoting plain values that
-/// hold YAML syntax characters (`_u`) and turning leading tabs into two spaces each.
-fn parse_yaml(yaml: &str) -> Option<serde_json::Value> {
-    serde_saphyr::from_str(yaml).ok().or_else(|| {
-        let fixed: Vec<String> = yaml.split('\n').map(quote_plain_value).collect();
-        serde_saphyr::from_str(&fixed.join("\n")).ok()
-    })
-}
-
-/// `_u` on one line: `key: value` with an unquoted value holding `{}[]*&#!|>%@`` ` or `: `
-/// becomes `key: "value"` (backslashes and quotes escaped); then leading tabs → two spaces.
-fn quote_plain_value(line: &str) -> String {
-    let untab = |l: &str| {
-        let tabs = l.len() - l.trim_start_matches('\t').len();
-        format!("{}{}", "  ".repeat(tabs), &l[tabs..])
-    };
-    let Some((key, rest)) = line.split_once(':') else {
-        return untab(line);
-    };
-    let key_ok = !key.is_empty()
-        && key
-            .bytes()
-            .all(|b| b.is_ascii_alphabetic() || b == b'_' || b == b'-');
-    let value = rest.trim_start_matches(js::is_js_space);
-    let spaced = rest.len() > value.len();
-    let plain_line = !value.is_empty()
-        && !value.contains(['\r', '\u{2028}', '\u{2029}'])
-        && !value.starts_with(js::is_js_space);
-    if !key_ok || !spaced || !plain_line {
-        return untab(line);
-    }
-    let quoted = (value.starts_with('"') && value.ends_with('"'))
-        || (value.starts_with('\'') && value.ends_with('\''));
-    let flow_list = value.starts_with('[')
-        && value.ends_with(']')
-        && matches!(
-            serde_saphyr::from_str::<serde_json::Value>(value),
-            Ok(serde_json::Value::Array(_))
-        );
-    let special = value.contains([
-        '{', '}', '[', ']', '*', '&', '#', '!', '|', '>', '%', '@', '`',
-    ]) || value.contains(": ");
-    if quoted || flow_list || !special {
-        return untab(line);
-    }
-    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
-    untab(&format!("{key}: \"{escaped}\""))
+    // The memory scan reads the head with `h$` (`qd` → `DDr`, then `Iu`): a description is a
+    // non-empty string, as the client's YAML and its lenient pass read it.
+    frontmatter::read(&text[..head_end]).memory().description
 }
 
 /// `lQr`: the index line of one topic file, or `None` when its path cannot be linked.

@@ -128,23 +128,3 @@ fn description_types_and_the_yaml_fallback() {
         ]
     );
 }
-
-#[test]
-fn quote_plain_value_follows_the_client() {
-    assert_eq!(
-        quote_plain_value("description: a: b"),
-        "description: \"a: b\""
-    );
-    assert_eq!(
-        quote_plain_value("d: say \"hi\" #1"),
-        "d: \"say \\\"hi\\\" #1\""
-    );
-    assert_eq!(quote_plain_value("d: 'quoted: ok'"), "d: 'quoted: ok'");
-    assert_eq!(quote_plain_value("d: [a, b]"), "d: [a, b]");
-    assert_eq!(quote_plain_value("\t\tk: v"), "    k: v");
-    assert_eq!(
-        quote_plain_value("k.x: a: b"),
-        "k.x: a: b",
-        "key must be [a-zA-Z_-]+"
-    );
-}
