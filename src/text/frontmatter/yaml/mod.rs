@@ -1,10 +1,10 @@
 //! `Bun.YAML.parse` (`lQ` in chunk-757mw3zq; the client's only YAML reader, Bun 1.4.6 inside
 //! the `claude` binary), built on the granit-parser event stream (the parser serde-saphyr
-//! uses). What the events become follows Bun ([`build`]); where Bun's scanner accepts or refuses
-//! other texts than granit-parser, [`strict`] and the comma pass below make the port agree:
+//! uses). What the events become follows Bun (`build.rs`); where Bun's scanner accepts or refuses
+//! other texts than granit-parser, `strict.rs` and the comma pass below make the port agree:
 //! - no document is `null`; one document is its value; several (after `...` or a directive)
 //!   are an array of their values; a `...` before any content ends an empty first document;
-//! - scalars as [`super::scalar`] resolves them; keys become strings ([`Value::to_key`]);
+//! - scalars as `scalar.rs` resolves them; keys become strings ([`Value::to_key`]);
 //! - a key set twice keeps its first place and its last value;
 //! - anchors may be redefined (an alias takes the latest); an alias to no anchor is an error;
 //! - merge keys: a key whose value is the string `<<` (in any quoting) with a mapping, or a
