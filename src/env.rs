@@ -136,6 +136,7 @@ impl ClientEnv {
 pub struct ProcessEnv {
     vars: BTreeMap<String, String>,
     cwd: Result<PathBuf, String>,
+    exe: Option<PathBuf>,
 }
 
 impl ProcessEnv {
@@ -154,12 +155,24 @@ impl ProcessEnv {
         Self {
             vars,
             cwd: cwd.map_err(|e| e.to_string()),
+            exe: std::env::current_exe()
+                .ok()
+                .and_then(|p| p.canonicalize().ok()),
         }
     }
 
     /// An environment from explicit parts (tests; `cwd` must already be a real path).
     pub fn new(cwd: PathBuf, vars: BTreeMap<String, String>) -> Self {
-        Self { vars, cwd: Ok(cwd) }
+        Self {
+            vars,
+            cwd: Ok(cwd),
+            exe: None,
+        }
+    }
+
+    /// The running binary (a real path), when the system says.
+    pub fn exe(&self) -> Option<&Path> {
+        self.exe.as_deref()
     }
 
     /// Every variable, lossily decoded.

@@ -227,3 +227,103 @@ fn a_line_appended_in_the_widened_rename_window_is_never_lost() {
     eprintln!("{rounds} rounds, {merged} with lines merged from inside the window");
     assert!(merged > 0, "the window was never hit");
 }
+
+/// A home whose `~/.claude/settings.json` holds `text` (`None`: no `~/.claude` at all).
+fn home_with(text: Option<&str>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("home")).unwrap();
+    if let Some(t) = text {
+        fs::create_dir_all(dir.path().join("home/.claude")).unwrap();
+        fs::write(dir.path().join("home/.claude/settings.json"), t).unwrap();
+    }
+    dir
+}
+
+fn hook_cmd(root: &Path, args: &[&str]) -> assert_cmd::Command {
+    let mut c = cargo_bin_cmd!("ccmem");
+    c.arg("hook")
+        .args(args)
+        .args(["--yes", "--bin", "/opt/ccmem/bin/ccmem"])
+        .env_clear()
+        .env("HOME", root.join("home"))
+        .env("XDG_STATE_HOME", root.join("state"))
+        .current_dir(root);
+    c
+}
+
+/// `~/.claude` as the user sees it (absent: `None`).
+fn claude_dir(root: &Path) -> Option<Snapshot> {
+    root.join("home/.claude")
+        .is_dir()
+        .then(|| snapshot(&root.join("home/.claude")))
+}
+
+/// Kills `hook ARGS` before each write call in turn; the settings file must always be the old or
+/// the new one (it is replaced by one atomic swap), and `finish` must end at `end`.
+fn kill_settings_everywhere(
+    args: &[&str],
+    setup: &dyn Fn() -> tempfile::TempDir,
+    finish: &[&str],
+    end_is_old: bool,
+) -> usize {
+    let reference = setup();
+    let old = claude_dir(reference.path());
+    hook_cmd(reference.path(), args).assert().success();
+    let new = claude_dir(reference.path());
+    assert_ne!(old, new);
+    for k in 1.. {
+        let dir = setup();
+        let out = hook_cmd(dir.path(), args)
+            .env("CCMEM_FAULT_AT", k.to_string())
+            .output()
+            .unwrap();
+        if out.status.success() {
+            assert_eq!(claude_dir(dir.path()), new, "{args:?} k={k}: no fault left");
+            eprintln!("hook {args:?}: {} kill trials", k - 1);
+            return k - 1;
+        }
+        assert_eq!(
+            out.status.code(),
+            None,
+            "{args:?} k={k}: not killed: {out:?}"
+        );
+        let file = |s: &Option<Snapshot>| s.as_ref().and_then(|m| m.get("settings.json").cloned());
+        let now = file(&claude_dir(dir.path()));
+        assert!(
+            now == file(&old) || now == file(&new),
+            "{args:?} k={k}: settings.json is neither old nor new"
+        );
+        hook_cmd(dir.path(), finish).assert().success();
+        let end = if end_is_old { &old } else { &new };
+        assert_eq!(
+            &claude_dir(dir.path()),
+            end,
+            "{args:?} k={k}: after {finish:?}"
+        );
+    }
+    unreachable!()
+}
+
+const SETTINGS: &str = "{\n  \"model\": \"opus\",\n  \"n\": 1e400\n}\n";
+
+#[test]
+fn hook_install_killed_at_every_write_call_leaves_old_or_new_and_no_leftovers() {
+    kill_settings_everywhere(
+        &["install"],
+        &|| home_with(Some(SETTINGS)),
+        &["install"],
+        false,
+    );
+    // Into a home without ~/.claude: the folder install creates is part of the operation.
+    kill_settings_everywhere(&["install"], &|| home_with(None), &["install"], false);
+}
+
+#[test]
+fn hook_uninstall_killed_at_every_write_call_leaves_old_or_new_and_no_leftovers() {
+    let installed = || {
+        let dir = home_with(Some(SETTINGS));
+        hook_cmd(dir.path(), &["install"]).assert().success();
+        dir
+    };
+    kill_settings_everywhere(&["uninstall"], &installed, &["uninstall"], false);
+}

@@ -174,7 +174,8 @@ fn install_asks_refuses_without_a_terminal_and_round_trips() {
         .write_stdin("y\n")
         .assert()
         .code(2)
-        .stdout(predicates::str::contains("+        \"SessionStart\": ["))
+        // `hooks` is on one line: ccmem's groups are added on that line, nothing else moves.
+        .stdout(predicates::str::contains("\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"echo bye\"}]}],\"SessionStart\":["))
         .stderr(predicates::str::contains("pass --yes"));
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), original);
 
@@ -202,7 +203,7 @@ fn install_asks_refuses_without_a_terminal_and_round_trips() {
         .assert()
         .success();
     let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
-    assert_eq!(v["action"], "restore-backup");
+    assert_eq!(v["action"], "restore");
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), original);
     assert!(!proj.join(".claude/settings.json.ccmem-backup").exists());
 }

@@ -4,14 +4,14 @@
 //! on stdout (nothing when there is nothing to say). They never break a session: ccmem's own
 //! failures print one line on stderr and exit 0.
 
-use std::io::{BufRead, IsTerminal, Read, Write};
+mod install;
 
-use clap::{ArgGroup, Subcommand};
-use serde::Serialize;
+use std::io::Write;
+
+use clap::Subcommand;
 
 use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
-use crate::hook::install::{self, Change, Scope};
 use crate::hook::output::HookOutput;
 use crate::hook::{input, post_tool_use, session_start};
 use crate::load;
@@ -34,9 +34,9 @@ enum Command {
     /// (compare with `ccmem receipt --session ID`).
     InstructionsLoaded(InputArg),
     /// Add ccmem's hooks to a settings file (shows a diff first).
-    Install(InstallArgs),
+    Install(install::Args),
     /// Remove ccmem's hooks from a settings file (restores the original when it can).
-    Uninstall(InstallArgs),
+    Uninstall(install::Args),
 }
 
 #[derive(Debug, clap::Args)]
@@ -71,44 +71,6 @@ struct StartArgs {
     recover: bool,
 }
 
-#[derive(Debug, clap::Args)]
-#[command(group(ArgGroup::new("scope").args(["user", "project", "local"])))]
-struct InstallArgs {
-    /// ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR/settings.json): every project [default].
-    #[arg(long)]
-    user: bool,
-    /// .claude/settings.json of the current directory (checked in, shared with the team).
-    #[arg(long)]
-    project: bool,
-    /// .claude/settings.local.json of the current directory (yours only).
-    #[arg(long)]
-    local: bool,
-    /// Write without asking.
-    #[arg(long, short = 'y')]
-    yes: bool,
-    /// Show the diff, write nothing.
-    #[arg(long)]
-    dry_run: bool,
-    /// The ccmem command the hooks run (install only).
-    #[arg(long, value_name = "PATH", default_value = "ccmem")]
-    bin: String,
-    /// Print a JSON summary instead of the diff.
-    #[arg(long)]
-    json: bool,
-}
-
-impl InstallArgs {
-    fn scope(&self) -> Scope {
-        if self.project {
-            Scope::Project
-        } else if self.local {
-            Scope::Local
-        } else {
-            Scope::User
-        }
-    }
-}
-
 /// Runs the command.
 pub fn run(args: Args, env: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     match args.command {
@@ -118,8 +80,8 @@ pub fn run(args: Args, env: &ProcessEnv) -> anyhow::Result<ExitStatus> {
             let inp: crate::hook::instructions_loaded::Input = a.read()?;
             crate::hook::instructions_loaded::run(&inp, env).map(|()| None)
         })),
-        Command::Install(a) => edit(a, true, env),
-        Command::Uninstall(a) => edit(a, false, env),
+        Command::Install(a) => install::run(a, true, env),
+        Command::Uninstall(a) => install::run(a, false, env),
     }
 }
 
@@ -165,127 +127,4 @@ fn session_start_run(a: StartArgs, process: &ProcessEnv) -> anyhow::Result<Optio
 fn post_tool_use_run(a: InputArg, env: &ProcessEnv) -> anyhow::Result<Option<HookOutput>> {
     let inp: input::PostToolUse = a.read()?;
     post_tool_use::run(&inp, env)
-}
-
-#[derive(Serialize)]
-struct Summary<'a> {
-    path: String,
-    scope: Scope,
-    action: &'a str,
-    written: bool,
-    diff: String,
-}
-
-/// Install or uninstall: plan, show the diff, ask, write.
-fn edit(a: InstallArgs, installing: bool, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
-    let env = crate::cli::ClientArgs::default().client_env(process)?;
-    let scope = a.scope();
-    let path = scope.path(&env);
-    let target = install::write_target(&path);
-    let before = read_optional(&target)?;
-    let before_text = match &before {
-        Some(b) => Some(
-            std::str::from_utf8(b)
-                .map_err(|_| anyhow::anyhow!("{}: not UTF-8 text", path.display()))?,
-        ),
-        None => None,
-    };
-    let change = if installing {
-        install::plan_install(before_text, &a.bin)
-    } else {
-        let backup = read_optional(&install::backup_path(&target))?;
-        install::plan_uninstall(before_text, backup.as_deref())
-    }
-    .map_err(|e| anyhow::anyhow!("{}: {e:#}", path.display()))?;
-    let after: Option<String> = match &change {
-        Change::Unchanged => before_text.map(str::to_owned),
-        Change::Write(t) => Some(t.clone()),
-        Change::RestoreBackup(b) => Some(String::from_utf8_lossy(b).into_owned()),
-        Change::Delete => None,
-    };
-    let diff = install::diff(
-        &path,
-        before_text.unwrap_or(""),
-        after.as_deref().unwrap_or(""),
-    );
-    let action = match change {
-        Change::Unchanged => "unchanged",
-        Change::Write(_) => "write",
-        Change::RestoreBackup(_) => "restore-backup",
-        Change::Delete => "delete",
-    };
-    let mut out = std::io::stdout().lock();
-    let report = |out: &mut std::io::StdoutLock, written: bool| -> anyhow::Result<()> {
-        if a.json {
-            let s = Summary {
-                path: path.display().to_string(),
-                scope,
-                action,
-                written,
-                diff: diff.clone(),
-            };
-            writeln!(out, "{}", serde_json::to_string_pretty(&s)?)?;
-        }
-        Ok(())
-    };
-    if change == Change::Unchanged {
-        if !a.json {
-            let what = if installing {
-                "already installed in"
-            } else {
-                "not installed in"
-            };
-            writeln!(out, "ccmem hooks {what} {}", path.display())?;
-        }
-        report(&mut out, false)?;
-        return Ok(ExitStatus::Clean);
-    }
-    if !a.json {
-        out.write_all(diff.as_bytes())?;
-        if change == Change::Delete {
-            writeln!(out, "(the file is removed: install created it)")?;
-        }
-        out.flush()?;
-    }
-    if a.dry_run {
-        report(&mut out, false)?;
-        return Ok(ExitStatus::Clean);
-    }
-    if !a.yes {
-        if !std::io::stdin().is_terminal() {
-            eprintln!(
-                "ccmem: not writing {}: stdin is not a terminal; pass --yes to confirm",
-                path.display()
-            );
-            return Ok(ExitStatus::Error);
-        }
-        eprint!("Write {}? [y/N] ", path.display());
-        let mut answer = String::new();
-        std::io::stdin().lock().read_line(&mut answer)?;
-        if !matches!(answer.trim(), "y" | "Y" | "yes") {
-            eprintln!("ccmem: nothing written");
-            return Ok(ExitStatus::Error);
-        }
-    }
-    install::apply(&path, before.as_deref(), &change)?;
-    if !a.json {
-        writeln!(out, "ccmem: {action} {}", path.display())?;
-    }
-    report(&mut out, true)?;
-    Ok(ExitStatus::Clean)
-}
-
-/// A file's bytes, `None` when it does not exist.
-fn read_optional(path: &std::path::Path) -> anyhow::Result<Option<Vec<u8>>> {
-    match std::fs::File::open(path) {
-        Ok(f) => {
-            let mut buf = Vec::new();
-            f.take(16 << 20)
-                .read_to_end(&mut buf)
-                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
-            Ok(Some(buf))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(anyhow::anyhow!("cannot read {}: {e}", path.display())),
-    }
 }

@@ -18,6 +18,7 @@ mod undo;
 mod verify;
 
 pub use client_args::ClientArgs;
+pub(crate) use tier::recovered_line as tier_recovered_line;
 
 use clap::{Parser, Subcommand};
 

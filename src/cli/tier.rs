@@ -259,7 +259,7 @@ fn verify_on_disk(
 }
 
 /// One sentence for what recovery did before a command ran.
-pub(super) fn recovered_line(r: &Recovered) -> String {
+pub(crate) fn recovered_line(r: &Recovered) -> String {
     match r {
         Recovered::RolledForward { op } => {
             format!("finished an interrupted `{op}` first (all its files were ready)")

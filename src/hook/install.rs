@@ -1,28 +1,42 @@
-//! Adding and removing ccmem's hook entries in a Claude Code settings file, keeping every other
-//! key, hook and their order (`serde_json` with `preserve_order`).
+//! Adding and removing ccmem's hook entries in a Claude Code settings file, changing nothing
+//! else: every other byte stays as written (numbers, spacing, key order, a BOM).
 //!
-//! The planning functions are pure (bytes in, [`Change`] out) so every settings shape can be
-//! tested; [`apply`] is the only writer: temp file in the same folder + rename (through the
-//! settings file's symlink, if it is one), with the previous bytes kept in `<file>.ccmem-backup`.
+//! Ownership is an exact marker, not a name: every command ccmem installs ends with
+//! [`MARKER`] (a shell comment, so it changes nothing when the hook runs). Only such commands
+//! are ccmem's: install updates them in place (the binary; arguments a user added after the
+//! sub-command are kept), uninstall removes them. A command the user wrote, even one that runs
+//! ccmem, is never rewritten or removed; when it already runs one of ccmem's hooks, install adds
+//! no second one and says so.
 //!
-//! Round trip: when removing ccmem's entries leaves the same JSON value as the backup (empty
-//! `hooks` containers aside), the backup's bytes are written back, so uninstall after install
-//! restores the original file byte for byte, formatting included; a file that install created is
-//! deleted again.
+//! The planning functions are pure (text in, [`Plan`] out); the write goes through
+//! [`crate::write`] (lock, journal, backup, temp file + swap, links written through). What the
+//! client accepts, found with the real client 2.1.332: strict JSON (no comments, no trailing
+//! commas), a UTF-8 BOM (skipped), any nesting depth, invalid UTF-8 inside strings (decoded
+//! lossily), files of at most [`MAX_SETTINGS_BYTES`]; a larger file is not loaded at all.
+
+mod bin;
+mod json;
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::env::ClientEnv;
+pub use bin::{Resolved, resolve_bin};
+use json::{Doc, Edits, Prop, Span, Style, line_indent};
 
-/// Suffix of the backup kept next to the settings file.
-pub const BACKUP_SUFFIX: &str = ".ccmem-backup";
+/// The marker that ends every command ccmem installs.
+pub const MARKER: &str = "# ccmem-managed";
 
 /// The matcher of ccmem's PostToolUse entry.
-pub const POST_TOOL_USE_MATCHER: &str = "Write|Edit|MultiEdit|Bash";
+pub const POST_TOOL_USE_MATCHER: &str = "Write|Edit|MultiEdit";
+
+/// The largest settings file the client loads (bytes; one more and it loads none of it).
+/// Measured with the client 2.1.332: 2,097,152 bytes load, 2,097,153 do not. // constants.rs
+pub const MAX_SETTINGS_BYTES: u64 = 2 * 1024 * 1024;
+
+const BOM: &str = "\u{feff}";
 
 /// Which settings file to edit (the client's names in brackets).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
@@ -45,258 +59,602 @@ impl Scope {
             Scope::Local => env.cwd.join(".claude").join("settings.local.json"),
         }
     }
+
+    /// The mode a new settings file of this scope gets: private, except the project's shared
+    /// file (settings can hold `env` keys).
+    pub fn create_mode(self) -> u32 {
+        match self {
+            Scope::Project => 0o644,
+            Scope::User | Scope::Local => 0o600,
+        }
+    }
 }
 
-/// The hook entries ccmem installs: (event, matcher, sub-command).
-pub const ENTRIES: [(&str, Option<&str>, &str); 3] = [
-    ("SessionStart", None, "session-start"),
-    ("PostToolUse", Some(POST_TOOL_USE_MATCHER), "post-tool-use"),
-    ("InstructionsLoaded", None, "instructions-loaded"),
+/// One hook ccmem installs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry {
+    /// The client's hook event.
+    pub event: &'static str,
+    /// The group's matcher (`None`: no matcher key).
+    pub matcher: Option<&'static str>,
+    /// The `ccmem hook` sub-command it runs.
+    pub sub: &'static str,
+}
+
+/// The hooks ccmem installs, in order.
+pub const ENTRIES: &[Entry] = &[
+    Entry {
+        event: "SessionStart",
+        matcher: None,
+        sub: "session-start",
+    },
+    Entry {
+        event: "PostToolUse",
+        matcher: Some(POST_TOOL_USE_MATCHER),
+        sub: "post-tool-use",
+    },
 ];
 
-/// What an install or uninstall does to the file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Change {
-    /// Nothing to do.
-    Unchanged,
-    /// Write these bytes (and, for an install over an existing file, keep a backup).
-    Write(String),
-    /// Write the backup's bytes back and remove the backup.
-    RestoreBackup(Vec<u8>),
-    /// Remove the file (install created it; nothing else is in it).
-    Delete,
+/// The shell command of one hook: `BIN hook SUBCOMMAND[ ARGS] # ccmem-managed`, `BIN` quoted
+/// when it needs it.
+pub fn command(bin: &str, sub: &str, args: &str) -> String {
+    let args = args.trim();
+    let sep = if args.is_empty() { "" } else { " " };
+    format!("{} hook {sub}{sep}{args} {MARKER}", quote(bin))
 }
 
-/// The shell command of one hook: `BIN hook SUBCOMMAND`, `BIN` quoted when it needs it.
-pub fn command(bin: &str, sub: &str) -> String {
+fn quote(bin: &str) -> String {
     let safe = !bin.is_empty()
         && bin
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"/._-+:@%=,".contains(&b));
     if safe {
-        format!("{bin} hook {sub}")
+        bin.to_owned()
     } else {
-        format!("'{}' hook {sub}", bin.replace('\'', r"'\''"))
+        format!("'{}'", bin.replace('\'', r"'\''"))
     }
 }
 
-/// True when a hook command is one of ccmem's (`…ccmem hook session-start|post-tool-use …`,
-/// whatever path or quoting the binary has).
+/// True when a hook command is one ccmem installed (it ends with [`MARKER`]).
 pub fn is_ours(command: &str) -> bool {
-    let Some(at) = command.find(" hook ") else {
-        return false;
-    };
-    let bin = command[..at].trim().trim_matches(['\'', '"']);
-    let name = bin.rsplit('/').next().unwrap_or(bin);
-    let sub = command[at + 6..].split_whitespace().next().unwrap_or("");
-    name.starts_with("ccmem") && ENTRIES.iter().any(|(_, _, s)| *s == sub)
+    command.trim_end().ends_with(MARKER)
 }
 
-/// Plans an install: `before` is the file's text (`None` when it does not exist).
-pub fn plan_install(before: Option<&str>, bin: &str) -> anyhow::Result<Change> {
-    let mut root = parse(before.unwrap_or(""))?;
-    let obj = root
-        .as_object_mut()
-        .context("settings file is not a JSON object")?;
-    let hooks = obj
-        .entry("hooks")
-        .or_insert_with(|| Value::Object(Map::new()))
-        .as_object_mut()
-        .context("`hooks` is not a JSON object")?;
-    let mut changed = false;
-    for (event, matcher, sub) in ENTRIES {
-        let want = command(bin, sub);
-        let groups = hooks
-            .entry(event)
-            .or_insert_with(|| Value::Array(Vec::new()))
-            .as_array_mut()
-            .with_context(|| format!("`hooks.{event}` is not a JSON array"))?;
+/// For one of ccmem's commands: its sub-command and the arguments after it.
+fn parse_ours(command: &str) -> Option<(&str, &str)> {
+    let body = command.trim_end().strip_suffix(MARKER)?.trim_end();
+    let at = body.rfind(" hook ")?;
+    let rest = &body[at + 6..];
+    let (sub, args) = rest.split_once(' ').unwrap_or((rest, ""));
+    Some((sub, args.trim()))
+}
+
+/// Whether a command the user wrote already runs `ccmem hook SUB` (the program is named exactly
+/// `ccmem`, or is the binary ccmem would install).
+fn runs_our_hook(command: &str, sub: &str, bin: &str) -> bool {
+    let mut words = command.split_whitespace();
+    let Some(prog) = words.next() else {
+        return false;
+    };
+    let prog = prog.trim_matches(['\'', '"']);
+    let name = prog.rsplit('/').next().unwrap_or(prog);
+    (name == "ccmem" || prog == bin) && words.next() == Some("hook") && words.next() == Some(sub)
+}
+
+/// What an install or uninstall does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// The new bytes (`None`: unchanged).
+    pub after: Option<Vec<u8>>,
+    /// Things the user should know (a hook of theirs left alone, …).
+    pub notes: Vec<String>,
+}
+
+/// Why a settings file cannot be edited.
+#[derive(Debug, thiserror::Error)]
+pub enum Unusable {
+    /// Not JSON the client reads.
+    #[error(
+        "not valid JSON at line {line} column {column} ({message}); the client does not load it \
+         either: fix it, then run again"
+    )]
+    Invalid {
+        /// 1-based line (after a BOM).
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A shape ccmem cannot add to without changing the user's values.
+    #[error("{0}")]
+    Shape(String),
+    /// UTF-16 text.
+    #[error(
+        "is UTF-16 text; the client reads it, but ccmem edits UTF-8 only: convert it (iconv -f \
+         UTF-16 -t UTF-8), then run again"
+    )]
+    Utf16,
+}
+
+/// The text ccmem parses: the file's bytes without a UTF-8 BOM, each byte that is not UTF-8
+/// replaced by `?` (one byte for one byte, so every offset still points into the file; the
+/// client reads such bytes as U+FFFD, and ccmem never edits inside them).
+fn decode(bytes: &[u8]) -> Result<(bool, String), Unusable> {
+    if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
+        return Err(Unusable::Utf16);
+    }
+    let bom = bytes.starts_with(BOM.as_bytes());
+    let body = if bom { &bytes[3..] } else { bytes };
+    let mut text = String::with_capacity(body.len());
+    for chunk in body.utf8_chunks() {
+        text.push_str(chunk.valid());
+        text.extend(std::iter::repeat_n('?', chunk.invalid().len()));
+    }
+    Ok((bom, text))
+}
+
+/// The file's bytes after `edits` of its decoded text: unchanged spans are copied from the
+/// original bytes (so bytes that are not UTF-8 survive as they were).
+fn encode(original: &[u8], bom: bool, edits: &Edits) -> Vec<u8> {
+    let body = if bom { &original[3..] } else { original };
+    let mut out = Vec::with_capacity(original.len() + 512);
+    if bom {
+        out.extend_from_slice(BOM.as_bytes());
+    }
+    out.extend_from_slice(&edits.apply_bytes(body));
+    out
+}
+
+/// Plans an install into a file of `bytes` (`None`: no file), for the hooks in `entries`
+/// running `bin`.
+pub fn plan_install(bytes: Option<&[u8]>, bin: &str, entries: &[Entry]) -> Result<Plan, Unusable> {
+    let original = bytes.unwrap_or_default();
+    let (bom, text) = decode(original)?;
+    let mut notes = Vec::new();
+    if text.trim().is_empty() {
+        let hooks = hooks_value(bin, entries);
+        let mut out = String::new();
+        if bom {
+            out.push_str(BOM);
+        }
+        let style = Style::of("{\n  \"x\": 1\n}");
+        out.push_str(&style.render(&json!({ "hooks": hooks }), ""));
+        out.push('\n');
+        return Ok(Plan {
+            after: Some(out.into_bytes()),
+            notes,
+        });
+    }
+    let doc = parse(&text)?;
+    let style = Style::of(&text);
+    let root = doc
+        .object(doc.root)
+        .ok_or_else(|| Unusable::Shape("the file is not a JSON object".into()))?;
+    let mut edits = Edits::default();
+    let Some(hooks_prop) = doc.get(&root, "hooks") else {
+        let value = hooks_value(bin, entries);
+        insert_props(
+            &doc,
+            &style,
+            doc.root,
+            &root,
+            &[("hooks", value)],
+            &mut edits,
+        );
+        return Ok(Plan {
+            after: Some(encode(original, bom, &edits)),
+            notes,
+        });
+    };
+    let hooks = doc
+        .object(hooks_prop.value)
+        .ok_or_else(|| Unusable::Shape("`hooks` is not a JSON object".into()))?;
+    let mut new_events: Vec<(&str, Vec<Value>)> = Vec::new();
+    for e in entries {
+        let Some(event) = doc.get(&hooks, e.event) else {
+            match new_events.iter_mut().find(|(n, _)| *n == e.event) {
+                Some((_, groups)) => groups.push(group_value(bin, e)),
+                None => new_events.push((e.event, vec![group_value(bin, e)])),
+            }
+            continue;
+        };
+        let groups = doc
+            .array(event.value)
+            .ok_or_else(|| Unusable::Shape(format!("`hooks.{}` is not a JSON array", e.event)))?;
         let mut found = false;
-        for hook in groups.iter_mut().flat_map(group_hooks_mut) {
-            if hook_command(hook).is_some_and(|c| is_ours(c) && c.contains(sub)) {
-                found = true;
-                if hook_command(hook) != Some(want.as_str()) {
-                    hook["command"] = Value::String(want.clone());
-                    changed = true;
+        for (gi, group) in groups.iter().enumerate() {
+            let Some(gprops) = doc.object(group) else {
+                continue;
+            };
+            let matcher = doc
+                .get(&gprops, "matcher")
+                .and_then(|p| serde_json::from_str::<String>(p.value.get()).ok());
+            let Some(list) = doc.get(&gprops, "hooks").and_then(|p| doc.array(p.value)) else {
+                continue;
+            };
+            for h in list {
+                let Some(cmd) = command_of(&doc, h) else {
+                    continue;
+                };
+                if let Some((sub, args)) = parse_ours(&cmd.1) {
+                    if sub == e.sub && matcher.as_deref() == e.matcher {
+                        found = true;
+                        let want = command(bin, sub, args);
+                        if want != cmd.1 {
+                            edits.replace(cmd.0, Value::String(want).to_string());
+                        }
+                    }
+                } else if runs_our_hook(&cmd.1, e.sub, bin) && matcher.as_deref() == e.matcher {
+                    found = true;
+                    notes.push(format!(
+                        "hooks.{}[{gi}]: your own `{}` already runs this hook; left as it is",
+                        e.event, cmd.1
+                    ));
                 }
             }
         }
         if !found {
-            let mut group = Map::new();
-            if let Some(m) = matcher {
-                group.insert("matcher".into(), Value::String(m.into()));
-            }
-            group.insert(
-                "hooks".into(),
-                json!([{ "type": "command", "command": want }]),
-            );
-            groups.push(Value::Object(group));
-            changed = true;
+            let pending: Vec<Value> = vec![group_value(bin, e)];
+            insert_elems(&doc, &style, event.value, &groups, &pending, &mut edits);
         }
     }
-    if !changed {
-        return Ok(Change::Unchanged);
+    if !new_events.is_empty() {
+        let props: Vec<(&str, Value)> = new_events
+            .into_iter()
+            .map(|(n, g)| (n, Value::Array(g)))
+            .collect();
+        insert_props(&doc, &style, hooks_prop.value, &hooks, &props, &mut edits);
     }
-    let had_hooks = parse(before.unwrap_or(""))?.get("hooks").is_some();
-    if let Some(text) = before.filter(|_| !had_hooks)
-        && let Some(spliced) = splice_hooks(text, &root)
-    {
-        return Ok(Change::Write(spliced));
-    }
-    Ok(Change::Write(render(&root, before)))
+    let after = (!edits.is_empty()).then(|| encode(original, bom, &edits));
+    Ok(Plan { after, notes })
 }
 
-/// Plans an uninstall of `current` (`None`: no file), given the backup's bytes if there is one.
-pub fn plan_uninstall(current: Option<&str>, backup: Option<&[u8]>) -> anyhow::Result<Change> {
-    let Some(current) = current else {
-        return Ok(Change::Unchanged);
+/// Plans an uninstall: removes every command ending with [`MARKER`], and the groups, event lists
+/// and `hooks` object that removal empties (ones already empty stay). `None` after: nothing of
+/// ccmem's is there.
+pub fn plan_uninstall(bytes: Option<&[u8]>) -> Result<Plan, Unusable> {
+    let Some(original) = bytes else {
+        return Ok(Plan {
+            after: None,
+            notes: Vec::new(),
+        });
     };
-    let mut root = parse(current)?;
-    if !remove_ours(&mut root) {
-        return Ok(Change::Unchanged);
+    let (bom, text) = decode(original)?;
+    if text.trim().is_empty() {
+        return Ok(Plan {
+            after: None,
+            notes: Vec::new(),
+        });
     }
-    if let Some(bytes) = backup
-        && let Ok(text) = std::str::from_utf8(bytes)
-        && let Ok(mut original) = parse(text)
-        && !remove_ours(&mut original)
-        && without_empty_hooks(&original) == without_empty_hooks(&root)
-    {
-        return Ok(Change::RestoreBackup(bytes.to_vec()));
+    let doc = parse(&text)?;
+    let mut notes = Vec::new();
+    let mut edits = Edits::default();
+    let root = doc
+        .object(doc.root)
+        .ok_or_else(|| Unusable::Shape("the file is not a JSON object".into()))?;
+    let Some(hooks_prop) = doc.get(&root, "hooks") else {
+        return Ok(Plan { after: None, notes });
+    };
+    let Some(hooks) = doc.object(hooks_prop.value) else {
+        return Ok(Plan { after: None, notes });
+    };
+    let mut events_gone = Vec::new();
+    for (ei, event) in hooks.iter().enumerate() {
+        let Some(groups) = doc.array(event.value) else {
+            continue;
+        };
+        let mut groups_gone = Vec::new();
+        for (gi, group) in groups.iter().enumerate() {
+            let Some(gprops) = doc.object(group) else {
+                continue;
+            };
+            let Some(list_prop) = doc.get(&gprops, "hooks") else {
+                continue;
+            };
+            let Some(list) = doc.array(list_prop.value) else {
+                continue;
+            };
+            let mut gone = Vec::new();
+            for (hi, h) in list.iter().enumerate() {
+                if let Some((_, cmd)) = command_of(&doc, h) {
+                    if is_ours(&cmd) {
+                        gone.push(hi);
+                    } else if ENTRIES.iter().any(|e| runs_our_hook(&cmd, e.sub, "")) {
+                        notes.push(format!(
+                            "hooks.{}[{gi}]: left your own `{cmd}` in place (ccmem did not \
+                             install it; remove it by hand if you want it gone)",
+                            event.key
+                        ));
+                    }
+                }
+            }
+            if gone.is_empty() {
+                continue;
+            }
+            if gone.len() == list.len() {
+                groups_gone.push(gi);
+            } else {
+                remove_elems(&doc, list_prop.value, &list, &gone, &mut edits);
+            }
+        }
+        if groups_gone.is_empty() {
+            continue;
+        }
+        if groups_gone.len() == groups.len() {
+            events_gone.push(ei);
+        } else {
+            remove_elems(&doc, event.value, &groups, &groups_gone, &mut edits);
+        }
     }
-    if backup.is_none() && without_empty_hooks(&root) == json!({}) {
-        return Ok(Change::Delete);
+    if !events_gone.is_empty() {
+        if events_gone.len() == hooks.len() {
+            let i = root
+                .iter()
+                .rposition(|p| p.key == "hooks")
+                .unwrap_or_default();
+            remove_props(&doc, doc.root, &root, &[i], &mut edits);
+        } else {
+            remove_props(&doc, hooks_prop.value, &hooks, &events_gone, &mut edits);
+        }
     }
-    Ok(Change::Write(render(&root, Some(current))))
+    let after = (!edits.is_empty()).then(|| encode(original, bom, &edits));
+    Ok(Plan { after, notes })
 }
 
 /// True when the settings text holds any of ccmem's hooks.
-pub fn has_ours(text: &str) -> bool {
-    parse(text).is_ok_and(|mut v| remove_ours(&mut v))
+pub fn has_ours(bytes: &[u8]) -> bool {
+    plan_uninstall(Some(bytes)).is_ok_and(|p| p.after.is_some())
 }
 
-/// Parses settings text; empty or blank text is an empty object.
-fn parse(text: &str) -> anyhow::Result<Value> {
-    if text.trim().is_empty() {
-        return Ok(Value::Object(Map::new()));
+/// True when `bytes` is a JSON object with nothing in it.
+pub fn is_empty_object(bytes: &[u8]) -> bool {
+    decode(bytes).is_ok_and(|(_, t)| {
+        Doc::parse(&t).is_ok_and(|d| d.object(d.root).is_some_and(|p| p.is_empty()))
+    })
+}
+
+fn parse(text: &str) -> Result<Doc<'_>, Unusable> {
+    Doc::parse(text).map_err(|e| Unusable::Invalid {
+        line: e.line,
+        column: e.column,
+        message: e.message,
+    })
+}
+
+/// A hook object's `command` string: its span and value.
+fn command_of(doc: &Doc<'_>, hook: &RawValueRef) -> Option<(Span, String)> {
+    let props = doc.object(hook)?;
+    let p = doc.get(&props, "command")?;
+    let s: String = serde_json::from_str(p.value.get()).ok()?;
+    Some((doc.span(p.value), s))
+}
+
+type RawValueRef = serde_json::value::RawValue;
+
+fn group_value(bin: &str, e: &Entry) -> Value {
+    let mut g = serde_json::Map::new();
+    if let Some(m) = e.matcher {
+        g.insert("matcher".into(), Value::String(m.into()));
     }
-    let v: Value = serde_json::from_str(text).map_err(|e| {
-        anyhow::anyhow!(
-            "not valid JSON at line {} column {}: {e}",
-            e.line(),
-            e.column()
-        )
-    })?;
-    if !v.is_object() {
-        bail!("settings file is not a JSON object");
-    }
-    Ok(v)
+    g.insert(
+        "hooks".into(),
+        json!([{ "type": "command", "command": command(bin, e.sub, "") }]),
+    );
+    Value::Object(g)
 }
 
-fn group_hooks_mut(group: &mut Value) -> impl Iterator<Item = &mut Value> {
-    group
-        .get_mut("hooks")
-        .and_then(Value::as_array_mut)
-        .into_iter()
-        .flatten()
-}
-
-fn hook_command(hook: &Value) -> Option<&str> {
-    hook.get("command").and_then(Value::as_str)
-}
-
-/// Removes ccmem's hooks; a group, event list or `hooks` object emptied by the removal goes too
-/// (one that was already empty stays). Returns whether anything was removed.
-fn remove_ours(root: &mut Value) -> bool {
-    let Some(obj) = root.as_object_mut() else {
-        return false;
-    };
-    let Some(hooks) = obj.get_mut("hooks").and_then(Value::as_object_mut) else {
-        return false;
-    };
-    let mut removed = false;
-    hooks.retain(|_, groups| {
-        let Some(list) = groups.as_array_mut() else {
-            return true;
-        };
-        let mut removed_here = false;
-        list.retain_mut(|group| {
-            let Some(hs) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
-                return true;
-            };
-            let n = hs.len();
-            hs.retain(|h| !hook_command(h).is_some_and(is_ours));
-            if hs.len() == n {
-                return true;
+fn hooks_value(bin: &str, entries: &[Entry]) -> Value {
+    let mut h = serde_json::Map::new();
+    for e in entries {
+        match h.get_mut(e.event) {
+            Some(Value::Array(groups)) => groups.push(group_value(bin, e)),
+            _ => {
+                h.insert(e.event.into(), Value::Array(vec![group_value(bin, e)]));
             }
-            removed_here = true;
-            !hs.is_empty()
-        });
-        removed |= removed_here;
-        !(removed_here && list.is_empty())
-    });
-    if removed && hooks.is_empty() {
-        obj.shift_remove("hooks");
-    }
-    removed
-}
-
-/// The value with empty `hooks` event lists and an empty `hooks` object dropped (these carry no
-/// meaning for the client), for comparing with a backup.
-fn without_empty_hooks(v: &Value) -> Value {
-    let mut v = v.clone();
-    if let Some(obj) = v.as_object_mut()
-        && let Some(hooks) = obj.get_mut("hooks").and_then(Value::as_object_mut)
-    {
-        hooks.retain(|_, g| !g.as_array().is_some_and(Vec::is_empty));
-        if hooks.is_empty() {
-            obj.shift_remove("hooks");
         }
     }
-    v
+    Value::Object(h)
 }
 
-/// Serializes with the original's indentation (default two spaces) and final newline.
-fn render(v: &Value, original: Option<&str>) -> String {
-    let indent = original
-        .and_then(detect_indent)
-        .unwrap_or_else(|| "  ".to_owned());
-    let mut out = Vec::new();
-    let fmt = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
-    // Serializing a Value into a Vec cannot fail.
-    let _ = v.serialize(&mut ser);
-    let mut text = String::from_utf8(out).unwrap_or_default();
-    if original.is_none_or(|o| o.ends_with('\n') || o.trim().is_empty()) {
-        text.push('\n');
+/// Inserts rendered items at the end of a container whose last child spans `last` (`None`:
+/// empty): after it, separated as the file separates, or as the container's only content.
+fn insert_items(
+    doc: &Doc<'_>,
+    style: &Style,
+    container: &RawValueRef,
+    last: Option<Span>,
+    items: &[Item<'_>],
+    edits: &mut Edits,
+) {
+    let span = doc.span(container);
+    let text = doc.text();
+    let close = span.end - 1;
+    // A one-line file, or a one-line container in a pretty one, gets one-line items.
+    let compact =
+        style.indent.is_empty() || (last.is_some() && !text[span.start..span.end].contains('\n'));
+    if compact {
+        let body: Vec<String> = items.iter().map(|i| i.compact()).collect();
+        let body = body.join(",");
+        match last {
+            Some(l) => edits.replace(
+                Span {
+                    start: l.end,
+                    end: l.end,
+                },
+                format!(",{body}"),
+            ),
+            None => edits.replace(
+                Span {
+                    start: span.start + 1,
+                    end: close,
+                },
+                body,
+            ),
+        }
+        return;
     }
-    text
+    let outer = line_indent(text, close);
+    let unit = format!("{outer}{}", style.indent);
+    let inner = match last {
+        Some(l) => {
+            let own = line_indent(text, l.start);
+            if own.len() > outer.len() { own } else { unit }
+        }
+        None => unit,
+    };
+    let nl = style.newline;
+    let body: Vec<String> = items.iter().map(|i| i.render(style, &inner)).collect();
+    let body = body.join(&format!(",{nl}{inner}"));
+    match last {
+        Some(l) => edits.replace(
+            Span {
+                start: l.end,
+                end: l.end,
+            },
+            format!(",{nl}{inner}{body}"),
+        ),
+        None => edits.replace(
+            Span {
+                start: span.start + 1,
+                end: close,
+            },
+            format!("{nl}{inner}{body}{nl}{outer}"),
+        ),
+    }
 }
 
-/// For a file without `hooks`: the original text with `"hooks": …` inserted before its closing
-/// brace, so the diff is only the added lines. `None` (re-serialize instead) when the result would
-/// not parse back to exactly `want`.
-fn splice_hooks(original: &str, want: &Value) -> Option<String> {
-    let end = original.rfind('}')?;
-    let head = original[..end].trim_end();
-    let indent = detect_indent(original).unwrap_or_else(|| "  ".to_owned());
-    let mut hooks = render(want.get("hooks")?, Some(original));
-    hooks.truncate(hooks.trim_end().len());
-    let hooks = hooks.replace('\n', &format!("\n{indent}"));
-    let sep = if head.ends_with('{') { "" } else { "," };
-    let text = format!(
-        "{head}{sep}\n{indent}\"hooks\": {hooks}\n{}",
-        &original[end..]
-    );
-    let back: Value = serde_json::from_str(&text).ok()?;
-    (back == *want && back.as_object()?.keys().eq(want.as_object()?.keys())).then_some(text)
+/// One new child of a container: a property or an array element.
+enum Item<'a> {
+    Prop(&'a str, &'a Value),
+    Elem(&'a Value),
 }
 
-/// The indentation of the first indented line.
-fn detect_indent(text: &str) -> Option<String> {
-    text.lines().skip(1).find_map(|l| {
-        let ws: String = l.chars().take_while(|c| *c == ' ' || *c == '\t').collect();
-        (!ws.is_empty() && ws.len() < l.len()).then_some(ws)
-    })
+impl Item<'_> {
+    fn compact(&self) -> String {
+        match self {
+            Item::Prop(k, v) => format!("{}:{v}", Value::String((*k).into())),
+            Item::Elem(v) => v.to_string(),
+        }
+    }
+
+    fn render(&self, style: &Style, base: &str) -> String {
+        match self {
+            Item::Prop(k, v) => {
+                let colon = if style.indent.is_empty() { ":" } else { ": " };
+                format!(
+                    "{}{colon}{}",
+                    Value::String((*k).into()),
+                    style.render(v, base)
+                )
+            }
+            Item::Elem(v) => style.render(v, base),
+        }
+    }
+}
+
+fn insert_props(
+    doc: &Doc<'_>,
+    style: &Style,
+    container: &RawValueRef,
+    props: &[Prop<'_>],
+    new: &[(&str, Value)],
+    edits: &mut Edits,
+) {
+    let items: Vec<Item<'_>> = new.iter().map(|(k, v)| Item::Prop(k, v)).collect();
+    let last = props.last().map(|p| Span {
+        start: p.start,
+        end: doc.span(p.value).end,
+    });
+    insert_items(doc, style, container, last, &items, edits);
+}
+
+fn insert_elems(
+    doc: &Doc<'_>,
+    style: &Style,
+    container: &RawValueRef,
+    elems: &[&RawValueRef],
+    new: &[Value],
+    edits: &mut Edits,
+) {
+    let items: Vec<Item<'_>> = new.iter().map(Item::Elem).collect();
+    let last = elems.last().map(|e| doc.span(e));
+    insert_items(doc, style, container, last, &items, edits);
+}
+
+/// Removes children `gone` (sorted) of a container whose children span `spans`: a child and
+/// what separates it from the next; after the last kept child, from its end to the container's
+/// last child's end; all of them: the whole interior.
+fn remove_spans(container: Span, spans: &[Span], gone: &[usize], edits: &mut Edits) {
+    if gone.len() == spans.len() {
+        edits.replace(
+            Span {
+                start: container.start + 1,
+                end: container.end - 1,
+            },
+            String::new(),
+        );
+        return;
+    }
+    let last_kept = (0..spans.len()).rev().find(|i| !gone.contains(i));
+    let mut i = 0;
+    while i < spans.len() {
+        if !gone.contains(&i) {
+            i += 1;
+            continue;
+        }
+        if last_kept.is_some_and(|k| i > k) {
+            let k = last_kept.unwrap_or_default();
+            edits.replace(
+                Span {
+                    start: spans[k].end,
+                    end: spans[spans.len() - 1].end,
+                },
+                String::new(),
+            );
+            return;
+        }
+        let mut j = i;
+        while gone.contains(&j) {
+            j += 1;
+        }
+        edits.replace(
+            Span {
+                start: spans[i].start,
+                end: spans[j].start,
+            },
+            String::new(),
+        );
+        i = j;
+    }
+}
+
+fn remove_elems(
+    doc: &Doc<'_>,
+    container: &RawValueRef,
+    elems: &[&RawValueRef],
+    gone: &[usize],
+    edits: &mut Edits,
+) {
+    let spans: Vec<Span> = elems.iter().map(|e| doc.span(e)).collect();
+    remove_spans(doc.span(container), &spans, gone, edits);
+}
+
+fn remove_props(
+    doc: &Doc<'_>,
+    container: &RawValueRef,
+    props: &[Prop<'_>],
+    gone: &[usize],
+    edits: &mut Edits,
+) {
+    let spans: Vec<Span> = props
+        .iter()
+        .map(|p| Span {
+            start: p.start,
+            end: doc.span(p.value).end,
+        })
+        .collect();
+    remove_spans(doc.span(container), &spans, gone, edits);
 }
 
 /// A unified diff from `before` to `after` with file headers.
@@ -307,60 +665,6 @@ pub fn diff(path: &Path, before: &str, after: &str) -> String {
         .context_radius(3)
         .header(&format!("{p} (before)"), &format!("{p} (after)"))
         .to_string()
-}
-
-/// The file a change is written to: the symlink's target when `path` is a symlink, so a linked
-/// settings file stays linked.
-pub fn write_target(path: &Path) -> PathBuf {
-    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
-}
-
-/// The backup file of a settings file.
-pub fn backup_path(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(BACKUP_SUFFIX);
-    PathBuf::from(s)
-}
-
-/// Applies a change to `path`. `before` is the file's current bytes (kept as the backup when an
-/// install rewrites an existing file that has none of ccmem's hooks).
-pub fn apply(path: &Path, before: Option<&[u8]>, change: &Change) -> anyhow::Result<()> {
-    let target = write_target(path);
-    let backup = backup_path(&target);
-    match change {
-        Change::Unchanged => {}
-        Change::Write(text) => {
-            if let Some(old) = before
-                && !std::str::from_utf8(old).is_ok_and(has_ours)
-            {
-                write_atomic(&backup, old)?;
-            }
-            write_atomic(&target, text.as_bytes())?;
-        }
-        Change::RestoreBackup(bytes) => {
-            write_atomic(&target, bytes)?;
-            std::fs::remove_file(&backup)
-                .with_context(|| format!("cannot remove {}", backup.display()))?;
-        }
-        Change::Delete => {
-            std::fs::remove_file(&target)
-                .with_context(|| format!("cannot remove {}", target.display()))?;
-        }
-    }
-    Ok(())
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same folder, then renames it.
-fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    use std::io::Write;
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let mut file = atomic_write_file::AtomicWriteFile::open(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    file.write_all(bytes)
-        .and_then(|()| file.commit())
-        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 #[cfg(test)]

@@ -262,6 +262,12 @@ impl Lock {
     }
 }
 
+/// The file a write to `path` really changes (a symlink's final target); dangling links,
+/// loops and special files are refused. Nothing is written.
+pub fn resolve(path: &Path) -> Result<PathBuf, WriteError> {
+    target::resolve(path)
+}
+
 /// The current content of a target (`None`: missing), through a symlink, refusing special files.
 pub(crate) fn read_target(path: &Path) -> Result<Option<Vec<u8>>, WriteError> {
     Ok(target::open(path)?.map(|h| h.bytes))
