@@ -367,3 +367,73 @@ fn real_client_shows_how_to_install_ccmem_when_the_plugin_cannot_find_it() {
     assert!(msg.contains("the ccmem command is not"), "{msg}");
     assert!(msg.contains("npm i -g ccmem"), "{msg}");
 }
+
+/// Issue 13: `hook install` run from a binary that is not on PATH (as `target/release/ccmem hook
+/// install` is) writes that binary's absolute path, so the real client finds it and the receipt
+/// shows at session start; the command carries ccmem's ownership marker.
+#[test]
+#[ignore = "needs the real client: scripts/live-conformance.sh runs it with CCMEM_CLAUDE_BIN"]
+fn real_client_shows_the_receipt_after_an_install_from_off_path() {
+    let claude = claude_bin();
+    let root = tempfile::tempdir().unwrap();
+    let base = root.path().canonicalize().unwrap();
+    let (home, proj, mem) = (base.join("home"), base.join("proj"), base.join("mem"));
+    for d in [&home, &proj, &mem] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::write(proj.join("CLAUDE.md"), "# project\n").unwrap();
+    std::fs::write(mem.join("MEMORY.md"), entries(204)).unwrap();
+    // PATH without any ccmem: only the system's tools.
+    let path = "/usr/local/bin:/usr/bin:/bin";
+    let out = Command::new(env!("CARGO_BIN_EXE_ccmem"))
+        .args(["hook", "install", "--yes"])
+        .current_dir(&proj)
+        .env_clear()
+        .env("HOME", &home)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let settings = std::fs::read_to_string(home.join(".claude/settings.json")).unwrap();
+    let exe = std::path::Path::new(env!("CARGO_BIN_EXE_ccmem"))
+        .canonicalize()
+        .unwrap();
+    assert!(
+        settings.contains(&format!("{} hook session-start # ccmem-managed", exe.display())),
+        "{settings}"
+    );
+    let (port, _script) = start_stub(None);
+    let out = Command::new(&claude)
+        .args([
+            "-p",
+            "hi",
+            "--no-session-persistence",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--include-hook-events",
+        ])
+        .current_dir(&proj)
+        .stdin(Stdio::null())
+        .env_clear()
+        .env("PATH", path)
+        .env("HOME", &home)
+        .env("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", &mem)
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
+        .env("ANTHROPIC_API_KEY", "sk-ant-ccmem-test")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let start = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|e| e["subtype"] == "hook_response" && e["hook_event"] == "SessionStart")
+        .unwrap_or_else(|| panic!("no SessionStart hook_response:\n{stdout}"));
+    assert_eq!(start["exit_code"], 0, "{start}");
+    let output: Value = serde_json::from_str(start["output"].as_str().unwrap()).unwrap();
+    let msg = output["systemMessage"].as_str().unwrap();
+    assert!(msg.contains("4 lines dark (201–204)"), "{msg}");
+}
