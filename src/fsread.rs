@@ -214,3 +214,77 @@ mod tests {
         assert!(matches!(read_capped(&a, 4), Err(Unread::Unreadable(_))));
     }
 }
+
+/// Why an operation on `path` failed, in words and once: the real cause named (a part of the path
+/// that is a file, a folder that cannot be entered), without the OS's `(os error N)`.
+pub fn describe(path: &Path, e: &io::Error) -> String {
+    let blocking = |want: fn(&Metadata) -> bool| {
+        path.ancestors()
+            .filter(|a| !a.as_os_str().is_empty())
+            .find(|a| std::fs::metadata(a).is_ok_and(|m| want(&m)))
+            .map(Path::to_path_buf)
+    };
+    match e.raw_os_error() {
+        Some(libc::ENOTDIR) => match blocking(|m| !m.is_dir()) {
+            Some(file) => format!("{} is a file, not a folder", file.display()),
+            None => "a part of the path is not a folder".to_owned(),
+        },
+        Some(libc::ENOENT) => "does not exist".to_owned(),
+        Some(libc::EACCES) => "permission denied".to_owned(),
+        Some(libc::ELOOP) => "too many levels of symbolic links (a loop?)".to_owned(),
+        _ => {
+            let text = e.to_string();
+            match text.rfind(" (os error ") {
+                Some(at) => text[..at].to_owned(),
+                None => text,
+            }
+        }
+    }
+}
+
+/// Why `path` is not a memory folder ccmem can work in (`None`: it is one).
+pub fn memory_folder_problem(path: &Path) -> Option<String> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => match std::fs::read_dir(path) {
+            Ok(_) => None,
+            Err(e) => Some(format!(
+                "{}: the memory folder cannot be read: {}",
+                path.display(),
+                describe(path, &e)
+            )),
+        },
+        Ok(m) => Some(format!(
+            "{}: is a {}, not a memory folder (pass the folder that holds MEMORY.md)",
+            path.display(),
+            kind_of(&m)
+        )),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            Some(format!("{}: no such memory folder", path.display()))
+        }
+        Err(e) => Some(format!("{}: {}", path.display(), describe(path, &e))),
+    }
+}
+
+#[cfg(test)]
+mod describe_tests {
+    use super::*;
+
+    #[test]
+    fn names_the_real_cause_once() {
+        let d = tempfile::tempdir().unwrap();
+        let file = d.path().join("f");
+        std::fs::write(&file, "x").unwrap();
+        let e = std::fs::read_dir(file.join("x")).unwrap_err();
+        let s = describe(&file.join("x"), &e);
+        assert_eq!(s, format!("{} is a file, not a folder", file.display()));
+        assert!(!s.contains("os error"));
+        let p = memory_folder_problem(&file).unwrap();
+        assert!(p.contains("is a file, not a memory folder"), "{p}");
+        assert!(
+            memory_folder_problem(&d.path().join("gone"))
+                .unwrap()
+                .contains("no such")
+        );
+        assert!(memory_folder_problem(d.path()).is_none());
+    }
+}

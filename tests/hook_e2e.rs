@@ -393,13 +393,20 @@ fn real_client_shows_the_receipt_after_an_install_from_off_path() {
         .env("PATH", path)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let settings = std::fs::read_to_string(home.join(".claude/settings.json")).unwrap();
     let exe = std::path::Path::new(env!("CARGO_BIN_EXE_ccmem"))
         .canonicalize()
         .unwrap();
     assert!(
-        settings.contains(&format!("{} hook session-start # ccmem-managed", exe.display())),
+        settings.contains(&format!(
+            "{} hook session-start # ccmem-managed",
+            exe.display()
+        )),
         "{settings}"
     );
     let (port, _script) = start_stub(None);

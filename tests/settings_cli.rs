@@ -142,11 +142,15 @@ fn case3_the_backup_of_a_private_settings_file_is_private_and_nothing_sits_besid
             backups.push(e);
         }
     }
-    assert_eq!(backups.len(), 1, "{backups:?}");
-    assert_eq!(mode(&backups[0]), 0o600);
-    assert_eq!(
-        std::fs::read(&backups[0]).unwrap(),
-        b"{\"env\": {\"ANTHROPIC_API_KEY\": \"sk-x\"}}"
+    // The original's bytes, and what ccmem wrote (kept so an undo can merge later edits).
+    assert_eq!(backups.len(), 2, "{backups:?}");
+    for b in &backups {
+        assert_eq!(mode(b), 0o600, "{}", b.display());
+    }
+    assert!(
+        backups
+            .iter()
+            .any(|b| std::fs::read(b).unwrap() == b"{\"env\": {\"ANTHROPIC_API_KEY\": \"sk-x\"}}")
     );
 }
 

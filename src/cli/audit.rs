@@ -64,8 +64,10 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
             }
         }
     };
-    if !args.all && !folders[0].is_dir() {
-        anyhow::bail!("{}: no memory folder there", folders[0].display());
+    if !args.all
+        && let Some(problem) = crate::fsread::memory_folder_problem(&folders[0])
+    {
+        anyhow::bail!("{problem}");
     }
     let bar = progress(args.all, folders.len());
     let mut audits: Vec<(PathBuf, Audit)> = Vec::new();

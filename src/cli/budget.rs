@@ -3,8 +3,6 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::Context;
-
 use crate::budget;
 use crate::env::{ClientFlags, ProcessEnv};
 use crate::exit::ExitStatus;
@@ -31,8 +29,9 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
             .config_dir()
             .join("projects"),
     };
-    let paths =
-        budget::find_indexes(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let paths = budget::find_indexes(&path).map_err(|e| {
+        anyhow::anyhow!("{}: {}", path.display(), crate::fsread::describe(&path, &e))
+    })?;
     let bar = super::progress::bar(paths.len() as u64, "measuring");
     let result = budget::sweep(&paths, || bar.inc(1));
     bar.finish_and_clear();

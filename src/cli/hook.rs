@@ -50,8 +50,9 @@ impl InputArg {
     fn read<T: for<'de> serde::Deserialize<'de>>(&self) -> anyhow::Result<T> {
         match &self.input {
             Some(path) => {
-                let file = std::fs::File::open(path)
-                    .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+                let file = std::fs::File::open(path).map_err(|e| {
+                    anyhow::anyhow!("{}: {}", path.display(), crate::fsread::describe(path, &e))
+                })?;
                 input::read(file)
             }
             None => input::read(std::io::stdin().lock()),

@@ -84,7 +84,11 @@ pub fn main() -> ExitStatus {
     if let Some(dir) = &cli.directory
         && let Err(e) = std::env::set_current_dir(dir)
     {
-        eprintln!("ccmem: error: cannot enter {}: {e}", dir.display());
+        eprintln!(
+            "ccmem: error: -C {}: {}",
+            dir.display(),
+            crate::fsread::describe(dir, &e)
+        );
         return ExitStatus::Error;
     }
     let env = ProcessEnv::read();

@@ -58,6 +58,9 @@ pub(super) fn memory_dir(
     process: &ProcessEnv,
 ) -> anyhow::Result<PathBuf> {
     if let Some(dir) = arg {
+        if let Some(problem) = crate::fsread::memory_folder_problem(&dir) {
+            anyhow::bail!("{problem}");
+        }
         return Ok(dir);
     }
     let env = client.client_env(process)?;

@@ -187,6 +187,11 @@ impl Lock {
             if let Some(c) = changes.iter().find(|c| c.name == e.name)
                 && let Some(bytes) = &c.new
             {
+                // The new content is kept too: an undo after another writer added lines to it
+                // merges them in, which needs to know what ccmem wrote.
+                if let Some(hash) = &e.new {
+                    store_backup(&self.state, hash, bytes, e.mode)?;
+                }
                 let temp = target::temp_for(&e.path);
                 let owner = s.held.as_ref().and_then(|h| owner_of(&h.meta));
                 sys::create_synced(&temp, bytes, e.mode, owner).map_err(io_at(&temp))?;
@@ -558,9 +563,9 @@ impl Lock {
                             expected: e.new.clone(),
                             found: now_hash,
                             kept: Some(format!(
-                                "it was changed after `{}` wrote it (not only by adding lines), so \
-                                 undoing would lose that change; nothing was undone. Its version \
-                                 from before `{}` is kept in {}",
+                                "it changed after `{}` wrote it, not only by adding lines, and \
+                                 undoing would lose that change, so the undo stopped; its version \
+                                 from before `{}` is in {}",
                                 last.op,
                                 last.op,
                                 e.old.as_ref().map_or_else(
