@@ -9,8 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ccmem::rules::config::Config;
-use ccmem::rules::run::{Options, audit};
+use ccmem::memory::{Library, LoadOptions};
+use ccmem::rules::run::audit;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn generator() -> Option<PathBuf> {
@@ -52,12 +52,11 @@ fn bench(c: &mut Criterion) {
     group.sample_size(10);
     for (name, files) in [("S", 256), ("M", 2_000), ("L", 20_000)] {
         let Some(dir) = corpus(name) else { continue };
-        let opts = Options {
-            config: Config::default(),
-            now,
-        };
         group.bench_function(format!("{files}-files"), |b| {
-            b.iter(|| audit(&dir, &opts).expect("audit runs"))
+            b.iter(|| {
+                let lib = Library::load(&dir, &LoadOptions::default()).expect("library loads");
+                audit(lib, now).expect("audit runs")
+            })
         });
     }
     group.finish();

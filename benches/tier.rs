@@ -8,7 +8,8 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::path::Path;
 
-use ccmem::tier::{Library, Options, plan, proof};
+use ccmem::memory::{Library, LoadOptions};
+use ccmem::tier::{Options, applied, plan, proof};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const ENTRIES: usize = 2_000;
@@ -47,19 +48,19 @@ fn generate(dir: &Path) {
 fn bench(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     generate(dir.path());
-    let lib = Library::read(dir.path()).unwrap();
+    let lib = Library::load(dir.path(), &LoadOptions::default()).unwrap();
     let opts = Options::default();
     let p = plan::plan(&lib, &opts).unwrap();
-    assert!(proof::prove(&lib, &lib.with(&p), &p, p.after).ok());
+    assert!(proof::prove(&lib, &applied(&lib, &p), &p, p.after).ok());
     let mut g = c.benchmark_group("tier-2000");
     g.sample_size(20);
     g.bench_function("read", |b| {
-        b.iter(|| black_box(Library::read(dir.path()).unwrap()))
+        b.iter(|| black_box(Library::load(dir.path(), &LoadOptions::default()).unwrap()))
     });
     g.bench_function("plan+prove", |b| {
         b.iter(|| {
             let p = plan::plan(&lib, &opts).unwrap();
-            let after = lib.with(&p);
+            let after = applied(&lib, &p);
             black_box(proof::prove(&lib, &after, &p, p.after))
         })
     });

@@ -10,6 +10,9 @@ use std::io::{self, Read};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 
+mod walk;
+pub use walk::{MAX_DEPTH, MdEntry, WalkError, md_files};
+
 /// Why a path gave no text.
 #[derive(Debug)]
 pub enum Unread {
@@ -74,6 +77,32 @@ pub fn read_capped_regular(path: &Path, limit: u64, len: u64) -> Result<Vec<u8>,
 }
 
 fn open_and_read(path: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
+    open_and_read_meta(path, limit).map(|(bytes, _)| bytes)
+}
+
+/// Reads a file of at most `limit` bytes and returns the metadata of the opened file too
+/// (modification time, mode), without a second `stat`. `known_regular`: a directory listing
+/// just said the entry is a regular file (not a link), so the `stat` before opening, which
+/// keeps ccmem from opening a device or FIFO at all, is skipped; the opened file is checked
+/// either way.
+pub fn read_with_meta(
+    path: &Path,
+    limit: u64,
+    known_regular: bool,
+) -> Result<(Vec<u8>, Metadata), Unread> {
+    if !known_regular {
+        let meta = std::fs::metadata(path).map_err(classify)?;
+        if !meta.is_file() {
+            return Err(Unread::NotRegular(kind_of(&meta)));
+        }
+        if meta.len() > limit {
+            return Err(Unread::TooLarge(meta.len()));
+        }
+    }
+    open_and_read_meta(path, limit)
+}
+
+fn open_and_read_meta(path: &Path, limit: u64) -> Result<(Vec<u8>, Metadata), Unread> {
     let file = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
@@ -86,7 +115,8 @@ fn open_and_read(path: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
     if opened.len() > limit {
         return Err(Unread::TooLarge(opened.len()));
     }
-    read_limited(file, limit, opened.len())
+    let bytes = read_limited(file, limit, opened.len())?;
+    Ok((bytes, opened))
 }
 
 fn read_limited(mut file: File, limit: u64, size_hint: u64) -> Result<Vec<u8>, Unread> {

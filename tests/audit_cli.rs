@@ -77,7 +77,10 @@ fn human_output_groups_by_file_and_hides_secrets() {
     assert!(text.contains("3 | - [x](user_gone.md)"), "{text}");
     assert!(text.contains("warning[secret-in-memory]"), "{text}");
     assert!(!text.contains("AbCdEf"), "secret printed:\n{text}");
-    assert!(text.contains("compliance 50.0% (out of control)"), "{text}");
+    assert!(
+        text.contains("1 files · 1 error(s) · 1 warning(s) · compliance 100.0% (healthy)"),
+        "MEMORY.md's broken link is an error, not a memory file's: {text}"
+    );
     for format in ["json", "sarif", "github"] {
         let out = ccmem(&["audit", "--format", format], lib.path());
         assert!(
@@ -175,6 +178,6 @@ fn all_sweeps_every_project() {
     assert_eq!(out.status.code(), Some(1));
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["projects"].as_array().unwrap().len(), 2);
-    assert_eq!(doc["summary"]["files"], 4);
+    assert_eq!(doc["summary"]["files"], 2, "memory files, not MEMORY.md");
     assert_eq!(doc["summary"]["errors"], 1);
 }

@@ -10,11 +10,13 @@ use std::path::PathBuf;
 use anyhow::Context;
 
 use super::ClientArgs;
+use crate::constants::INDEX_FILE;
 use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
+use crate::memory::Config;
 use crate::tier::add::{Request, plan_add};
-use crate::tier::budget::{self, Target};
-use crate::tier::library::{self, Library};
+use crate::tier::budget::Target;
+use crate::tier::check_readable;
 use crate::write;
 
 /// Add one memory entry with frontmatter, indexed where the budget allows.
@@ -65,11 +67,9 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         }
         None => None,
     };
-    let config = library::read_config(&folder)?;
-    let target = Target {
-        lines: config.target_lines.unwrap_or(budget::DEFAULT_TARGET.lines),
-        utf16: config.target_utf16.unwrap_or(budget::DEFAULT_TARGET.utf16),
-    };
+    let config = Config::find(&folder, None)?;
+    let (lines, utf16) = config.0.target();
+    let target = Target { lines, utf16 };
     let req = Request {
         kind: args.kind,
         topic: args.topic,
@@ -81,7 +81,8 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     };
     let lock = write::lock(&folder)?;
     let recovered = lock.recover()?;
-    let (lib, index_exists) = Library::read_allow_missing(&folder)?;
+    let lib = super::tier::load_library(&folder, &config, process)?;
+    let index_exists = check_readable(&lib, true)?;
     // `CCMEM_NOW` pins the clock (as for `audit`), so runs can be compared byte for byte.
     let now = match process.var("CCMEM_NOW") {
         Some(t) => t
@@ -93,7 +94,7 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let mut plan = plan_add(&lib, &req, target, &modified)?;
     if !index_exists {
         for f in &mut plan.files {
-            if f.name == library::INDEX {
+            if f.name == INDEX_FILE {
                 f.old = None;
             }
         }

@@ -10,9 +10,9 @@ use super::ClientArgs;
 use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::load::automem;
+use crate::memory::{Library, LoadOptions};
 use crate::render::audit::{self as view, Audited, Format};
-use crate::rules::config::Config;
-use crate::rules::run::{self, Audit, Options};
+use crate::rules::run::{self, Audit};
 use crate::settings::Settings;
 
 /// Audit a memory library (MEMORY.md, hubs, entries) against the typed write spec.
@@ -74,14 +74,20 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let mut failed = false;
     for dir in folders {
         bar.set_message(dir.display().to_string());
-        let (config, _) = Config::find(&dir, args.config.as_deref())?;
-        match run::audit(&dir, &Options { config, now }) {
+        let opts = LoadOptions {
+            config: args.config.as_deref(),
+            home: env.var("HOME").map(Path::new),
+        };
+        let audited = Library::load(&dir, &opts)
+            .map_err(|e| e.to_string())
+            .and_then(|lib| run::audit(lib, now).map_err(|e| format!("{}: {e}", dir.display())));
+        match audited {
             Ok(a) => audits.push((dir, a)),
             Err(e) if args.all => {
                 bar.suspend(|| eprintln!("ccmem: {}: {e}", dir.display()));
                 failed = true;
             }
-            Err(e) => anyhow::bail!("{}: {e}", dir.display()),
+            Err(e) => anyhow::bail!("{e}"),
         }
         bar.inc(1);
     }

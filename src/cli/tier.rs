@@ -11,13 +11,14 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::ClientArgs;
+use crate::constants::INDEX_FILE as INDEX;
 use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
+use crate::memory::{Config, Library};
 use crate::tier::budget::{self, CAP, Size, Target};
-use crate::tier::library::{self, INDEX, Library};
 use crate::tier::plan::{FilePlan, Plan, Suggestion};
 use crate::tier::proof::{Proof, prove};
-use crate::tier::{Options, plan};
+use crate::tier::{Options, applied, check_readable, plan, text_of, topic};
 use crate::write::{self, Applied, Change, Hash, Recovered, WriteError};
 
 /// How many times `tier --write` plans again when a file changed under a plan.
@@ -38,10 +39,12 @@ pub struct Args {
     /// Also propose shorter descriptions for long index lines (shown, never applied).
     #[arg(long)]
     compress: bool,
-    /// Target line count (default: `ccmem.toml` `[tier] target_lines`, else 120).
+    /// Target line count (default: `ccmem.toml` `[tier] target-lines`, else `[audit]
+    /// target-lines`, else 120).
     #[arg(long, value_name = "N")]
     target_lines: Option<usize>,
-    /// Target size in UTF-16 units (default: `ccmem.toml` `[tier] target_utf16`, else 16000).
+    /// Target size in UTF-16 units (default: `ccmem.toml` `[tier] target-utf16`, else
+    /// `[audit] target-utf16`, else 16000).
     #[arg(long, value_name = "N")]
     target_utf16: Option<usize>,
     /// Machine-readable output.
@@ -67,6 +70,22 @@ pub(super) fn memory_dir(
     let settings = crate::settings::Settings::load(&env);
     crate::load::automem::resolve_folder(&env, &settings)
         .context("auto memory is off or has no folder here; pass MEMORY_DIR")
+}
+
+/// The memory library in `folder` with settings already found, `~/` links resolved against
+/// HOME from the environment snapshot.
+pub(super) fn load_library(
+    folder: &Path,
+    config: &(Config, Option<PathBuf>),
+    process: &ProcessEnv,
+) -> anyhow::Result<Library> {
+    let home = process.var("HOME").map(Path::new);
+    Ok(Library::load_configured(
+        folder,
+        config.0.clone(),
+        config.1.clone(),
+        home,
+    )?)
 }
 
 /// The write-module changes for planned files.
@@ -112,10 +131,11 @@ struct Report<'a> {
 /// Runs the command.
 pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let folder = memory_dir(args.dir.clone(), &args.client, process)?;
-    let config = library::read_config(&folder)?;
+    let config = Config::find(&folder, None)?;
+    let (lines, utf16) = config.0.target();
     let target = Target {
-        lines: (args.target_lines.or(config.target_lines)).unwrap_or(budget::DEFAULT_TARGET.lines),
-        utf16: (args.target_utf16.or(config.target_utf16)).unwrap_or(budget::DEFAULT_TARGET.utf16),
+        lines: args.target_lines.unwrap_or(lines),
+        utf16: args.target_utf16.unwrap_or(utf16),
     };
     if args.check {
         return check(&folder, target, args.json);
@@ -139,9 +159,10 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     // the plan stale: nothing is written, and tier plans again from the new content.
     let mut attempts = 0;
     let (lib, plan, proof, applied) = loop {
-        let lib = Library::read(&folder)?;
+        let lib = load_library(&folder, &config, process)?;
+        check_readable(&lib, false)?;
         let plan = plan::plan(&lib, &opts)?;
-        let proof = prove(&lib, &lib.with(&plan), &plan, plan.after);
+        let proof = prove(&lib, &applied(&lib, &plan), &plan, plan.after);
         let Some(lock) = lock.as_ref().filter(|_| !plan.is_noop() && proof.ok()) else {
             break (lib, plan, proof, None);
         };
@@ -176,7 +197,7 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
             failure = Some("the plan does not prove (see above); nothing was written".to_owned());
         } else {
             let applied = applied.context("a proven plan is written")?;
-            let (disk, changed) = verify_on_disk(&folder, &lib, &plan)?;
+            let (disk, changed) = verify_on_disk(&folder, &lib, &plan, &config, process)?;
             if !disk.ok() {
                 failure = Some(
                     "the files on disk do not prove (see above); run `ccmem undo` to restore"
@@ -213,46 +234,50 @@ fn verify_on_disk(
     folder: &Path,
     before: &Library,
     plan: &Plan,
+    config: &(Config, Option<PathBuf>),
+    process: &ProcessEnv,
 ) -> anyhow::Result<(Proof, Vec<String>)> {
-    let mut after = Library::read(folder)?;
+    let after = load_library(folder, config, process)?;
+    check_readable(&after, false)?;
+    let now_text = |lib: &Library, name: &str| -> Option<String> {
+        if name == INDEX {
+            Some(lib.index_text().to_owned())
+        } else {
+            topic(lib, name).map(|f| text_of(f).to_owned())
+        }
+    };
     let mut changed = Vec::new();
     for f in &plan.files {
-        let now = if f.name == INDEX {
-            Some(&mut after.index)
-        } else {
-            after.files.get_mut(&f.name).map(|t| &mut t.text)
-        };
-        if let Some(now) = now
-            && *now != f.new
+        if let Some(now) = now_text(&after, &f.name)
+            && now != f.new
             && write::merge::added(f.new.as_bytes(), now.as_bytes()).is_some()
         {
-            *now = f.new.clone();
             changed.push(f.name.clone());
         }
     }
+    // The lines another writer only added are theirs: the proof looks at tier's version.
+    let after = after.with(
+        plan.files
+            .iter()
+            .filter(|f| changed.contains(&f.name))
+            .map(|f| (f.name.as_str(), Some(f.new.as_str()))),
+    );
     let size = if changed.iter().any(|f| f == INDEX) {
         // The lines another writer added are theirs, not tier's: the proof measures tier's.
-        budget::measure(&after.index)
+        budget::measure(after.index_text())
     } else {
         budget::on_disk(&folder.join(INDEX))
             .with_context(|| format!("{}: cannot re-read", folder.join(INDEX).display()))?
     };
     let mut proof = prove(before, &after, plan, size);
-    let expected = before.with(plan);
+    let expected = applied(before, plan);
     let differs: Vec<&str> = plan
         .files
         .iter()
-        .filter(|f| {
-            let now = if f.name == INDEX {
-                Some(&after.index)
-            } else {
-                after.files.get(&f.name).map(|t| &t.text)
-            };
-            now != Some(&f.new)
-        })
+        .filter(|f| now_text(&after, &f.name).as_deref() != Some(f.new.as_str()))
         .map(|f| f.name.as_str())
         .collect();
-    if !differs.is_empty() || expected.files.len() != after.files.len() {
+    if !differs.is_empty() || expected.top_level().count() != after.top_level().count() {
         proof.checks[3].ok = false;
         proof.checks[3]
             .detail

@@ -29,7 +29,8 @@ pub enum Role {
     Other,
 }
 
-/// Classifies a file name (no directories).
+/// Classifies a file name (no directories) by claude-memory-manager's naming
+/// (`<type>_<topic>.md`, topic as [`super::spec::topic_problem`] allows).
 pub fn role_of(file_name: &str) -> Role {
     if file_name == crate::constants::INDEX_FILE {
         return Role::Index;
@@ -40,11 +41,9 @@ pub fn role_of(file_name: &str) -> Role {
     let Some((kind, topic)) = stem.split_once('_') else {
         return Role::Other;
     };
-    let topic_ok = !topic.is_empty()
-        && topic
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-');
-    if !crate::constants::MEMORY_TYPES.contains(&kind) || !topic_ok {
+    if !crate::constants::MEMORY_TYPES.contains(&kind)
+        || super::spec::topic_problem(topic).is_some()
+    {
         return Role::Other;
     }
     if kind == "reference"
@@ -111,38 +110,81 @@ pub struct MemFile {
     pub role: Role,
     /// Text or the reason there is none.
     pub content: Content,
+    /// The directory entry is a symbolic link.
+    pub symlink: bool,
+    /// Modification time of the file read (`None` when it was not read).
+    pub mtime: Option<Timestamp>,
+    /// Permission bits of the file read (`None` when it was not read).
+    pub mode: Option<u32>,
 }
 
 impl MemFile {
-    /// Reads and parses the file at `root/rel`, reading at most `cap` bytes.
-    pub fn read(root: &Path, rel: String, cap: u64) -> MemFile {
+    /// Reads and parses the file at `root/rel`, reading at most `cap` bytes (one open, one
+    /// `fstat`, one read; no `stat` first when the walk saw a regular file).
+    pub fn read(root: &Path, rel: String, symlink: bool, cap: u64) -> MemFile {
         let path = root.join(&rel);
-        let name = rel.rsplit('/').next().unwrap_or(&rel);
-        let role = if rel.contains('/') && name == crate::constants::INDEX_FILE {
-            Role::Other
-        } else {
-            role_of(name)
+        let (content, meta) = match fsread::read_with_meta(&path, cap, !symlink) {
+            Ok((bytes, meta)) => (decode(bytes), Some(meta)),
+            Err(Unread::TooLarge(n)) => (
+                Content::Unread(Unreadable::Io(format!(
+                    "too large ({n} bytes; the audit reads at most {cap})"
+                ))),
+                None,
+            ),
+            Err(e) => (Content::Unread(Unreadable::Io(e.to_string())), None),
         };
-        let content = match fsread::read_capped(&path, cap) {
-            Ok(bytes) => decode(bytes),
-            Err(Unread::TooLarge(n)) => Content::Unread(Unreadable::Io(format!(
-                "too large ({n} bytes; the audit reads at most {cap})"
-            ))),
-            Err(e) => Content::Unread(Unreadable::Io(e.to_string())),
-        };
+        let mtime = meta
+            .as_ref()
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| Timestamp::try_from(t).ok());
+        let mode = meta.map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o7777);
         MemFile {
+            role: role_for(&rel),
             rel,
             path,
-            role,
             content,
+            symlink,
+            mtime,
+            mode,
         }
     }
 
-    /// Modification time (following links), read on demand (only `stale-entry` needs it, and
-    /// only for files without a usable `modified`).
-    pub fn mtime(&self) -> Option<Timestamp> {
-        let t = std::fs::metadata(&self.path).ok()?.modified().ok()?;
-        Timestamp::try_from(t).ok()
+    /// A file from text in memory (planned, or in a test): parsed, never read from disk.
+    pub fn from_text(root: &Path, rel: String, text: String) -> MemFile {
+        MemFile {
+            role: role_for(&rel),
+            path: root.join(&rel),
+            content: decode(text.into_bytes()),
+            rel,
+            symlink: false,
+            mtime: None,
+            mode: None,
+        }
+    }
+
+    /// The memory's type: its frontmatter `type` (or `metadata.type`), else, when the
+    /// frontmatter gives none (absent, invalid, or without the field), the type prefix of a
+    /// `<type>_<topic>.md` name. Checks that depend on the type still run on a file whose
+    /// frontmatter cannot be read.
+    pub fn kind(&self) -> Option<&str> {
+        let from_meta = self
+            .meta()
+            .and_then(|m| m.kind.as_deref())
+            .map(str::trim)
+            .filter(|k| !k.is_empty());
+        from_meta.or(match &self.role {
+            Role::Entry { kind, .. } => Some(kind.as_str()),
+            Role::Hub { .. } => Some("reference"),
+            _ => None,
+        })
+    }
+
+    /// The frontmatter `modified` as a time, when it parses.
+    pub fn modified(&self) -> Option<Timestamp> {
+        self.meta()?
+            .modified
+            .as_deref()
+            .and_then(meta::parse_modified)
     }
 
     /// The text, when the file was read.
@@ -183,6 +225,16 @@ impl MemFile {
             Some((text, p)) => line_of(text, p.body_start),
             None => 1,
         }
+    }
+}
+
+/// The role of a file at `rel`: only the top-level `MEMORY.md` is the index.
+fn role_for(rel: &str) -> Role {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    if rel.contains('/') && name == crate::constants::INDEX_FILE {
+        Role::Other
+    } else {
+        role_of(name)
     }
 }
 

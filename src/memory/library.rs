@@ -1,25 +1,35 @@
-//! A loaded memory library: every `.md` file read in parallel, the links of the index and the
-//! hubs resolved, and which files MEMORY.md reaches (directly, or through a hub it links).
+//! The memory library: one snapshot of a memory folder, read once, that every command works
+//! on. One [`Library::load`] gives the files (each read once, in parallel), their frontmatter as
+//! the client reads it, the links of every file resolved, which files MEMORY.md reaches from
+//! the part the client loads, the index as the client measures it, the write spec the library
+//! follows and its `ccmem.toml`.
+//!
+//! A snapshot can also be built from texts in memory ([`Library::from_texts`]) or from another
+//! one with some files replaced ([`Library::with`], how `tier` proves a plan before writing).
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::file::{MemFile, Role};
-use super::links::{self, Link, Syntax};
-use super::scan::{self, WalkError};
+use super::config::{Config, ConfigError};
+use super::file::{MemFile, Role, role_of};
+use super::meta::KindAt;
+use super::spec::{Detected, Spec};
+use crate::fsread::{self, WalkError};
+use crate::load::automem::{self, IndexState};
+use crate::text::links::{self, Link, Syntax};
 
 /// Where a link leads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target {
     /// A file of the library (its index in [`Library::files`]), named by its path.
     File(usize),
-    /// A file of the library matched by name only: a wiki link `[[topic]]` that equals a
-    /// file's topic or frontmatter `name` but not its file name. Not broken, but it does not
-    /// make the file reachable: the model gets a name to search for, not a file to open.
+    /// A file of the library matched by name only: a wiki link `[[name]]` that equals a
+    /// file's frontmatter `name` (or its topic) but not its file name. Not broken, but it does
+    /// not make the file reachable: the model gets a name to search for, not a file to open.
     Named(usize),
-    /// An existing path that is not a scanned library file (outside the folder, hidden…).
+    /// An existing path that is not a file of the library (outside the folder, hidden…).
     Outside,
     /// Nothing there.
     Missing,
@@ -36,6 +46,9 @@ pub struct FileLink {
     pub link: Link,
     /// Where it leads.
     pub target: Target,
+    /// The line reaches the model: not past the client's cut of MEMORY.md (always true
+    /// outside MEMORY.md).
+    pub loaded: bool,
 }
 
 /// How MEMORY.md reaches a file.
@@ -43,16 +56,45 @@ pub struct FileLink {
 pub enum Reach {
     /// The index itself.
     Index,
-    /// Linked from MEMORY.md.
+    /// Linked from the part of MEMORY.md the client loads.
     Direct,
-    /// Linked from a hub (this file index) that MEMORY.md links.
+    /// Linked from a hub (this file index) that the loaded part of MEMORY.md links.
     ViaHub(usize),
+    /// Linked only from lines of MEMORY.md past the client's cut (or from a hub only those
+    /// lines link): on disk, never seen.
+    PastCut,
     /// Not reached.
     Unreachable,
 }
 
+/// How to load a library.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LoadOptions<'a> {
+    /// A `ccmem.toml` to use instead of the one found from the folder (`--config`).
+    pub config: Option<&'a Path>,
+    /// `HOME` from the environment snapshot, for `~/` links (`None`: such links stay
+    /// unresolved and are not reported).
+    pub home: Option<&'a Path>,
+}
+
+/// Why a library could not be loaded at all.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The folder itself cannot be listed.
+    #[error("{}: {source}", path.display())]
+    Folder {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// `ccmem.toml` is unusable.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+}
+
 /// A memory library.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Library {
     /// The folder as given.
     pub root: PathBuf,
@@ -60,41 +102,161 @@ pub struct Library {
     pub files: Vec<MemFile>,
     /// Subfolders that could not be listed.
     pub walk_errors: Vec<WalkError>,
+    /// `ccmem.toml` (defaults when there is none).
+    pub config: Config,
+    /// The `ccmem.toml` used, if any.
+    pub config_path: Option<PathBuf>,
+    /// The write spec the library is held to.
+    pub spec: Detected,
+    /// MEMORY.md as the client measures it at load (from the text read here).
+    pub index_state: IndexState,
+    home: Option<PathBuf>,
     links: Vec<Vec<FileLink>>,
+    reach: Vec<Reach>,
     by_rel: HashMap<String, usize>,
+    by_name: HashMap<String, usize>,
+    by_key: HashMap<String, usize>,
 }
 
 impl Library {
-    /// Scans and reads `root` (files larger than `cap` bytes are reported, not read).
-    pub fn load(root: &Path, cap: u64) -> std::io::Result<Library> {
-        let (rels, walk_errors) = scan::md_files(root)?;
-        let files: Vec<MemFile> = rels
+    /// Finds `ccmem.toml`, then scans and reads `root` (files larger than `[audit]
+    /// max-file-bytes` are reported, not read). Fails only when the folder cannot be listed or
+    /// the configuration is unusable.
+    pub fn load(root: &Path, opts: &LoadOptions) -> Result<Library, LoadError> {
+        let (config, config_path) = Config::find(root, opts.config)?;
+        Library::load_configured(root, config, config_path, opts.home)
+    }
+
+    /// [`Library::load`] with settings already found (`config_path` is where they came from).
+    pub fn load_configured(
+        root: &Path,
+        config: Config,
+        config_path: Option<PathBuf>,
+        home: Option<&Path>,
+    ) -> Result<Library, LoadError> {
+        let (entries, walk_errors) =
+            fsread::md_files(root).map_err(|source| LoadError::Folder {
+                path: root.to_path_buf(),
+                source,
+            })?;
+        let cap = config.audit.max_file_bytes;
+        let files: Vec<MemFile> = entries
             .into_par_iter()
-            .map(|rel| MemFile::read(root, rel, cap))
+            .map(|e| MemFile::read(root, e.rel, e.symlink, cap))
             .collect();
+        Ok(Library::build(
+            root,
+            files,
+            walk_errors,
+            config,
+            config_path,
+            home,
+        ))
+    }
+
+    /// A library of `(relative path, text)` pairs held in memory, as if read from `root`.
+    pub fn from_texts<I, S>(root: &Path, config: Config, files: I) -> Library
+    where
+        I: IntoIterator<Item = (S, String)>,
+        S: Into<String>,
+    {
+        let mut files: Vec<MemFile> = files
+            .into_iter()
+            .map(|(rel, text)| MemFile::from_text(root, rel.into(), text))
+            .collect();
+        files.sort_by(|a, b| a.rel.cmp(&b.rel));
+        files.dedup_by(|a, b| a.rel == b.rel);
+        Library::build(root, files, Vec::new(), config, None, None)
+    }
+
+    /// This library with some files replaced or created (`Some(text)`) or removed (`None`),
+    /// in memory.
+    pub fn with<'a>(
+        &self,
+        changes: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
+    ) -> Library {
+        let mut files = self.files.clone();
+        for (rel, text) in changes {
+            let at = files.binary_search_by(|f| f.rel.as_str().cmp(rel));
+            match (at, text) {
+                (Ok(k), Some(t)) => {
+                    let old = &files[k];
+                    let mut new = MemFile::from_text(&self.root, rel.to_owned(), t.to_owned());
+                    new.symlink = old.symlink;
+                    new.mode = old.mode;
+                    files[k] = new;
+                }
+                (Err(k), Some(t)) => files.insert(
+                    k,
+                    MemFile::from_text(&self.root, rel.to_owned(), t.to_owned()),
+                ),
+                (Ok(k), None) => {
+                    files.remove(k);
+                }
+                (Err(_), None) => {}
+            }
+        }
+        Library::build(
+            &self.root,
+            files,
+            self.walk_errors.clone(),
+            self.config.clone(),
+            self.config_path.clone(),
+            self.home.as_deref(),
+        )
+    }
+
+    fn build(
+        root: &Path,
+        files: Vec<MemFile>,
+        walk_errors: Vec<WalkError>,
+        config: Config,
+        config_path: Option<PathBuf>,
+        home: Option<&Path>,
+    ) -> Library {
         let by_rel = files
             .iter()
             .enumerate()
             .map(|(i, f)| (f.rel.clone(), i))
             .collect();
+        let spec = detect(&files, &config);
         let mut lib = Library {
             root: root.to_path_buf(),
             files,
             walk_errors,
+            config,
+            config_path,
+            spec,
+            index_state: IndexState::Missing,
+            home: home.map(Path::to_path_buf),
             links: Vec::new(),
+            reach: Vec::new(),
             by_rel,
+            by_name: HashMap::new(),
+            by_key: HashMap::new(),
         };
-        let keys = lib.wiki_keys();
+        (lib.by_name, lib.by_key) = lib.names();
+        lib.index_state = lib.measure_index();
+        let dark = dark_lines(&lib.index_state);
+        let index = lib.index();
         lib.links = (0..lib.files.len())
             .into_par_iter()
-            .map(|i| lib.scan_links(i, &keys))
+            .map(|i| lib.scan_links(i, if Some(i) == index { &dark } else { &[] }))
             .collect();
-        Ok(lib)
+        lib.reach = lib.compute_reach();
+        lib
     }
 
     /// The index (`MEMORY.md` at the root), if there is one.
     pub fn index(&self) -> Option<usize> {
-        self.by_rel.get(crate::constants::INDEX_FILE).copied()
+        self.find(crate::constants::INDEX_FILE)
+    }
+
+    /// MEMORY.md's text (empty when there is none or it could not be read).
+    pub fn index_text(&self) -> &str {
+        self.index()
+            .and_then(|i| self.files[i].text())
+            .unwrap_or("")
     }
 
     /// The file with this relative path.
@@ -102,30 +264,194 @@ impl Library {
         self.by_rel.get(rel).copied()
     }
 
-    /// The links of file `i` (only the index and hubs are scanned; others have none).
+    /// The file with this relative path.
+    pub fn file(&self, rel: &str) -> Option<&MemFile> {
+        self.find(rel).map(|i| &self.files[i])
+    }
+
+    /// The files directly in the folder other than MEMORY.md (what `tier` plans with), by
+    /// name.
+    pub fn top_level(&self) -> impl Iterator<Item = &MemFile> {
+        self.files
+            .iter()
+            .filter(|f| !f.rel.contains('/') && f.role != Role::Index)
+    }
+
+    /// The file whose frontmatter `name` is `name` (the first, by path, when several share it).
+    pub fn named(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The links of file `i`.
     pub fn links(&self, i: usize) -> &[FileLink] {
         &self.links[i]
     }
 
     /// How MEMORY.md reaches each file, by file index.
-    pub fn reach(&self) -> Vec<Reach> {
+    pub fn reach(&self) -> &[Reach] {
+        &self.reach
+    }
+
+    /// The write spec the library is held to.
+    pub fn spec(&self) -> Spec {
+        self.spec.spec
+    }
+
+    /// The permission bits most of the library's files have (what a new file should get), or
+    /// `None` when no file was read from disk.
+    pub fn usual_mode(&self) -> Option<u32> {
+        let mut counts: HashMap<u32, usize> = HashMap::new();
+        for m in self.files.iter().filter_map(|f| f.mode) {
+            *counts.entry(m).or_default() += 1;
+        }
+        counts
+            .into_iter()
+            .max_by_key(|&(mode, n)| (n, std::cmp::Reverse(mode)))
+            .map(|(mode, _)| mode)
+    }
+
+    fn measure_index(&self) -> IndexState {
+        match self.index().map(|i| &self.files[i]) {
+            None => IndexState::Missing,
+            Some(f) => match f.text() {
+                Some(text) => {
+                    IndexState::Loaded(automem::index::process_file(text.as_bytes()).measure)
+                }
+                // Not text here (binary, too large, not UTF-8…): measure it as the client
+                // reads it, lossily.
+                None if f.mtime.is_some() || f.path.exists() => automem::measure_index(&f.path),
+                None => IndexState::Missing,
+            },
+        }
+    }
+
+    /// Frontmatter names, and the loose keys a wiki link may use for each file (its stem, its
+    /// stem without the type prefix, its `name`); the first file by path wins.
+    fn names(&self) -> (HashMap<String, usize>, HashMap<String, usize>) {
+        let mut names = HashMap::new();
+        let mut keys = HashMap::new();
+        for (i, f) in self.files.iter().enumerate() {
+            let name = f.meta().and_then(|m| m.name.as_deref()).map(str::trim);
+            if let Some(name) = name.filter(|n| !n.is_empty()) {
+                names.entry(name.to_owned()).or_insert(i);
+            }
+            let stem = f.name().strip_suffix(".md").unwrap_or(f.name());
+            let topic = stem.find(['_', '-']).map(|k| &stem[k + 1..]);
+            for k in [Some(stem), topic, name].into_iter().flatten() {
+                keys.entry(wiki_key(k)).or_insert(i);
+            }
+        }
+        (names, keys)
+    }
+
+    fn scan_links(&self, i: usize, dark: &[(usize, bool)]) -> Vec<FileLink> {
+        let Some((text, parsed)) = self.files[i].parsed() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (line, offset, link) in links::LineScanner::new(text, parsed.body_start).collect_all() {
+            let target = self.resolve(i, &link);
+            // A code span is a link only where it names a memory: a missing `CLAUDE.md` in
+            // backticks is prose about another file.
+            if link.syntax == Syntax::CodeSpan
+                && target == Target::Missing
+                && role_of(link.target.rsplit('/').next().unwrap_or("")) == Role::Other
+            {
+                continue;
+            }
+            let loaded = dark.binary_search_by_key(&line, |d| d.0).is_err();
+            out.push(FileLink {
+                line,
+                offset,
+                link,
+                target,
+                loaded,
+            });
+        }
+        out
+    }
+
+    /// Where `link` in file `from` leads.
+    pub fn resolve(&self, from: usize, link: &Link) -> Target {
+        let by_path = |target: &str| self.resolve_path(from, target);
+        match link.syntax {
+            Syntax::Markdown | Syntax::Reference | Syntax::CodeSpan => by_path(&link.target),
+            Syntax::Wiki if link.target.to_ascii_lowercase().ends_with(".md") => {
+                by_path(&link.target)
+            }
+            Syntax::Wiki => match by_path(&format!("{}.md", link.target)) {
+                Target::Missing => self.resolve_name(&link.target),
+                found => found,
+            },
+        }
+    }
+
+    /// `[[name]]`: the memory whose `name:` it is (the client's own meaning), else one whose
+    /// file stem or topic matches, compared case-insensitively with `_` and `-` alike.
+    fn resolve_name(&self, name: &str) -> Target {
+        if let Some(i) = self.named(name.trim()) {
+            return Target::Named(i);
+        }
+        self.by_key
+            .get(&wiki_key(name))
+            .map_or(Target::Missing, |&i| Target::Named(i))
+    }
+
+    fn resolve_path(&self, from: usize, target: &str) -> Target {
+        let from_rel = &self.files[from].rel;
+        let dir = from_rel.rfind('/').map_or("", |k| &from_rel[..k + 1]);
+        let on_disk: PathBuf = if let Some(rest) = target.strip_prefix("~/") {
+            match &self.home {
+                Some(home) => home.join(rest),
+                // Without HOME nothing can be said about the link.
+                None => return Target::Outside,
+            }
+        } else if target.starts_with('/') {
+            PathBuf::from(target)
+        } else {
+            if let Some(t) = normalize(&format!("{dir}{target}")).and_then(|j| self.find(&j)) {
+                return Target::File(t);
+            }
+            self.root.join(dir).join(target)
+        };
+        if let Some(t) = self.inside(&on_disk) {
+            return Target::File(t);
+        }
+        if std::fs::metadata(&on_disk).is_ok() {
+            Target::Outside
+        } else {
+            Target::Missing
+        }
+    }
+
+    /// The library file at an absolute or root-relative path, compared lexically.
+    fn inside(&self, path: &Path) -> Option<usize> {
+        let root = std::path::absolute(&self.root).ok()?;
+        let path = std::path::absolute(path).ok()?;
+        let rel = path.strip_prefix(&root).ok()?;
+        let rel = normalize(rel.to_str()?)?;
+        self.find(&rel)
+    }
+
+    fn compute_reach(&self) -> Vec<Reach> {
         let mut reach = vec![Reach::Unreachable; self.files.len()];
-        // `Named` links do not count (see `Target::Named`).
         let Some(index) = self.index() else {
             return reach;
         };
         reach[index] = Reach::Index;
-        let direct: Vec<usize> = self.links[index]
-            .iter()
-            .filter_map(|l| match l.target {
-                Target::File(t) if t != index => Some(t),
-                _ => None,
-            })
-            .collect();
-        for &t in &direct {
+        // `Named` links do not count (see `Target::Named`).
+        let direct = |loaded: bool| {
+            self.links[index]
+                .iter()
+                .filter_map(move |l| match l.target {
+                    Target::File(t) if t != index && l.loaded == loaded => Some(t),
+                    _ => None,
+                })
+        };
+        for t in direct(true) {
             reach[t] = Reach::Direct;
         }
-        for &hub in &direct {
+        for hub in direct(true).collect::<Vec<_>>() {
             if !matches!(self.files[hub].role, Role::Hub { .. }) {
                 continue;
             }
@@ -137,93 +463,57 @@ impl Library {
                 }
             }
         }
+        for t in direct(false).collect::<Vec<_>>() {
+            if reach[t] != Reach::Unreachable {
+                continue;
+            }
+            reach[t] = Reach::PastCut;
+            if matches!(self.files[t].role, Role::Hub { .. }) {
+                for l in &self.links[t] {
+                    if let Target::File(u) = l.target
+                        && reach[u] == Reach::Unreachable
+                    {
+                        reach[u] = Reach::PastCut;
+                    }
+                }
+            }
+        }
         reach
     }
+}
 
-    fn scan_links(&self, i: usize, keys: &HashMap<String, usize>) -> Vec<FileLink> {
-        let file = &self.files[i];
-        if !matches!(file.role, Role::Index | Role::Hub { .. }) {
-            return Vec::new();
+/// Votes of each memory file's frontmatter (and hubs) for a write spec.
+fn detect(files: &[MemFile], config: &Config) -> Detected {
+    let (mut client, mut manager) = (0, 0);
+    for f in files {
+        if matches!(f.role, Role::Hub { .. }) {
+            manager += 1;
+            continue;
         }
-        let Some((text, parsed)) = file.parsed() else {
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        let mut offset = parsed.body_start;
-        let first = super::file::line_of(text, offset);
-        let mut fence: Option<&str> = None;
-        for (line, raw) in (first..).zip(text[parsed.body_start..].split_inclusive('\n')) {
-            let trimmed = raw.trim_start();
-            if let Some(open) = fence {
-                if trimmed.starts_with(open) {
-                    fence = None;
-                }
-            } else if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-                fence = Some(&trimmed[..3]);
-            } else {
-                for link in links::links(raw.trim_end_matches(['\n', '\r'])) {
-                    let target = self.resolve(i, &link, keys);
-                    out.push(FileLink {
-                        line,
-                        offset: offset + link.offset,
-                        link,
-                        target,
-                    });
-                }
-            }
-            offset += raw.len();
+        if f.role == Role::Index {
+            continue;
         }
-        out
-    }
-
-    fn resolve(&self, from: usize, link: &Link, keys: &HashMap<String, usize>) -> Target {
-        let dir = match self.files[from].rel.rfind('/') {
-            Some(k) => &self.files[from].rel[..k + 1],
-            None => "",
-        };
-        let as_path = |target: &str| -> Target {
-            let joined = normalize(&format!("{dir}{target}"));
-            if let Some(&t) = joined.as_ref().and_then(|j| self.by_rel.get(j)) {
-                return Target::File(t);
-            }
-            let on_disk = self.root.join(dir).join(target);
-            if std::fs::metadata(on_disk).is_ok() {
-                Target::Outside
-            } else {
-                Target::Missing
-            }
-        };
-        match link.syntax {
-            Syntax::Markdown | Syntax::CodeSpan => as_path(&link.target),
-            Syntax::Wiki if link.target.ends_with(".md") => as_path(&link.target),
-            Syntax::Wiki => match as_path(&format!("{}.md", link.target)) {
-                Target::Missing => keys
-                    .get(&wiki_key(&link.target))
-                    .map_or(Target::Missing, |&t| Target::Named(t)),
-                found => found,
-            },
+        match f.meta().map(|m| m.kind_at) {
+            Some(KindAt::Flat) => manager += 1,
+            Some(KindAt::Nested) => client += 1,
+            _ => {}
         }
     }
+    Detected::from_votes(config.spec, client, manager)
+}
 
-    /// Names a wiki link may use for each file: its stem, its stem without the type prefix,
-    /// and its frontmatter `name`, compared case-insensitively with `_` and `-` alike.
-    fn wiki_keys(&self) -> HashMap<String, usize> {
-        let mut keys = HashMap::new();
-        for (i, f) in self.files.iter().enumerate() {
-            let stem = f.name().strip_suffix(".md").unwrap_or(f.name());
-            let mut names = vec![stem.to_owned()];
-            if let Some(k) = stem.find(['_', '-']) {
-                names.push(stem[k + 1..].to_owned());
-            }
-            if let Some(name) = f.meta().and_then(|m| m.name.clone()) {
-                names.push(name);
-            }
-            for n in names {
-                keys.entry(wiki_key(&n)).or_insert(i);
-            }
-        }
-        keys
-    }
+/// The dark lines of the index (file line, partially cut), sorted.
+fn dark_lines(state: &IndexState) -> Vec<(usize, bool)> {
+    let IndexState::Loaded(m) = state else {
+        return Vec::new();
+    };
+    let mut dark: Vec<(usize, bool)> = m
+        .cut
+        .iter()
+        .flat_map(|c| c.dark.iter().map(|d| (d.line, d.partial)))
+        .collect();
+    dark.sort_unstable();
+    dark
 }
 
 /// The comparison form of a wiki name: lower case, `_` as `-`, outer `-` trimmed.
@@ -252,98 +542,4 @@ fn normalize(rel: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn lib(files: &[(&str, &str)]) -> (tempfile::TempDir, Library) {
-        let dir = tempfile::tempdir().unwrap();
-        for (name, text) in files {
-            let p = dir.path().join(name);
-            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(p, text).unwrap();
-        }
-        let lib = Library::load(dir.path(), 1 << 20).unwrap();
-        (dir, lib)
-    }
-
-    #[test]
-    fn reach_through_hubs_only_one_level() {
-        let (_d, lib) = lib(&[
-            (
-                "MEMORY.md",
-                "# Index\n- [a](user_a.md)\n- [hub](reference_g_hub.md)\n",
-            ),
-            ("user_a.md", "- [b](user_b.md)\n"),
-            ("user_b.md", "x\n"),
-            (
-                "reference_g_hub.md",
-                "- [c](user_c.md)\n- [[reference_sub_hub]]\n- [[user-e]]\n",
-            ),
-            ("user_e.md", "x\n"),
-            ("user_c.md", "x\n"),
-            ("reference_sub_hub.md", "- [d](user_d.md)\n"),
-            ("user_d.md", "x\n"),
-        ]);
-        let r = lib.reach();
-        let of = |n: &str| r[lib.find(n).unwrap()];
-        let hub = lib.find("reference_g_hub.md").unwrap();
-        assert_eq!(of("MEMORY.md"), Reach::Index);
-        assert_eq!(of("user_a.md"), Reach::Direct);
-        assert_eq!(of("user_b.md"), Reach::Unreachable);
-        assert_eq!(of("user_c.md"), Reach::ViaHub(hub));
-        assert_eq!(of("reference_sub_hub.md"), Reach::ViaHub(hub));
-        assert_eq!(of("user_d.md"), Reach::Unreachable);
-        assert_eq!(
-            of("user_e.md"),
-            Reach::Unreachable,
-            "a fuzzy name match does not reach"
-        );
-    }
-
-    #[test]
-    fn wiki_links_resolve_by_stem_topic_or_name() {
-        let (_d, lib) = lib(&[
-            (
-                "MEMORY.md",
-                "[[user_a]] [[A-Topic]] [[named-thing]] [[ghost]]\n```\n[x](nope.md)\n```\n",
-            ),
-            ("user_a.md", "x\n"),
-            ("project_a_topic.md", "x\n"),
-            ("user_z.md", "---\nname: named_thing\n---\nx\n"),
-        ]);
-        let targets: Vec<Target> = lib
-            .links(lib.index().unwrap())
-            .iter()
-            .map(|l| l.target)
-            .collect();
-        assert_eq!(
-            targets,
-            [
-                Target::File(lib.find("user_a.md").unwrap()),
-                Target::Named(lib.find("project_a_topic.md").unwrap()),
-                Target::Named(lib.find("user_z.md").unwrap()),
-                Target::Missing
-            ]
-        );
-    }
-
-    #[test]
-    fn relative_paths_and_outside_files() {
-        let (_d, lib) = lib(&[
-            (
-                "MEMORY.md",
-                "[a](./sub/user_a.md) [h](.hidden/user_h.md) [m](sub/../user_m.md)\n",
-            ),
-            ("sub/user_a.md", "x\n"),
-            (".hidden/user_h.md", "x\n"),
-        ]);
-        let links = lib.links(lib.index().unwrap());
-        assert_eq!(
-            links[0].target,
-            Target::File(lib.find("sub/user_a.md").unwrap())
-        );
-        assert_eq!(links[1].target, Target::Outside);
-        assert_eq!(links[2].target, Target::Missing);
-        assert_eq!(normalize("a/../../b"), None);
-    }
-}
+mod tests;

@@ -1,6 +1,9 @@
-//! A memory file's frontmatter: the client's split (`crate::text::frontmatter::split`), then
-//! YAML parsed with serde-saphyr. Both the flat form (`type: feedback`) and the client's nested
-//! form (`metadata: {type, node_type, modified}`, written since 2.1.214) are read; flat wins.
+//! A memory file's frontmatter, read as the client reads it (`qd` → `DDr`, SPEC-automemory §5):
+//! the client's split (`crate::text::frontmatter::split`), then YAML; when that fails, the
+//! client's lenient line rewrite (`_u`: a value holding YAML syntax is quoted, leading tabs
+//! become spaces) and YAML once more. Only a block that fails both is invalid. Both the flat
+//! form (`type: feedback`) and the client's nested form (`metadata: {type, node_type,
+//! modified}`, written since 2.1.214) are read; flat wins.
 
 use serde_json::Value;
 
@@ -27,6 +30,22 @@ pub struct Meta {
     pub retired: bool,
     /// `group` (or `metadata.group`): the index group `tier` files the entry under.
     pub group: Option<String>,
+    /// Where `type` was found.
+    pub kind_at: KindAt,
+    /// The block parsed only after the client's lenient rewrite (`_u`).
+    pub lenient: bool,
+}
+
+/// Where a file's `type` is written: the sign of the write spec it follows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum KindAt {
+    /// No `type` at all.
+    #[default]
+    Nowhere,
+    /// Top-level `type:` (claude-memory-manager's form).
+    Flat,
+    /// Only `metadata.type` (the client's form).
+    Nested,
 }
 
 /// The frontmatter block of a file.
@@ -90,6 +109,10 @@ pub fn parse_yaml(yaml: &str) -> Front {
             };
             pick(&top).or_else(|| pick(&nested))
         };
+        let kind_at = kind_at(
+            top.get("type").is_some_and(|v| !v.is_empty()),
+            nested.get("type").is_some_and(|v| !v.is_empty()),
+        );
         return Front::Parsed(Meta {
             name: get(&["name"]),
             description: get(&["description"]),
@@ -100,9 +123,29 @@ pub fn parse_yaml(yaml: &str) -> Front {
             superseded_by: get(&["superseded_by", "superseded-by", "replaced_by"]),
             retired: get(&["retired"]).is_some_and(|v| v.eq_ignore_ascii_case("true")),
             group: get(&["group"]),
+            kind_at,
+            lenient: false,
         });
     }
-    parse_yaml_full(yaml)
+    match parse_yaml_full(yaml) {
+        Front::Invalid { error } => {
+            // `DDr`: the client retries once with its lenient rewrite.
+            let fixed = crate::load::rule_paths::lenient(yaml);
+            match parse_yaml_full(&fixed) {
+                Front::Parsed(m) => Front::Parsed(Meta { lenient: true, ..m }),
+                _ => Front::Invalid { error },
+            }
+        }
+        parsed => parsed,
+    }
+}
+
+fn kind_at(flat: bool, nested: bool) -> KindAt {
+    match (flat, nested) {
+        (true, _) => KindAt::Flat,
+        (false, true) => KindAt::Nested,
+        (false, false) => KindAt::Nowhere,
+    }
 }
 
 /// Parses a YAML block with serde-saphyr.
@@ -135,6 +178,13 @@ pub(super) fn parse_yaml_full(yaml: &str) -> Front {
             .or_else(|| nested.and_then(|m| keys.iter().find_map(|k| m.get(*k).and_then(scalar))))
     };
     let retired = get(&["retired"]).is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    let kind_at = kind_at(
+        map.get("type").and_then(scalar).is_some(),
+        nested
+            .and_then(|m| m.get("type"))
+            .and_then(scalar)
+            .is_some(),
+    );
     Front::Parsed(Meta {
         name: get(&["name"]),
         description: get(&["description"]),
@@ -145,6 +195,8 @@ pub(super) fn parse_yaml_full(yaml: &str) -> Front {
         superseded_by: get(&["superseded_by", "superseded-by", "replaced_by"]),
         retired,
         group: get(&["group"]),
+        kind_at,
+        lenient: false,
     })
 }
 
@@ -205,6 +257,7 @@ mod tests {
             "---\nname: a\ndescription: d\nmetadata:\n  node_type: memory\n  type: project\n  modified: 2026-01-02T00:00:00Z\n---\nbody\n",
         );
         assert_eq!(m.kind.as_deref(), Some("project"));
+        assert_eq!(m.kind_at, KindAt::Nested);
         assert_eq!(m.node_type.as_deref(), Some("memory"));
         assert_eq!(m.modified.as_deref(), Some("2026-01-02T00:00:00Z"));
     }
@@ -216,12 +269,30 @@ mod tests {
     }
 
     #[test]
+    fn what_the_client_reads_after_its_lenient_rewrite_is_valid() {
+        let m = meta(
+            "---\nname: x\ndescription: Wanneer X documenteren: schrijf \"spatie na de :\" altijd\ntype: feedback\n---\nbody\n",
+        );
+        assert!(m.lenient);
+        assert_eq!(
+            m.description.as_deref(),
+            Some("Wanneer X documenteren: schrijf \"spatie na de :\" altijd")
+        );
+        assert_eq!(m.kind.as_deref(), Some("feedback"));
+        assert_eq!(m.kind_at, KindAt::Flat);
+    }
+
+    #[test]
     fn absent_and_malformed() {
         assert_eq!(parse("# no frontmatter\n").front, Front::Absent);
         assert!(matches!(
-            parse("---\nname: [unclosed\n---\nbody\n").front,
+            parse("---\nname: x\n  - nested: [\n---\nbody\n").front,
             Front::Invalid { .. }
         ));
+        let Front::Parsed(m) = parse("---\nname: [unclosed\n---\nbody\n").front else {
+            panic!("the client reads `[unclosed` as text after its lenient rewrite");
+        };
+        assert_eq!(m.name.as_deref(), Some("[unclosed"));
         assert!(matches!(
             parse("---\n- a\n- b\n---\nbody\n").front,
             Front::Invalid { .. }

@@ -145,7 +145,9 @@ mod tests {
             if let Front::Parsed(_) = &full {
                 assert_eq!(fast, full, "{yaml}");
             } else {
-                assert!(matches!(fast, Front::Invalid { .. }), "{yaml}");
+                // The fast path never takes a block the YAML parser rejects; the client's
+                // lenient retry may still read it.
+                assert!(super::parse(yaml).is_none(), "{yaml}");
             }
         }
         assert!(super::parse(cases[0]).is_some());

@@ -1,14 +1,20 @@
-//! A memory library: MEMORY.md (the index), hub files, and one-fact topic files.
+//! The memory library: the one model of a memory folder (MEMORY.md, hubs, topic files) that
+//! every command reads.
 //!
-//! [`scan`] finds the `.md` files, [`file`] reads each one (bounded, never blocking) and
-//! classifies it by name, [`meta`] parses its frontmatter, [`links`] finds links in a line,
-//! [`library`] ties them together (link targets, reachability from the index), and [`similar`]
-//! gives MinHash signatures for near-duplicate detection.
+//! [`library`] is the snapshot: the folder walked once (`crate::fsread::md_files`), every file
+//! read once ([`file`]) and its frontmatter parsed as the client parses it ([`meta`]), the links
+//! of every file resolved (syntax in `crate::text::links`), which files MEMORY.md reaches from
+//! the part the client loads, and the library's settings ([`config`], `ccmem.toml`) and write
+//! spec ([`spec`]). [`similar`] gives MinHash signatures for near-duplicate detection.
 
+pub mod config;
 pub mod file;
 pub mod library;
-pub mod links;
 pub mod meta;
 mod meta_fast;
-pub mod scan;
 pub mod similar;
+pub mod spec;
+
+pub use config::Config;
+pub use library::{Library, LoadOptions, Reach, Target};
+pub use spec::Spec;

@@ -1,14 +1,26 @@
 //! `broken-link` (hard).
 
 use super::{Check, Ctx, Diagnostic, declare_rule};
+use crate::memory::Spec;
+use crate::memory::file::{Role, role_of};
 use crate::memory::library::Target;
+use crate::text::links::{Link, Syntax};
 
 declare_rule! {
     /// ## What it does
-    /// Flags each link in MEMORY.md or a hub (`reference_<group>_hub.md`) that leads nowhere,
-    /// in every syntax indexes use: `[text](file.md)`, `[[name]]` (matched against file names,
-    /// topics and frontmatter names, case-insensitively, `_` and `-` alike) and
-    /// `` `file.md` ``. Names with hyphens and digits are links like any other.
+    /// Flags a link that leads nowhere. Links are what a reader follows: `[text](file.md)`,
+    /// reference links (`[label]: file.md`), `[[name]]`, and a code span that names a memory
+    /// file (`` `feedback_x.md` ``); paths are resolved relative to the linking file, `~/`
+    /// against HOME.
+    ///
+    /// - In MEMORY.md and hubs (`reference_<group>_hub.md`), every such link counts.
+    /// - In a topic file, a link to a sibling memory file (`feedback_x.md`) counts; links to
+    ///   other paths are about the project, not the library, and are left alone.
+    /// - `[[name]]` is matched against frontmatter `name:` (then file names and topics,
+    ///   case-insensitively, `_` and `-` alike). In the client's spec a `[[name]]` that
+    ///   matches no memory yet is fine, as the client tells the model ("it marks something
+    ///   worth writing later, not an error"); in claude-memory-manager's spec an index or hub
+    ///   entry written as `[[name]]` must lead to a file.
     ///
     /// ## Why it matters
     /// The index is the map the model reads at every session start; a dead entry sends it to
@@ -22,26 +34,37 @@ declare_rule! {
     /// ## Fix
     /// Point the link at the file's current name, or remove the line if the memory was
     /// retired on purpose.
-    pub const RULE = ("broken-link", Hard, Check::Library(check));
+    pub const RULE = ("broken-link", Hard, Both, Check::Library(check));
 }
 
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    for i in 0..ctx.lib.files.len() {
+    for (i, file) in ctx.lib.files.iter().enumerate() {
+        let map = matches!(file.role, Role::Index | Role::Hub { .. });
         for l in ctx.lib.links(i) {
-            if l.target == Target::Missing {
-                let text = ctx.lib.files[i].text().unwrap_or("");
-                let span = text[l.offset..]
-                    .find(l.link.target.as_str())
-                    .map(|k| l.offset + k..l.offset + k + l.link.target.len())
-                    .unwrap_or(l.offset..l.offset + 1);
-                out.push(ctx.diag_at(
-                    &RULE,
-                    i,
-                    span,
-                    format!("link to `{}`, which does not exist", l.link.target),
-                ));
+            if l.target != Target::Missing || !counts(ctx, map, &l.link) {
+                continue;
             }
+            let text = file.text().unwrap_or("");
+            let span = text[l.offset..]
+                .find(l.link.target.as_str())
+                .map(|k| l.offset + k..l.offset + k + l.link.target.len())
+                .unwrap_or(l.offset..l.offset + 1);
+            out.push(ctx.diag_at(
+                &RULE,
+                i,
+                span,
+                format!("link to `{}`, which does not exist", l.link.target),
+            ));
         }
+    }
+}
+
+/// Whether a missing link target is a broken link (see the rule's documentation).
+fn counts(ctx: &Ctx, map: bool, link: &Link) -> bool {
+    match link.syntax {
+        Syntax::Wiki => map && ctx.spec() == Spec::Manager,
+        _ if map => true,
+        _ => !link.target.contains('/') && role_of(&link.target) != Role::Other,
     }
 }
 
@@ -64,7 +87,8 @@ mod tests {
             ),
             (
                 "user_t.md",
-                &(fm("user", "") + "[dead](user_dead.md) is not checked in entries\n"),
+                &(fm("user", "")
+                    + "[dead](user_dead.md) is checked in entries, [doc](docs/x.md) is not\n"),
             ),
         ]);
         assert_eq!(
@@ -72,7 +96,8 @@ mod tests {
             [
                 ("MEMORY.md".to_owned(), 2),
                 ("MEMORY.md".to_owned(), 4),
-                ("reference_g_hub.md".to_owned(), 7)
+                ("reference_g_hub.md".to_owned(), 7),
+                ("user_t.md".to_owned(), 7)
             ]
         );
         let cols: Vec<Option<usize>> = f
@@ -83,5 +108,27 @@ mod tests {
             .map(|d| d.column)
             .collect();
         assert_eq!(cols[0], Some(34));
+    }
+
+    #[test]
+    fn the_clients_spec_allows_names_not_written_yet() {
+        let client = |name: &str, body: &str| {
+            format!("---\nname: {name}\ndescription: d\nmetadata:\n  type: user\n---\n{body}\n")
+        };
+        let f = Fixture::new(&[
+            (
+                "MEMORY.md",
+                "- [Role](user_role.md) — who\n- [Gone](user_gone.md) — renamed\n",
+            ),
+            (
+                "user_role.md",
+                &client(
+                    "user-role",
+                    "See [[testing-policy]] and [[not-written-yet]].",
+                ),
+            ),
+            ("feedback_testing.md", &client("testing-policy", "x")),
+        ]);
+        assert_eq!(f.found("broken-link"), [("MEMORY.md".to_owned(), 2)]);
     }
 }

@@ -2,7 +2,7 @@
 
 use super::{Check, Ctx, Diagnostic, declare_rule};
 use crate::load::automem::{IndexState, Measure};
-use crate::memory::links;
+use crate::text::links;
 
 declare_rule! {
     /// ## What it does
@@ -21,7 +21,7 @@ declare_rule! {
     /// ## Fix
     /// Move groups into hubs (one pointer line each), shorten descriptions, and keep the
     /// index under the target line (`index-over-target-line`).
-    pub const RULE = ("index-over-cap", Soft, Check::Library(check));
+    pub const RULE = ("index-over-cap", Soft, Both, Check::Library(check));
 }
 
 /// The measure of MEMORY.md, when it was read.
@@ -100,7 +100,7 @@ pub(crate) mod tests {
     pub(crate) fn run_with(state: IndexState) -> Vec<Diagnostic> {
         let f = Fixture::new(&[("MEMORY.md", "# I\n")]);
         let audit = f.audit();
-        let cfg = crate::rules::config::Config::default();
+        let cfg = crate::memory::config::AuditConfig::default();
         let ctx = Ctx {
             lib: &audit.lib,
             cfg: &cfg,

@@ -19,7 +19,7 @@ declare_rule! {
     ///
     /// ## Fix
     /// Move a group into a hub now, before the cut hides entries.
-    pub const RULE = ("index-over-safety-line", Soft, Check::Library(check));
+    pub const RULE = ("index-over-safety-line", Soft, Both, Check::Library(check));
 }
 
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {

@@ -20,7 +20,7 @@ declare_rule! {
     /// ## Fix
     /// Keep crown entries (⭐, ⚠️) and one pointer line per group in MEMORY.md; move the rest
     /// to hubs.
-    pub const RULE = ("index-over-target-line", Soft, Check::Library(check));
+    pub const RULE = ("index-over-target-line", Soft, Both, Check::Library(check));
 }
 
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {

@@ -6,8 +6,12 @@ use crate::memory::meta::Front;
 
 declare_rule! {
     /// ## What it does
-    /// Flags a frontmatter block whose YAML does not parse, or is not a mapping of keys to
-    /// values.
+    /// Flags a frontmatter block the client cannot read either: YAML that does not parse even
+    /// after the client's own lenient retry (2.1.332 `qd` → `DDr`: on a YAML error it quotes
+    /// every `key: value` whose value holds YAML syntax, `: ` included, turns leading tabs into
+    /// spaces, and parses again), or that is not a mapping of keys to values. A block the
+    /// client reads after that retry is valid: `description: Wanneer X: schrijf "y"` is fine.
+    /// The file's other checks run either way (its type then comes from its name).
     ///
     /// ## Why it matters
     /// A block that does not parse gives the file no name, description or type: every tool
@@ -29,7 +33,7 @@ declare_rule! {
     /// description: d
     /// ---
     /// ```
-    pub const RULE = ("invalid-frontmatter", Hard, Check::File(check));
+    pub const RULE = ("invalid-frontmatter", Hard, Both, Check::File(check));
 }
 
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
@@ -55,8 +59,12 @@ mod tests {
     fn vectors() {
         let f = Fixture::new(&[
             ("user_ok.md", &(fm("user", "") + "x\n")),
-            ("user_bad.md", "---\nname: [unclosed\n---\nx\n"),
+            ("user_bad.md", "---\nname: x\n  - nested: [\n---\nx\n"),
             ("user_list.md", "---\n- a\n---\nx\n"),
+            (
+                "user_lenient.md",
+                "---\nname: [unclosed\ndescription: a: b \"c\"\ntype: user\n---\nx\n",
+            ),
         ]);
         assert_eq!(
             f.found("invalid-frontmatter"),
@@ -64,6 +72,11 @@ mod tests {
                 ("user_bad.md".to_owned(), 2),
                 ("user_list.md".to_owned(), 2)
             ]
+        );
+        assert!(
+            f.found("missing-field")
+                .iter()
+                .all(|(p, _)| p != "user_lenient.md")
         );
     }
 }

@@ -25,7 +25,7 @@ declare_rule! {
     /// ## Fix
     /// Use one of the four types (here `feedback`), and name the file to match
     /// (`feedback_deploy_freeze.md`).
-    pub const RULE = ("invalid-type", Hard, Check::File(check));
+    pub const RULE = ("invalid-type", Hard, Both, Check::File(check));
 }
 
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {

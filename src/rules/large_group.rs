@@ -25,7 +25,7 @@ declare_rule! {
     /// ## Fix
     /// Move the group's entries to a hub, `reference_database_hub.md`, and leave one pointer
     /// line in MEMORY.md: `- [database hub](reference_database_hub.md) — RLS, indexes, …`.
-    pub const RULE = ("large-group", Soft, Check::Library(check));
+    pub const RULE = ("large-group", Soft, Manager, Check::Library(check));
 }
 
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
@@ -89,7 +89,12 @@ mod tests {
         index += &"- [a](user_a.md) · [b](user_a.md)\n".repeat(16);
         index += "## Hubs\n";
         index += &"- [h](reference_g_hub.md)\n".repeat(20);
-        let f = Fixture::new(&[("MEMORY.md", &index)]);
+        let mut f = Fixture::new(&[("MEMORY.md", &index)]);
+        assert!(
+            f.found("large-group").is_empty(),
+            "groups of entries behind hubs are claude-memory-manager's layout"
+        );
+        f.config().spec = crate::memory::spec::SpecChoice::Manager;
         assert_eq!(f.found("large-group"), [("MEMORY.md".to_owned(), 18)]);
         assert!(f.messages("large-group")[0].contains("16 entries"));
     }

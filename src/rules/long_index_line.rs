@@ -4,7 +4,7 @@ use super::{Check, Ctx, Diagnostic, declare_rule};
 
 declare_rule! {
     /// ## What it does
-    /// Flags a line of MEMORY.md longer than `max-index-line-chars` (200) UTF-16 units, the
+    /// Flags a line of MEMORY.md longer than `max-index-line-utf16` (200) UTF-16 units, the
     /// length at which the client itself calls an index line too long ("Keep index entries to
     /// one line under ~200 chars", in its cut warning). It counts as the client's `length`
     /// does: a CJK character is one unit, most emoji two. The client asks the model to keep each
@@ -20,7 +20,7 @@ declare_rule! {
     ///
     /// ## Fix
     /// Keep the scenario keywords and the conclusion; move the rest into the topic file.
-    pub const RULE = ("long-index-line", Soft, Check::Library(check));
+    pub const RULE = ("long-index-line", Soft, Both, Check::Library(check));
 }
 
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
@@ -28,7 +28,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let Some(text) = ctx.lib.files[index].text() else {
         return;
     };
-    let max = ctx.cfg.max_index_line_chars;
+    let max = ctx.cfg.max_index_line_utf16;
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let content = line.trim_end_matches(['\n', '\r']);

@@ -29,7 +29,7 @@ declare_rule! {
     /// type: feedback
     /// ---
     /// ```
-    pub const RULE = ("missing-field", Hard, Check::File(check));
+    pub const RULE = ("missing-field", Hard, Both, Check::File(check));
 }
 
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {

@@ -27,7 +27,7 @@ declare_rule! {
     /// type: feedback
     /// ---
     /// ```
-    pub const RULE = ("missing-frontmatter", Hard, Check::File(check));
+    pub const RULE = ("missing-frontmatter", Hard, Both, Check::File(check));
 }
 
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {

@@ -5,11 +5,15 @@ use crate::memory::file::{Role, line_of};
 
 declare_rule! {
     /// ## What it does
-    /// Flags a memory file whose frontmatter has no `modified` (nor `metadata.modified`).
+    /// Flags memory files whose frontmatter has no `modified` (nor `metadata.modified`), in
+    /// a library where other files have one. When no memory file has one at all, the library
+    /// simply does not use the field: that is one note for the whole library, not one per file.
     ///
     /// ## Why it matters
     /// File times change on every checkout, copy or sync, so they cannot tell when a memory was
-    /// last true; `modified` can. Without it, `stale-entry` falls back to the file time.
+    /// last true; `modified` can. Without it, `stale-entry` falls back to the file time and the
+    /// dates written in the text. The client's own writer stamps `metadata.modified` on every
+    /// write, so in a library that uses it, a file without it was written another way.
     ///
     /// ## Example
     /// ```markdown
@@ -22,18 +26,41 @@ declare_rule! {
     ///
     /// ## Fix
     /// Add `modified: 2026-11-29` (or a full timestamp) and update it with the content.
-    pub const RULE = ("missing-modified", Soft, Check::File(check));
+    pub const RULE = ("missing-modified", Soft, Both, Check::Library(check));
 }
 
-fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
-    let file = &ctx.lib.files[i];
-    if file.role == Role::Index {
+fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let mut with = 0;
+    let mut without = Vec::new();
+    for (i, file) in ctx.lib.files.iter().enumerate() {
+        if file.role == Role::Index {
+            continue;
+        }
+        let Some(meta) = file.meta() else { continue };
+        if meta.modified.as_deref().is_none_or(|m| m.trim().is_empty()) {
+            without.push(i);
+        } else {
+            with += 1;
+        }
+    }
+    if without.is_empty() {
         return;
     }
-    let (Some(meta), Some((text, parsed))) = (file.meta(), file.parsed()) else {
+    if with == 0 {
+        out.push(ctx.library_diag(
+            &RULE,
+            format!(
+                "no memory file has a `modified` date ({} files); stale-entry uses file times \
+                 and the dates written in the files",
+                without.len()
+            ),
+        ));
         return;
-    };
-    if meta.modified.as_deref().is_none_or(|m| m.trim().is_empty()) {
+    }
+    for i in without {
+        let Some((text, parsed)) = ctx.lib.files[i].parsed() else {
+            continue;
+        };
         let line = line_of(text, parsed.yaml_start);
         out.push(ctx.diag(&RULE, i, line, "frontmatter has no `modified` date".into()));
     }
@@ -59,5 +86,18 @@ mod tests {
             ("user_bare.md", "no frontmatter: reported elsewhere\n"),
         ]);
         assert_eq!(f.found("missing-modified"), [("user_no.md".to_owned(), 2)]);
+    }
+
+    #[test]
+    fn a_library_that_never_uses_modified_gets_one_note() {
+        let e = "---\nname: a\ndescription: d\ntype: user\n---\nx\n";
+        let f = Fixture::new(&[
+            ("MEMORY.md", "- [a](user_a.md)\n"),
+            ("user_a.md", e),
+            ("user_b.md", e),
+            ("user_c.md", e),
+        ]);
+        assert_eq!(f.found("missing-modified"), [(String::new(), 1)]);
+        assert!(f.messages("missing-modified")[0].contains("3 files"));
     }
 }

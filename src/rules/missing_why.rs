@@ -5,12 +5,16 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{Check, Ctx, Diagnostic, declare_rule};
+use crate::memory::Spec;
 
 declare_rule! {
     /// ## What it does
-    /// Flags a `feedback` memory with no Why section: a `## Why`, `## Root cause`, `## 根因`,
+    /// Flags a `feedback` memory (and, in the client's spec, a `project` memory: the client
+    /// asks for a **Why:** line in both) with no Why section: a `## Why`, `## Root cause`, `## 根因`,
     /// `## 教训`, `## 原因` or `## 为什么` heading (`###` too, with or without a colon), an
     /// inline `**Why**:` / `**Why:**` (or `**根因**:`, `**为什么**:`), or a line starting `Why:`.
+    /// The type is the frontmatter's, or the file name's `<type>_` prefix when the frontmatter
+    /// cannot be read, so a broken block does not hide a missing reason.
     ///
     /// ## Why it matters
     /// A lesson without its reason gets argued away: the next session sees the rule, not the
@@ -31,7 +35,7 @@ declare_rule! {
     /// ## Why
     /// supabase.from() waits on a Web Lock that a hidden tab never gets.
     /// ```
-    pub const RULE = ("missing-why", Hard, Check::File(check));
+    pub const RULE = ("missing-why", Hard, Both, Check::File(check));
 }
 
 static WHY: LazyLock<Regex> = LazyLock::new(|| {
@@ -43,10 +47,15 @@ static WHY: LazyLock<Regex> = LazyLock::new(|| {
 
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     let file = &ctx.lib.files[i];
-    let (Some(meta), Some((text, parsed))) = (file.meta(), file.parsed()) else {
+    let Some((text, parsed)) = file.parsed() else {
         return;
     };
-    if meta.kind.as_deref().map(str::trim) != Some("feedback") {
+    let needs_why = match file.kind() {
+        Some("feedback") => true,
+        Some("project") => ctx.spec() == Spec::Client,
+        _ => false,
+    };
+    if !needs_why || file.role == crate::memory::file::Role::Index {
         return;
     }
     if !WHY.is_match(&text[parsed.body_start..]) {
@@ -54,8 +63,14 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
             &RULE,
             i,
             file.body_line(),
-            "feedback memory has no Why section (`## Why`, `**Why**:`, `## Root cause`, `## 根因` …)"
-                .into(),
+            format!(
+                "{} memory has no Why section (`{}`)",
+                file.kind().unwrap_or("feedback"),
+                match ctx.spec() {
+                    Spec::Client => "**Why:** line, as the client's template asks",
+                    Spec::Manager => "`## Why`, `**Why**:`, `## Root cause`, `## 根因` …",
+                }
+            ),
         ));
     }
 }
@@ -117,5 +132,47 @@ mod tests {
                 ("feedback_no.md".to_owned(), 7)
             ]
         );
+    }
+
+    #[test]
+    fn a_broken_frontmatter_does_not_hide_a_missing_why() {
+        let f = Fixture::new(&[
+            (
+                "feedback_bad.md",
+                "---\nname: x\n- a list item after a key\n---\nrule without a reason\n",
+            ),
+            ("feedback_bare.md", "no frontmatter, no reason\n"),
+            ("user_x.md", &(fm("user", "") + "x\n")),
+        ]);
+        assert_eq!(
+            f.paths("missing-why"),
+            ["feedback_bad.md", "feedback_bare.md"]
+        );
+        assert_eq!(f.paths("invalid-frontmatter"), ["feedback_bad.md"]);
+    }
+
+    #[test]
+    fn the_clients_spec_asks_project_memories_for_a_why_too() {
+        let client = |kind: &str, body: &str| {
+            format!("---\nname: x\ndescription: d\nmetadata:\n  type: {kind}\n---\n{body}\n")
+        };
+        let f = Fixture::new(&[
+            (
+                "project_freeze.md",
+                &client("project", "Merge freeze from 2026-03-05."),
+            ),
+            (
+                "project_ok.md",
+                &client(
+                    "project",
+                    "Freeze.\n\n**Why:** release cut.\n**How to apply:** wait.",
+                ),
+            ),
+            (
+                "feedback_ok.md",
+                &client("feedback", "Rule.\n**Why:** x\n**How to apply:** y"),
+            ),
+        ]);
+        assert_eq!(f.paths("missing-why"), ["project_freeze.md"]);
     }
 }

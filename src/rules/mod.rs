@@ -3,8 +3,13 @@
 //! category that decides its default severity (hard = error, soft = warning), and pass/fail
 //! vectors as tests in the same file.
 //!
-//! [`run::audit`] loads a library, runs every rule (file rules in parallel over files), drops
-//! suppressed findings (`<!-- ccmem-ignore: CODE -->`, see [`suppress`]) and scores compliance.
+//! Each rule belongs to one or both write specs ([`crate::memory::spec`]); a library is audited
+//! against the spec it follows, and `ccmem explain` says which.
+//!
+//! [`run::audit`] runs every enabled rule of the library's spec on a loaded
+//! [`Library`] (file rules in parallel over files), drops suppressed findings
+//! (`<!-- ccmem-ignore: CODE -->`, see [`suppress`]) and scores compliance over the memory
+//! files.
 
 use std::ops::Range;
 
@@ -12,9 +17,10 @@ use jiff::Timestamp;
 use serde::Serialize;
 
 use crate::load::automem::IndexState;
+use crate::memory::config::AuditConfig;
 use crate::memory::library::{Library, Reach};
+use crate::memory::spec::Applies;
 
-pub mod config;
 pub mod run;
 pub mod suppress;
 
@@ -29,8 +35,10 @@ mod large_group;
 mod long_index_line;
 mod missing_field;
 mod missing_frontmatter;
+mod missing_how_to_apply;
 mod missing_modified;
 mod missing_why;
+mod name_not_slug;
 mod near_duplicate;
 mod oversized_file;
 mod retired_without_tombstone;
@@ -104,6 +112,8 @@ pub struct Rule {
     pub name: &'static str,
     /// Hard or soft.
     pub category: Category,
+    /// The write specs the rule belongs to.
+    pub applies: Applies,
     /// The documentation (Markdown: What it does / Why it matters / Example / Fix).
     pub doc: &'static str,
     /// The check.
@@ -128,11 +138,12 @@ impl Rule {
 
 /// Declares a rule: its `///` lines become both the rustdoc and [`Rule::doc`] (one source).
 macro_rules! declare_rule {
-    ($(#[doc = $doc:literal])+ pub const RULE = ($name:literal, $cat:ident, $check:expr);) => {
+    ($(#[doc = $doc:literal])+ pub const RULE = ($name:literal, $cat:ident, $applies:ident, $check:expr);) => {
         $(#[doc = $doc])+
         pub const RULE: $crate::rules::Rule = $crate::rules::Rule {
             name: $name,
             category: $crate::rules::Category::$cat,
+            applies: $crate::memory::spec::Applies::$applies,
             doc: concat!($($doc, "\n"),+),
             check: $check,
         };
@@ -162,7 +173,20 @@ pub const RULES: &[Rule] = &[
     long_index_line::RULE,
     near_duplicate::RULE,
     secret_in_memory::RULE,
+    name_not_slug::RULE,
+    missing_how_to_apply::RULE,
 ];
+
+/// Checks `[audit] disable` against the registry: a name that is no rule is an error (a typo
+/// must not leave the rule running).
+pub fn check_config(config: &AuditConfig) -> Result<(), String> {
+    for name in &config.disable {
+        if find(name).is_none() {
+            return Err(format!("[audit] `disable` names an unknown rule `{name}`"));
+        }
+    }
+    Ok(())
+}
 
 /// The rule with this name.
 pub fn find(name: &str) -> Option<&'static Rule> {
@@ -182,14 +206,32 @@ pub fn doc_text(rule: &Rule) -> String {
 pub struct Ctx<'a> {
     /// The library.
     pub lib: &'a Library,
-    /// Thresholds.
-    pub cfg: &'a config::Config,
+    /// Thresholds (`lib.config.audit`).
+    pub cfg: &'a AuditConfig,
     /// "Now", for staleness.
     pub now: Timestamp,
-    /// MEMORY.md as the client measures it.
+    /// MEMORY.md as the client measures it (`lib.index_state`).
     pub index_state: &'a IndexState,
-    /// How MEMORY.md reaches each file.
-    pub reach: Vec<Reach>,
+    /// How MEMORY.md reaches each file (`lib.reach()`).
+    pub reach: &'a [Reach],
+}
+
+impl<'a> Ctx<'a> {
+    /// The context of `lib`, audited at `now`.
+    pub fn new(lib: &'a Library, now: Timestamp) -> Self {
+        Ctx {
+            lib,
+            cfg: &lib.config.audit,
+            now,
+            index_state: &lib.index_state,
+            reach: lib.reach(),
+        }
+    }
+
+    /// The spec the library is held to.
+    pub fn spec(&self) -> crate::memory::Spec {
+        self.lib.spec()
+    }
 }
 
 impl Ctx<'_> {
@@ -200,6 +242,20 @@ impl Ctx<'_> {
             severity: rule.severity(),
             path: self.lib.files[file].rel.clone(),
             line,
+            column: None,
+            message,
+            span: None,
+            redact: false,
+        }
+    }
+
+    /// A finding about the library as a whole (its path is the folder itself, `""`).
+    pub fn library_diag(&self, rule: &Rule, message: String) -> Diagnostic {
+        Diagnostic {
+            rule: rule.name,
+            severity: rule.severity(),
+            path: String::new(),
+            line: 1,
             column: None,
             message,
             span: None,

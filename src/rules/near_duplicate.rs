@@ -25,7 +25,7 @@ declare_rule! {
     /// ## Fix
     /// Merge them into one file, leave a tombstone in the other (or delete it) and fix the
     /// links.
-    pub const RULE = ("near-duplicate", Soft, Check::Library(check));
+    pub const RULE = ("near-duplicate", Soft, Both, Check::Library(check));
 }
 
 /// The signature of what is compared: description and body.

@@ -17,7 +17,7 @@ declare_rule! {
     ///
     /// ## Fix
     /// Split it into one file per topic, and list them in the group's hub.
-    pub const RULE = ("oversized-file", Soft, Check::File(check));
+    pub const RULE = ("oversized-file", Soft, Both, Check::File(check));
 }
 
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {

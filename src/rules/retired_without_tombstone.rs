@@ -31,7 +31,7 @@ declare_rule! {
     ///
     /// Use the v1 webhook endpoint.
     /// ```
-    pub const RULE = ("retired-without-tombstone", Soft, Check::File(check));
+    pub const RULE = ("retired-without-tombstone", Soft, Both, Check::File(check));
 }
 
 static TOMBSTONE: LazyLock<Regex> = LazyLock::new(|| {

@@ -1,25 +1,13 @@
-//! Running the audit: load the library, measure MEMORY.md with the loader, run the enabled
-//! rules (file rules in parallel over files), apply suppressions, sort, and score.
-
-use std::path::Path;
+//! Running the audit on a loaded library: the enabled rules of the library's write spec (file
+//! rules in parallel over files), suppressions, sorting, and the score.
 
 use jiff::Timestamp;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::config::Config;
 use super::{Check, Ctx, Diagnostic, RULES, Severity, suppress};
-use crate::load::automem;
+use crate::memory::file::Role;
 use crate::memory::library::Library;
-
-/// What the audit needs besides the folder.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// Thresholds and disabled rules.
-    pub config: Config,
-    /// "Now" (staleness is measured against it).
-    pub now: Timestamp,
-}
 
 /// The compliance band.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -58,9 +46,9 @@ impl Band {
 /// Counts and the compliance score.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
-    /// `.md` files audited (MEMORY.md included).
+    /// Memory files audited: every `.md` file but MEMORY.md.
     pub files: usize,
-    /// Files with no hard violation.
+    /// Memory files with no hard violation.
     pub compliant: usize,
     /// `compliant / files` in percent (100 for an empty library).
     pub compliance: f64,
@@ -73,32 +61,56 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// Scores a list of findings over `files` files.
-    pub fn of(files: usize, diags: &[Diagnostic]) -> Summary {
+    /// Scores a list of findings over the memory files of `lib` (findings on MEMORY.md and on
+    /// the library as a whole count as errors and warnings, not against a file's compliance).
+    pub fn of(lib: &Library, diags: &[Diagnostic]) -> Summary {
+        let index = lib.index();
+        let memory = |path: &str| lib.find(path).is_some_and(|i| Some(i) != index);
+        let files = lib.files.iter().filter(|f| f.role != Role::Index).count();
         let mut bad: Vec<&str> = diags
             .iter()
-            .filter(|d| d.severity == Severity::Error)
+            .filter(|d| d.severity == Severity::Error && memory(&d.path))
             .map(|d| d.path.as_str())
             .collect();
         bad.sort_unstable();
         bad.dedup();
-        let compliant = files.saturating_sub(bad.len());
+        let errors = diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count();
+        Summary::from_counts(
+            files,
+            files.saturating_sub(bad.len()),
+            errors,
+            diags.len() - errors,
+        )
+    }
+
+    /// The summary of several audits together.
+    pub fn sum<'a>(parts: impl IntoIterator<Item = &'a Summary>) -> Summary {
+        let (mut files, mut compliant, mut errors, mut warnings) = (0, 0, 0, 0);
+        for p in parts {
+            files += p.files;
+            compliant += p.compliant;
+            errors += p.errors;
+            warnings += p.warnings;
+        }
+        Summary::from_counts(files, compliant, errors, warnings)
+    }
+
+    fn from_counts(files: usize, compliant: usize, errors: usize, warnings: usize) -> Summary {
         let compliance = if files == 0 {
             100.0
         } else {
             (compliant as f64 * 1000.0 / files as f64).round() / 10.0
         };
-        let errors = diags
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count();
         Summary {
             files,
             compliant,
             compliance,
             band: Band::of(compliance),
             errors,
-            warnings: diags.len() - errors,
+            warnings,
         }
     }
 }
@@ -114,20 +126,15 @@ pub struct Audit {
     pub summary: Summary,
 }
 
-/// Audits the library in `root`. Fails only when the folder itself cannot be read.
-pub fn audit(root: &Path, opts: &Options) -> std::io::Result<Audit> {
-    let lib = Library::load(root, opts.config.max_file_bytes)?;
-    let index_state = automem::measure_index(&root.join("MEMORY.md"));
-    let ctx = Ctx {
-        lib: &lib,
-        cfg: &opts.config,
-        now: opts.now,
-        reach: lib.reach(),
-        index_state: &index_state,
-    };
+/// Audits `lib` at `now`, against the write spec it follows. Fails when `[audit] disable`
+/// names no rule.
+pub fn audit(lib: Library, now: Timestamp) -> Result<Audit, String> {
+    super::check_config(&lib.config.audit)?;
+    let ctx = Ctx::new(&lib, now);
+    let spec = lib.spec();
     let enabled: Vec<_> = RULES
         .iter()
-        .filter(|r| opts.config.enabled(r.name))
+        .filter(|r| lib.config.audit.enabled(r.name) && r.applies.to(spec))
         .collect();
     let mut diags: Vec<Diagnostic> = (0..lib.files.len())
         .into_par_iter()
@@ -155,7 +162,7 @@ pub fn audit(root: &Path, opts: &Options) -> std::io::Result<Audit> {
             b.rule,
         ))
     });
-    let summary = Summary::of(lib.files.len(), &diags);
+    let summary = Summary::of(&lib, &diags);
     Ok(Audit {
         lib,
         diagnostics: diags,
@@ -194,8 +201,27 @@ mod tests {
         ]);
         let a = f.audit();
         assert_eq!(a.summary.errors, 2);
-        assert_eq!((a.summary.files, a.summary.compliant), (3, 2));
-        assert_eq!(a.summary.compliance, 66.7);
+        assert_eq!(
+            (a.summary.files, a.summary.compliant),
+            (2, 2),
+            "MEMORY.md is not a memory file"
+        );
+        assert_eq!(a.summary.compliance, 100.0);
+        let f = Fixture::new(&[
+            (
+                "MEMORY.md",
+                "- [a](user_a.md)\n- [b](user_b.md)\n- [c](user_c.md)\n",
+            ),
+            (
+                "user_a.md",
+                "---\nname: a\ndescription: d\ntype: user\nmodified: 2026-11-01\n---\nx\n",
+            ),
+            ("user_b.md", "no frontmatter\n"),
+            ("user_c.md", "no frontmatter either\n"),
+        ]);
+        let a = f.audit();
+        assert_eq!((a.summary.files, a.summary.compliant), (3, 1));
+        assert_eq!(a.summary.compliance, 33.3);
         assert_eq!(a.summary.band, Band::OutOfControl);
     }
 
@@ -204,11 +230,15 @@ mod tests {
         let f = Fixture::new(&[
             (
                 "MEMORY.md",
-                "# I\n<!-- ccmem-ignore: broken-link -->\n- [x](gone.md)\n- [y](gone2.md)\n- [a](user_a.md)\n",
+                "# I\n<!-- ccmem-ignore: broken-link -->\n- [x](gone.md)\n- [y](gone2.md)\n- [a](user_a.md)\n- [b](user_b.md)\n",
             ),
             (
                 "user_a.md",
                 "---\nname: a\ndescription: d\ntype: user\n---\n<!-- ccmem-ignore: missing-modified -->\nx\n",
+            ),
+            (
+                "user_b.md",
+                "---\nname: b\ndescription: d\ntype: user\nmodified: 2026-11-01\n---\nx\n",
             ),
         ]);
         let a = f.audit();

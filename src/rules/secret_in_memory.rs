@@ -24,7 +24,7 @@ declare_rule! {
     /// ## Fix
     /// Revoke the key, remove it from the file, and write where it lives instead
     /// (`the staging key is in 1Password, "Staging Anthropic"`).
-    pub const RULE = ("secret-in-memory", Soft, Check::File(check));
+    pub const RULE = ("secret-in-memory", Soft, Both, Check::File(check));
 }
 
 const PATTERNS: [(&str, &str); 9] = [

@@ -1,14 +1,26 @@
 //! `stale-entry` (soft).
 
+use std::sync::LazyLock;
+
+use jiff::Timestamp;
+use regex::Regex;
+
 use super::{Check, Ctx, Diagnostic, declare_rule};
 use crate::memory::file::Role;
 
 declare_rule! {
     /// ## What it does
-    /// Flags a memory untouched for `stale-days` (120) days or more, by its frontmatter
-    /// `modified` (or `metadata.modified`; a date, a date and time, or an RFC 3339 timestamp,
-    /// UTC when no offset is given), falling back to the file's modification time when there is
-    /// no usable `modified`. The message says which one was used.
+    /// Flags a memory untouched for `stale-days` (120) days or more. When it was last true is
+    /// read from what the file says, in this order:
+    ///
+    /// 1. its frontmatter `modified` (or `metadata.modified`, which the client's writer stamps;
+    ///    a date, a date and time, or an RFC 3339 timestamp, UTC when no offset is given);
+    /// 2. without a usable `modified`: the more recent of the file's modification time and the
+    ///    latest date written in its body (`2026-03-05`, not after today). File times change on
+    ///    every checkout, copy or sync, and a body date may be a plan or a deadline, so the
+    ///    newer of the two is taken: a file is stale only when both say it is old.
+    ///
+    /// The message says which one was used.
     ///
     /// ## Why it matters
     /// Memories describe a codebase that moves. A lesson nobody has confirmed in four months
@@ -19,7 +31,44 @@ declare_rule! {
     ///
     /// ## Fix
     /// Re-check the memory: update it (and `modified`), retire it with a tombstone, or delete it.
-    pub const RULE = ("stale-entry", Soft, Check::File(check));
+    pub const RULE = ("stale-entry", Soft, Both, Check::File(check));
+}
+
+/// When file `i` was last true, and how that was found.
+fn last_true(ctx: &Ctx, i: usize) -> Option<(Timestamp, String)> {
+    let file = &ctx.lib.files[i];
+    let written = file.meta().and_then(|m| m.modified.as_deref());
+    if let Some(t) = written.and_then(crate::memory::meta::parse_modified) {
+        return Some((t, "by `modified`".to_owned()));
+    }
+    let why_not = match written {
+        Some(w) => format!("`modified: {w}` is not a date"),
+        None => "no `modified` field".to_owned(),
+    };
+    let body = file.parsed().map_or("", |(text, p)| &text[p.body_start..]);
+    let in_body = latest_date(body, ctx.now);
+    match (file.mtime, in_body) {
+        (Some(m), Some(b)) if b > m => {
+            Some((b, format!("by the latest date in the text; {why_not}")))
+        }
+        (Some(m), _) => Some((m, format!("by file time; {why_not}"))),
+        (None, Some(b)) => Some((b, format!("by the latest date in the text; {why_not}"))),
+        (None, None) => None,
+    }
+}
+
+/// The latest `YYYY-MM-DD` date in `text` that is not after `now`.
+fn latest_date(text: &str, now: Timestamp) -> Option<Timestamp> {
+    static DATE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b(20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b").expect("valid regex")
+    });
+    if !text.contains("20") {
+        return None;
+    }
+    DATE.find_iter(text)
+        .filter_map(|m| crate::memory::meta::parse_modified(m.as_str()))
+        .filter(|t| *t <= now)
+        .max()
 }
 
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
@@ -27,17 +76,8 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     if file.role == Role::Index || file.text().is_none() {
         return;
     }
-    let written = file.meta().and_then(|m| m.modified.as_deref());
-    let (when, source) = match written.and_then(crate::memory::meta::parse_modified) {
-        Some(t) => (t, "by `modified`".to_owned()),
-        None => {
-            let Some(t) = file.mtime() else { return };
-            let why = match written {
-                Some(w) => format!("by file time; `modified: {w}` is not a date"),
-                None => "by file time; no `modified` field".to_owned(),
-            };
-            (t, why)
-        }
+    let Some((when, source)) = last_true(ctx, i) else {
+        return;
     };
     let days = ctx.now.duration_since(when).as_secs() / 86_400;
     if days >= ctx.cfg.stale_days {
@@ -104,5 +144,32 @@ mod tests {
         assert!(msgs.contains("120 days (by `modified`"), "{msgs}");
         assert!(msgs.contains("`modified: soon` is not a date"), "{msgs}");
         assert!(msgs.contains("no `modified` field"), "{msgs}");
+    }
+
+    #[test]
+    fn without_modified_the_newer_of_file_time_and_body_dates_decides() {
+        let f = Fixture::new(&[
+            (
+                "user_dated.md",
+                "---\nname: a\n---\nSince 2026-10-20 we deploy on Mondays.\n",
+            ),
+            ("user_old.md", "---\nname: a\n---\nDecided 2025-01-02.\n"),
+            (
+                "user_future.md",
+                "---\nname: a\n---\nFreeze until 2027-01-01.\n",
+            ),
+        ]);
+        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
+        for name in ["user_dated.md", "user_old.md", "user_future.md"] {
+            let file = std::fs::File::options()
+                .append(true)
+                .open(f.dir.path().join(name))
+                .unwrap();
+            file.set_modified(old).unwrap();
+        }
+        assert_eq!(f.paths("stale-entry"), ["user_future.md", "user_old.md"]);
+        let msgs = f.messages("stale-entry").join("\n");
+        assert!(msgs.contains("by the latest date in the text"), "{msgs}");
+        assert!(msgs.contains("by file time"), "{msgs}");
     }
 }

@@ -1,14 +1,16 @@
-//! Test helpers: a library written to a temporary folder and audited.
+//! Test helpers: a library written to a temporary folder, loaded and audited.
 
 use jiff::Timestamp;
 
-use super::config::Config;
-use super::run::{Audit, Options, audit};
+use super::run::{Audit, audit};
+use crate::memory::config::Config;
+use crate::memory::library::{Library, LoadOptions};
 
 /// A temporary library.
 pub struct Fixture {
     pub dir: tempfile::TempDir,
-    pub config: Config,
+    /// Used instead of any `ccmem.toml` when set.
+    pub config: Option<Config>,
     pub now: Timestamp,
 }
 
@@ -28,18 +30,27 @@ impl Fixture {
         }
         Fixture {
             dir,
-            config: Config::default(),
+            config: None,
             now: "2026-11-29T00:00:00Z".parse().unwrap(),
         }
     }
 
-    /// Audits with every rule.
+    /// The audit settings to change (starting from the defaults).
+    pub fn config(&mut self) -> &mut Config {
+        self.config.get_or_insert_with(Config::default)
+    }
+
+    /// The library as loaded (with [`Fixture::config`] when set, else its `ccmem.toml`).
+    pub fn library(&self) -> Library {
+        match &self.config {
+            Some(c) => Library::load_configured(self.dir.path(), c.clone(), None, None).unwrap(),
+            None => Library::load(self.dir.path(), &LoadOptions::default()).unwrap(),
+        }
+    }
+
+    /// Audits with every rule of the library's spec.
     pub fn audit(&self) -> Audit {
-        let opts = Options {
-            config: self.config.clone(),
-            now: self.now,
-        };
-        audit(self.dir.path(), &opts).unwrap()
+        audit(self.library(), self.now).unwrap()
     }
 
     /// `(path, line)` of every finding of `rule`.

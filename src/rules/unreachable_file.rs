@@ -21,7 +21,7 @@ declare_rule! {
     /// ## Fix
     /// Add a line to the group's hub (or, for a crown entry, to MEMORY.md), or delete the file
     /// if it is obsolete.
-    pub const RULE = ("unreachable-file", Soft, Check::Library(check));
+    pub const RULE = ("unreachable-file", Soft, Both, Check::Library(check));
 }
 
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {

@@ -20,7 +20,7 @@ declare_rule! {
     ///
     /// ## Fix
     /// Re-save the file as UTF-8 text, replace the link with the file, or remove it.
-    pub const RULE = ("unreadable-file", Hard, Check::Library(check));
+    pub const RULE = ("unreadable-file", Hard, Both, Check::Library(check));
 }
 
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
@@ -75,7 +75,7 @@ mod tests {
     #[test]
     fn over_the_cap_is_reported_not_read() {
         let mut f = Fixture::new(&[("user_big.md", &(fm("user", "") + &"x".repeat(2000)))]);
-        f.config.max_file_bytes = 1000;
+        f.config().audit.max_file_bytes = 1000;
         assert_eq!(f.messages("unreadable-file").len(), 1);
         assert!(f.messages("unreadable-file")[0].contains("too large"));
     }

@@ -9,6 +9,7 @@ pub mod frontmatter;
 pub(crate) mod inline;
 pub mod js;
 pub mod lexer;
+pub mod links;
 pub mod markdown;
 pub mod sanitize;
 

@@ -6,10 +6,11 @@ use serde::Serialize;
 
 use super::budget::measure;
 use super::groups::slug;
-use super::library::{INDEX, Library};
 use super::parse::eol_of;
 use super::plan::FilePlan;
-use super::{Refusal, Target, is_hub};
+use super::{Refusal, Target, is_hub, text_of, topic};
+use crate::constants::INDEX_FILE as INDEX;
+use crate::memory::Library;
 use crate::memory::similar::{Signature, similarity};
 
 /// Similarity from which an existing entry counts as a near-duplicate.
@@ -75,7 +76,8 @@ pub fn plan_add(
         old: None,
         new: text,
     }];
-    let in_index = append_line(&lib.index, &line);
+    let index_text = lib.index_text();
+    let in_index = append_line(index_text, &line);
     let placed_in = if target.fits(measure(&in_index)) {
         files.push(index_plan(lib, in_index));
         INDEX.to_owned()
@@ -87,7 +89,7 @@ pub fn plan_add(
             key
         };
         let hub = format!("reference_{key}_hub.md");
-        let old = lib.files.get(&hub).map(|t| t.text.clone());
+        let old = topic(lib, &hub).map(|f| text_of(f).to_owned());
         let base = old.clone().unwrap_or_else(|| {
             format!(
                 "---\nname: {}\ndescription: \"Hub of the {key} entries\"\ntype: reference\n---\n# {key}\n",
@@ -99,14 +101,12 @@ pub fn plan_add(
             old,
             new: append_line(&base, &line),
         });
-        let linked = lib.index.lines().any(|l| {
-            crate::memory::links::links(l)
-                .iter()
-                .any(|k| k.target == hub)
-        });
+        let linked = index_text
+            .lines()
+            .any(|l| crate::text::links::links(l).iter().any(|k| k.target == hub));
         if !linked {
             let pointer = format!("- [{key}]({hub}) — hub of {key} entries");
-            files.push(index_plan(lib, append_line(&lib.index, &pointer)));
+            files.push(index_plan(lib, append_line(index_text, &pointer)));
         }
         hub
     };
@@ -121,7 +121,7 @@ pub fn plan_add(
 fn index_plan(lib: &Library, new: String) -> FilePlan {
     FilePlan {
         name: INDEX.to_owned(),
-        old: Some(lib.index.clone()),
+        old: Some(lib.index_text().to_owned()),
         new,
     }
 }
@@ -163,7 +163,7 @@ fn validate(lib: &Library, req: &Request) -> Result<String, Refusal> {
         ));
     }
     let file = format!("{}_{}.md", req.kind, req.topic);
-    if lib.files.contains_key(&file) || is_hub(&file) {
+    if topic(lib, &file).is_some() || is_hub(&file) {
         return Err(refuse("already exists; update it instead".into()));
     }
     Ok(file)
@@ -221,12 +221,15 @@ fn nearest(lib: &Library, req: &Request) -> Option<(String, f64)> {
     let body = req.body.as_deref().unwrap_or("");
     let my_desc = Signature::of(&req.description);
     let my_all = Signature::of(&format!("{} {body}", req.description));
-    lib.files
-        .iter()
-        .filter(|(n, _)| !is_hub(n))
-        .map(|(n, t)| {
-            let their_body = crate::text::frontmatter::split(&t.text).body;
-            let desc = t.meta.description.as_deref().unwrap_or("");
+    lib.top_level()
+        .filter(|f| !is_hub(&f.rel))
+        .map(|f| {
+            let (n, text) = (&f.rel, text_of(f));
+            let their_body = crate::text::frontmatter::split(text).body;
+            let desc = f
+                .meta()
+                .and_then(|m| m.description.as_deref())
+                .unwrap_or("");
             let by_desc = if desc.is_empty() {
                 0.0
             } else {
@@ -252,8 +255,8 @@ fn append_line(text: &str, line: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::library::Topic;
     use super::*;
+    use crate::memory::Config;
 
     const T: Target = Target {
         lines: 3,
@@ -270,15 +273,14 @@ mod tests {
     }
 
     fn lib(index: &str) -> Library {
-        let mut l = Library {
-            index: index.into(),
-            ..Library::default()
-        };
-        l.files.insert(
-            "project_deploy.md".into(),
-            Topic::new("---\ndescription: deploys go through the staging cluster first\n---\nAlways deploy to staging before production on Fridays.\n".into()),
-        );
-        l
+        Library::from_texts(
+            std::path::Path::new("/m"),
+            Config::default(),
+            [
+                ("MEMORY.md", index.to_owned()),
+                ("project_deploy.md", "---\ndescription: deploys go through the staging cluster first\n---\nAlways deploy to staging before production on Fridays.\n".to_owned()),
+            ],
+        )
     }
 
     #[test]
@@ -301,10 +303,10 @@ mod tests {
             p.files[1].new,
             "- [d](project_deploy.md)\r\n- [wild-card](feedback_wild-card.md) — Globs: use ** not *\r\n"
         );
-        assert_eq!(
-            Meta::of(&p.files[0].new).description.as_deref(),
-            Some("Globs: use ** not *")
-        );
+        let Front::Parsed(meta) = crate::memory::meta::parse(&p.files[0].new).front else {
+            panic!("the new entry's frontmatter parses");
+        };
+        assert_eq!(meta.description.as_deref(), Some("Globs: use ** not *"));
     }
 
     #[test]
@@ -350,5 +352,5 @@ mod tests {
         assert!(err.why.contains("already exists"));
     }
 
-    use super::super::library::Meta;
+    use crate::memory::meta::Front;
 }

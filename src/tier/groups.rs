@@ -4,9 +4,10 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::library::{INDEX, Library};
 use super::parse::{Index, Kind, has_crown_mark};
-use super::{Refusal, is_hub};
+use super::{Refusal, is_hub, topic};
+use crate::constants::INDEX_FILE as INDEX;
+use crate::memory::Library;
 
 /// Resolves link targets to library files.
 #[derive(Debug)]
@@ -22,11 +23,12 @@ impl<'a> Resolver<'a> {
     pub fn new(lib: &'a Library) -> Result<Self, Refusal> {
         let mut by_name: HashMap<&str, Vec<&str>> = HashMap::new();
         let mut folded: HashMap<String, &str> = HashMap::new();
-        for (file, topic) in &lib.files {
+        for f in lib.top_level() {
+            let file = f.rel.as_str();
             if let Some(other) = folded.insert(file.to_lowercase(), file) {
                 return Err(dup(file, other, "file names differ only in case"));
             }
-            if let Some(name) = topic.meta.name.as_deref() {
+            if let Some(name) = f.meta().and_then(|m| m.name.as_deref()) {
                 by_name.entry(name).or_default().push(file);
             }
         }
@@ -36,16 +38,20 @@ impl<'a> Resolver<'a> {
     /// The file a link target names: the file itself, `target.md`, a file whose frontmatter
     /// `name` is `target`, or an existing nested path.
     pub fn resolve(&self, target: &str) -> Option<&'a str> {
-        if let Some((k, _)) = self.lib.files.get_key_value(target) {
-            return Some(k);
+        if let Some(f) = topic(self.lib, target) {
+            return Some(&f.rel);
         }
-        if let Some((k, _)) = self.lib.files.get_key_value(&format!("{target}.md")) {
-            return Some(k);
+        if let Some(f) = topic(self.lib, &format!("{target}.md")) {
+            return Some(&f.rel);
         }
         if let Some(k) = self.by_name.get(target) {
             return Some(k[0]);
         }
-        self.lib.nested.get(target).map(String::as_str)
+        let nested = target
+            .contains('/')
+            .then(|| self.lib.file(target))
+            .flatten();
+        nested.map(|f| f.rel.as_str())
     }
 }
 
@@ -53,8 +59,8 @@ impl Resolver<'_> {
     /// A refusal when `target` resolves only through a frontmatter `name` that several files
     /// share (the link is ambiguous).
     pub fn ambiguous(&self, target: &str) -> Option<Refusal> {
-        let direct = self.lib.files.contains_key(target)
-            || self.lib.files.contains_key(&format!("{target}.md"));
+        let direct =
+            topic(self.lib, target).is_some() || topic(self.lib, &format!("{target}.md")).is_some();
         match self.by_name.get(target) {
             Some(files) if !direct && files.len() > 1 => Some(dup(
                 files[1],
@@ -202,7 +208,9 @@ pub fn classify(lib: &Library, idx: &Index, resolver: &Resolver) -> Result<Layou
                     // Every target resolves: `broken_links` checked.
                     files.extend(resolver.resolve(t));
                 }
-                let pinned = files.iter().any(|f| lib.config.pins.iter().any(|p| p == f));
+                let pinned = files
+                    .iter()
+                    .any(|f| lib.config.tier.pins.iter().any(|p| p == f));
                 if has_crown_mark(line.text) || pinned {
                     Role::Crown
                 } else if let Some(hub) = files.iter().find(|f| is_hub(f)) {
@@ -324,11 +332,11 @@ fn crown_headings(idx: &Index, roles: &mut [Role], groups: &mut [Group]) {
 
 /// A file's `modified`, when it has a readable one.
 fn modified(lib: &Library, file: &str) -> Option<jiff::Timestamp> {
-    lib.files.get(file)?.meta.modified
+    topic(lib, file)?.modified()
 }
 
 fn entry_group(lib: &Library, file: &str) -> (String, String) {
-    let meta = lib.files.get(file).map(|t| &t.meta);
+    let meta = topic(lib, file).and_then(|f| f.meta());
     let from_meta = meta.and_then(|m| m.group.as_deref()).map(slug);
     let prefix = file
         .split_once('_')
@@ -362,7 +370,7 @@ mod tests {
                 ("reference_x_hub.md", ""),
             ],
         );
-        let idx = parse(&l.index).unwrap();
+        let idx = parse(l.index_text()).unwrap();
         let r = Resolver::new(&l).unwrap();
         let layout = classify(&l, &idx, &r).unwrap();
         let keys: Vec<_> = layout.groups.iter().map(|g| g.key.as_str()).collect();
@@ -384,7 +392,7 @@ mod tests {
     #[test]
     fn refuses_missing_links_and_duplicate_names() {
         let l = lib("x\n- [a](gone.md)\n", &[] as &[(&str, &str)]);
-        let idx = parse(&l.index).unwrap();
+        let idx = parse(l.index_text()).unwrap();
         let err = classify(&l, &idx, &Resolver::new(&l).unwrap()).unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -394,7 +402,7 @@ mod tests {
             "- [a](gone.md)\n- [b](b.md) [c](also-gone.md)\n- [[lost]]\n",
             &[("b.md", "")],
         );
-        let idx = parse(&l.index).unwrap();
+        let idx = parse(l.index_text()).unwrap();
         let err = classify(&l, &idx, &Resolver::new(&l).unwrap()).unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -410,7 +418,7 @@ mod tests {
             ],
         );
         let r = Resolver::new(&l).expect("shared names alone are fine");
-        let err = classify(&l, &parse(&l.index).unwrap(), &r).unwrap_err();
+        let err = classify(&l, &parse(l.index_text()).unwrap(), &r).unwrap_err();
         assert!(err.to_string().contains("duplicate topic name"), "{err}");
     }
 

@@ -11,13 +11,17 @@
 //! `reference_more-hubs_hub.md`, which the aggregate line links too, so every hub stays one
 //! link from MEMORY.md and every topic two.
 //!
-//! Data flow: [`Library::read`] → [`plan::plan`] → [`proof::prove`] on the planned library →
-//! (with `--write`) `crate::write` → [`Library::read`] again → [`proof::prove`] on disk.
+//! Data flow: the memory library ([`crate::memory::Library`], loaded by the command) →
+//! [`check_readable`] → [`plan::plan`] → [`proof::prove`] on the planned library
+//! ([`applied`]) → (with `--write`) `crate::write` → the library loaded again →
+//! [`proof::prove`] on disk.
+//!
+//! Tier plans with the files directly in the memory folder ([`topic`]); files in sub-folders
+//! are only link targets.
 
 pub mod add;
 pub mod budget;
 pub mod groups;
-pub mod library;
 pub mod parse;
 pub mod plan;
 pub mod proof;
@@ -27,8 +31,11 @@ use std::fmt;
 use std::path::Path;
 
 pub use budget::{Size, Target};
-pub use library::Library;
 pub use plan::{FilePlan, Plan, Step};
+
+use crate::constants::INDEX_FILE;
+use crate::memory::Library;
+use crate::memory::file::{Content, MemFile, Role, Unreadable};
 pub use proof::{Check, Proof};
 
 /// Why planning refused to go on (nothing is written).
@@ -89,6 +96,72 @@ impl Default for Options {
             compress: false,
         }
     }
+}
+
+/// A file directly in the memory folder, other than MEMORY.md, by name.
+pub fn topic<'a>(lib: &'a Library, name: &str) -> Option<&'a MemFile> {
+    lib.file(name)
+        .filter(|f| !f.rel.contains('/') && f.role != Role::Index)
+}
+
+/// A file's text (empty when it has none; [`check_readable`] refuses such libraries first).
+pub fn text_of(file: &MemFile) -> &str {
+    file.text().unwrap_or("")
+}
+
+/// Whether the library's file `name` is a symbolic link (tier never writes through one).
+pub fn is_symlink(lib: &Library, name: &str) -> bool {
+    lib.file(name).is_some_and(|f| f.symlink)
+}
+
+/// The library with `plan`'s files in place of its own (in memory).
+pub fn applied(lib: &Library, plan: &Plan) -> Library {
+    lib.with(
+        plan.files
+            .iter()
+            .map(|f| (f.name.as_str(), Some(f.new.as_str()))),
+    )
+}
+
+/// Refuses a library tier cannot plan with: a symlinked or (unless `allow_missing`) missing
+/// MEMORY.md, and files directly in the folder that cannot be read as UTF-8 text. Returns
+/// whether MEMORY.md exists.
+pub fn check_readable(lib: &Library, allow_missing: bool) -> Result<bool, Refusal> {
+    let index_path = lib.root.join(INDEX_FILE);
+    let exists = match lib.index().map(|i| &lib.files[i]) {
+        Some(f) if f.symlink => {
+            return Err(Refusal::at(
+                &index_path,
+                "is a symbolic link; tier rewrites MEMORY.md and will not replace a link \
+                 (point ccmem at the link's target folder instead)",
+            ));
+        }
+        Some(_) => true,
+        None if allow_missing => false,
+        None => return Err(Refusal::at(&index_path, "missing: nothing to restructure")),
+    };
+    let top = lib
+        .index()
+        .map(|i| &lib.files[i])
+        .into_iter()
+        .chain(lib.top_level());
+    for f in top {
+        match &f.content {
+            Content::Text { .. } => {}
+            Content::Unread(Unreadable::InvalidUtf8(at)) => {
+                return Err(Refusal::at(
+                    &f.path,
+                    format!(
+                        "is not valid UTF-8 (byte {at}); tier moves lines verbatim and will not guess"
+                    ),
+                ));
+            }
+            Content::Unread(why) => {
+                return Err(Refusal::at(&f.path, format!("cannot be read: {why}")));
+            }
+        }
+    }
+    Ok(exists)
 }
 
 /// Whether `name` is a hub file name (`reference_<group>_hub.md`).

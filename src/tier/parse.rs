@@ -1,7 +1,7 @@
 //! Reading MEMORY.md as lines: frontmatter, headings, entries (list lines linking a file),
 //! crowns (⭐ / ⚠️ or pinned), and everything else, with the line numbers of the file on disk.
 
-use crate::memory::links::links;
+use crate::text::links::links;
 
 /// One line of the index, without its line terminator (a trailing `\r` is dropped too).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,7 +28,7 @@ pub enum Kind {
     },
     /// A list line with at least one file link.
     Entry {
-        /// Link targets in order, as written (see [`crate::memory::links`]).
+        /// Link targets in order, as written (see [`crate::text::links`]).
         targets: Vec<String>,
     },
     /// Anything else (prose, fenced code, comments).

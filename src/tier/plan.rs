@@ -5,10 +5,11 @@ use serde::Serialize;
 
 use super::budget::{Size, measure};
 use super::groups::{Group, Layout, Resolver, Role, classify};
-use super::library::{INDEX, Library, Topic};
 use super::parse::{Index, Kind, parse};
 use super::shape::{Choice, MORE_HUBS, fold_into_more_hubs, hub_file, render_index};
-use super::{Options, Refusal, Target};
+use super::{Options, Refusal, Target, is_symlink};
+use crate::constants::INDEX_FILE as INDEX;
+use crate::memory::Library;
 use crate::text::js::utf16_len;
 
 /// One file the plan creates or changes.
@@ -92,28 +93,14 @@ impl Plan {
     }
 }
 
-impl Library {
-    /// This library with `plan` applied (in memory).
-    pub fn with(&self, plan: &Plan) -> Library {
-        let mut out = self.clone();
-        for f in &plan.files {
-            if f.name == INDEX {
-                out.index = f.new.clone();
-            } else {
-                out.files.insert(f.name.clone(), Topic::new(f.new.clone()));
-            }
-        }
-        out
-    }
-}
-
 /// Plans the restructure of `lib` within `opts.target`.
 pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
-    let idx = parse(&lib.index).map_err(|m| Refusal::line(INDEX, m.no, m.why))?;
+    let index_text = lib.index_text();
+    let idx = parse(index_text).map_err(|m| Refusal::line(INDEX, m.no, m.why))?;
     let resolver = Resolver::new(lib)?;
     let layout = classify(lib, &idx, &resolver)?;
     let crowns: Vec<String> = crown_lines(&idx, &layout);
-    let before = measure(&lib.index);
+    let before = measure(index_text);
     let mut result = Plan {
         target: opts.target,
         before,
@@ -126,7 +113,7 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
     };
     if opts.target.fits(before) {
         if opts.compress {
-            result.suggestions = super::proof::compress_suggestions(&lib.index);
+            result.suggestions = super::proof::compress_suggestions(index_text);
         }
         return Ok(result);
     }
@@ -194,10 +181,10 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
     let (text, generated) = index;
     result.after = measure(&text);
     result.generated = generated;
-    if text != lib.index {
+    if text != index_text {
         result.files.push(FilePlan {
             name: INDEX.to_owned(),
-            old: Some(lib.index.clone()),
+            old: Some(index_text.to_owned()),
             new: text,
         });
     }
@@ -207,7 +194,7 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
         if !choice.pushed[g] {
             continue;
         }
-        if lib.symlinks.contains(&group.hub) {
+        if is_symlink(lib, &group.hub) {
             return Err(Refusal {
                 file: group.hub.clone(),
                 line: None,
@@ -226,7 +213,7 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
         result.files.push(file);
     }
     if !folded.is_empty() {
-        if lib.symlinks.contains(MORE_HUBS) {
+        if is_symlink(lib, MORE_HUBS) {
             return Err(Refusal {
                 file: MORE_HUBS.into(),
                 line: None,
@@ -238,7 +225,7 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
         result.generated.extend(generated);
     }
     if opts.compress {
-        let index = result.files.first().map_or(&lib.index, |f| &f.new);
+        let index = result.files.first().map_or(index_text, |f| &f.new);
         result.suggestions = super::proof::compress_suggestions(index);
     }
     Ok(result)

@@ -16,13 +16,13 @@ use serde::Serialize;
 
 use super::budget::{CAP, Size};
 use super::groups::Resolver;
-use super::library::Library;
 use super::parse::{Kind, parse, split_lines};
 use super::plan::{Plan, Suggestion};
-use super::{Target, is_hub};
+use super::{Target, is_hub, text_of, topic};
 use crate::constants::{INDEX_LINE_GUIDE_UTF16, INDEX_LINE_LONG_UTF16};
-use crate::memory::links::links;
+use crate::memory::Library;
 use crate::text::js::utf16_len;
+use crate::text::links::links;
 
 /// One invariant's result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -89,9 +89,9 @@ fn entry_count(text: &str) -> Option<usize> {
 fn bulk_check(before: &Library, after: &Library, plan: &Plan) -> Check {
     let name = "bulk lives in topic and hub files";
     let (Some(was), Some(now), Ok(idx)) = (
-        entry_count(&before.index),
-        entry_count(&after.index),
-        parse(&after.index),
+        entry_count(before.index_text()),
+        entry_count(after.index_text()),
+        parse(after.index_text()),
     ) else {
         return fail(2, name, "MEMORY.md after the plan does not parse".into());
     };
@@ -102,9 +102,9 @@ fn bulk_check(before: &Library, after: &Library, plan: &Plan) -> Check {
         .filter(|l| !crowns.contains(l.text) && utf16_len(l.text) > INDEX_LINE_LONG_UTF16)
         .map(|l| l.no)
         .collect();
-    let hub_lines: usize = (after.files.iter())
-        .filter(|(n, _)| is_hub(n))
-        .map(|(_, t)| split_lines(&t.text).count())
+    let hub_lines: usize = (after.top_level())
+        .filter(|f| is_hub(&f.rel))
+        .map(|f| split_lines(text_of(f)).count())
         .sum();
     let ok = long.is_empty() && (now <= was || plan.is_noop());
     let mut detail =
@@ -145,7 +145,7 @@ pub fn reachable(lib: &Library) -> Result<(BTreeSet<String>, BTreeSet<String>), 
         }
         out
     };
-    let direct = direct_of(&lib.index);
+    let direct = direct_of(lib.index_text());
     let mut shallow = direct.clone();
     let mut cache: HashMap<String, BTreeSet<String>> = HashMap::new();
     let mut all = BTreeSet::new();
@@ -154,12 +154,12 @@ pub fn reachable(lib: &Library) -> Result<(BTreeSet<String>, BTreeSet<String>), 
         if !all.insert(f.clone()) {
             continue;
         }
-        let Some(topic) = lib.files.get(&f) else {
+        let Some(file) = topic(lib, &f) else {
             continue;
         };
         let next = cache
             .entry(f.clone())
-            .or_insert_with(|| direct_of(&topic.text));
+            .or_insert_with(|| direct_of(text_of(file)));
         if direct.contains(&f) && is_hub(&f) {
             shallow.extend(next.iter().cloned());
         }
@@ -197,8 +197,7 @@ fn reach_check(before: &Library, after: &Library) -> Check {
 
 fn line_multiset(lib: &Library) -> BTreeMap<&str, isize> {
     let mut m: BTreeMap<&str, isize> = BTreeMap::new();
-    let texts =
-        std::iter::once(lib.index.as_str()).chain(lib.files.values().map(|t| t.text.as_str()));
+    let texts = std::iter::once(lib.index_text()).chain(lib.top_level().map(text_of));
     for text in texts {
         for line in split_lines(text).filter(|l| !l.trim().is_empty()) {
             *m.entry(line).or_default() += 1;
@@ -219,14 +218,15 @@ fn kept_check(before: &Library, after: &Library, plan: &Plan) -> Check {
     let wrong: Vec<(&str, isize)> = diff.into_iter().filter(|(_, n)| *n != 0).collect();
     let mut shrunk = Vec::new();
     let (mut same, mut grown) = (0, 0);
-    for (name, topic) in &before.files {
-        match after.files.get(name) {
-            Some(t) if t.text == topic.text => same += 1,
-            Some(t) if t.text.starts_with(&topic.text) => grown += 1,
-            _ => shrunk.push(name.as_str()),
+    for file in before.top_level() {
+        let (name, old) = (file.rel.as_str(), text_of(file));
+        match topic(after, name).map(text_of) {
+            Some(t) if t == old => same += 1,
+            Some(t) if t.starts_with(old) => grown += 1,
+            _ => shrunk.push(name),
         }
     }
-    let created = after.files.len().saturating_sub(before.files.len());
+    let created = (after.top_level().count()).saturating_sub(before.top_level().count());
     let ok = wrong.is_empty() && shrunk.is_empty();
     let mut detail = format!(
         "all non-blank lines kept ({} generated added); {same} files unchanged, {grown} appended, {created} created",

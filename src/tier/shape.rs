@@ -3,10 +3,11 @@
 //! hub files.
 
 use super::groups::{Group, Layout, Role};
-use super::library::Library;
 use super::parse::{Index, Kind, eol_of};
 use super::plan::FilePlan;
+use super::{text_of, topic};
 use crate::constants::{INDEX_LINE_GUIDE_UTF16, INDEX_LINE_LONG_UTF16};
+use crate::memory::Library;
 use crate::text::js::utf16_len;
 
 /// Which slimming steps are applied.
@@ -219,7 +220,7 @@ pub(super) fn hub_file(lib: &Library, idx: &Index, groups: &[&Group]) -> (FilePl
         .flat_map(|g| g.lines.iter().map(|&i| idx.lines[i].text))
         .collect();
     let about = format!("Hub of the {} entries moved out of MEMORY.md", first.title);
-    let old = lib.files.get(&first.hub).map(|t| t.text.clone());
+    let old = topic(lib, &first.hub).map(|f| text_of(f).to_owned());
     let (new, generated) = append_to_hub(
         old.as_deref(),
         idx,
@@ -248,7 +249,7 @@ pub(super) fn fold_into_more_hubs(
     let about = "Hubs whose pointer lines were folded out of MEMORY.md, with their descriptions";
     // A group named "More hubs" may have been pushed into it already: append after those lines.
     let planned = files.iter().position(|f| f.name == MORE_HUBS);
-    let old = lib.files.get(MORE_HUBS).map(|t| t.text.clone());
+    let old = topic(lib, MORE_HUBS).map(|f| text_of(f).to_owned());
     let base = planned.map_or(old.clone(), |i| Some(files[i].new.clone()));
     let (new, generated) =
         append_to_hub(base.as_deref(), idx, MORE_HUBS, "More hubs", about, &moved);

@@ -1,18 +1,29 @@
 //! Planning tests on concrete libraries, and the property test over generated ones.
 
-use super::library::Topic;
 use super::*;
+use crate::memory::Config;
 
 /// A library from an index text and `(file name, text)` pairs.
 pub(super) fn lib(index: &str, files: &[(impl AsRef<str>, impl AsRef<str>)]) -> Library {
-    Library {
-        index: index.into(),
-        files: files
-            .iter()
-            .map(|(n, t)| (n.as_ref().to_owned(), Topic::new(t.as_ref().to_owned())))
-            .collect(),
-        ..Library::default()
-    }
+    let files = files
+        .iter()
+        .map(|(n, t)| (n.as_ref().to_owned(), t.as_ref().to_owned()));
+    Library::from_texts(
+        std::path::Path::new("/m"),
+        Config::default(),
+        std::iter::once(("MEMORY.md".to_owned(), index.to_owned())).chain(files),
+    )
+}
+
+/// `l` with file `name` set to `text`.
+fn set(l: &Library, name: &str, text: &str) -> Library {
+    l.with([(name, Some(text))])
+}
+
+/// `l` with MEMORY.md rewritten by `f`.
+fn edit_index(l: &Library, f: impl FnOnce(&str) -> String) -> Library {
+    let text = f(l.index_text());
+    set(l, "MEMORY.md", &text)
 }
 
 fn opts(lines: usize) -> Options {
@@ -46,7 +57,7 @@ fn under_target_is_a_noop() {
     let l = sample();
     let p = plan::plan(&l, &opts(100)).unwrap();
     assert!(p.is_noop() && p.steps.is_empty());
-    assert!(proof::prove(&l, &l.with(&p), &p, p.after).ok());
+    assert!(proof::prove(&l, &applied(&l, &p), &p, p.after).ok());
 }
 
 #[test]
@@ -77,7 +88,7 @@ fn pushes_the_biggest_group_first_and_only_as_far_as_needed() {
         hub.new
             .contains("type: reference\n---\n## Build\n- [b0](project_b0.md) — build fact 0\n")
     );
-    let after = l.with(&p);
+    let after = applied(&l, &p);
     let proof = proof::prove(&l, &after, &p, p.after);
     assert!(proof.ok(), "{proof:?}");
 }
@@ -85,9 +96,10 @@ fn pushes_the_biggest_group_first_and_only_as_far_as_needed() {
 #[test]
 fn aggregates_pointers_when_hubs_alone_do_not_fit_and_appends_to_existing_hubs() {
     let mut l = sample();
-    l.files.insert(
-        "reference_tests_hub.md".into(),
-        Topic::new("# Old tests hub\n- [old](feedback_push.md)".into()),
+    l = set(
+        &l,
+        "reference_tests_hub.md",
+        "# Old tests hub\n- [old](feedback_push.md)",
     );
     let p = plan::plan(&l, &opts(3)).unwrap();
     assert!(p.steps.iter().any(|s| matches!(s, Step::Aggregated { .. })));
@@ -107,7 +119,7 @@ fn aggregates_pointers_when_hubs_alone_do_not_fit_and_appends_to_existing_hubs()
         hub.new,
         "# Old tests hub\n- [old](feedback_push.md)\n## Tests\n- [t0](feedback_t0.md) — test fact 0\n- [t1](feedback_t1.md) — test fact 1\n- [t2](feedback_t2.md) — test fact 2\n"
     );
-    let proof = proof::prove(&l, &l.with(&p), &p, p.after);
+    let proof = proof::prove(&l, &applied(&l, &p), &p, p.after);
     assert!(proof.ok(), "{proof:?}");
 }
 
@@ -115,7 +127,7 @@ fn aggregates_pointers_when_hubs_alone_do_not_fit_and_appends_to_existing_hubs()
 fn infeasible_target_fails_invariant_one_only() {
     let l = sample();
     let p = plan::plan(&l, &opts(1)).unwrap();
-    let proof = proof::prove(&l, &l.with(&p), &p, p.after);
+    let proof = proof::prove(&l, &applied(&l, &p), &p, p.after);
     let failed: Vec<u8> = proof
         .checks
         .iter()
@@ -129,12 +141,13 @@ fn infeasible_target_fails_invariant_one_only() {
 fn proof_catches_a_dropped_line_and_a_shrunk_file() {
     let l = sample();
     let p = plan::plan(&l, &opts(12)).unwrap();
-    let mut after = l.with(&p);
-    let hub = after.files.get_mut("reference_build_hub.md").unwrap();
-    hub.text = hub
-        .text
+    let after = applied(&l, &p);
+    let hub = text_of(topic(&after, "reference_build_hub.md").unwrap())
         .replace("- [b3](project_b3.md) — build fact 3\n", "");
-    after.files.get_mut("feedback_t1.md").unwrap().text = "t".into();
+    let after = after.with([
+        ("reference_build_hub.md", Some(hub.as_str())),
+        ("feedback_t1.md", Some("t")),
+    ]);
     let proof = proof::prove(&l, &after, &p, p.after);
     assert!(!proof.checks[3].ok);
     assert!(!proof.checks[2].ok, "project_b3 is no longer reachable");
@@ -148,15 +161,15 @@ fn proof_catches_a_dropped_line_and_a_shrunk_file() {
 #[test]
 fn crlf_index_stays_crlf_and_pins_are_crowns() {
     let mut l = sample();
-    l.index = l.index.replace('\n', "\r\n");
-    l.config.pins = vec!["feedback_t2.md".into()];
+    l = edit_index(&l, |t| t.replace('\n', "\r\n"));
+    l.config.tier.pins = vec!["feedback_t2.md".into()];
     let p = plan::plan(&l, &opts(6)).unwrap();
     let index = &p.files[0].new;
     assert!(index.starts_with(
         "# Memory\r\n- ⭐ [Never push](feedback_push.md) — ask first\r\n- [t2](feedback_t2.md) — test fact 2\r\n"
     ));
     assert!(!index.replace("\r\n", "").contains('\n'));
-    assert!(proof::prove(&l, &l.with(&p), &p, p.after).ok());
+    assert!(proof::prove(&l, &applied(&l, &p), &p, p.after).ok());
 }
 
 mod props;
@@ -165,7 +178,7 @@ mod props;
 fn compress_only_proposes_and_never_changes_the_plan() {
     let long = "x".repeat(190);
     let mut l = sample();
-    l.index = l.index.replace("— ask first", &format!("— {long}"));
+    l = edit_index(&l, |t| t.replace("— ask first", &format!("— {long}")));
     let plain = plan::plan(&l, &opts(12)).unwrap();
     let with = plan::plan(
         &l,
@@ -189,12 +202,13 @@ fn compress_only_proposes_and_never_changes_the_plan() {
 #[test]
 fn a_section_with_a_hub_pointer_appends_to_that_hub_and_blank_lines_go_before_aggregation() {
     let mut l = sample();
-    l.index = l.index.replace(
-        "## Build\n",
-        "## Build\n- [Build hub](reference_b_hub.md) — all build\n",
-    );
-    l.files
-        .insert("reference_b_hub.md".into(), Topic::new("# B\n".into()));
+    l = edit_index(&l, |t| {
+        t.replace(
+            "## Build\n",
+            "## Build\n- [Build hub](reference_b_hub.md) — all build\n",
+        )
+    });
+    l = set(&l, "reference_b_hub.md", "# B\n");
     let p = plan::plan(&l, &opts(12)).unwrap();
     let names: Vec<&str> = p.files.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["MEMORY.md", "reference_b_hub.md"]);
@@ -209,7 +223,7 @@ fn a_section_with_a_hub_pointer_appends_to_that_hub_and_blank_lines_go_before_ag
             .contains("- [Build hub](reference_b_hub.md) — all build\n")
     );
     assert!(p.generated.is_empty(), "the existing pointer is reused");
-    assert!(proof::prove(&l, &l.with(&p), &p, p.after).ok());
+    assert!(proof::prove(&l, &applied(&l, &p), &p, p.after).ok());
     let tight = plan::plan(&sample(), &opts(3)).unwrap();
     let steps: Vec<&Step> = tight.steps.iter().collect();
     assert!(matches!(steps[steps.len() - 2], Step::BlankLinesDropped));
@@ -291,7 +305,7 @@ fn pointer_only_sections_fold_least_recently_needed_first_and_hubs_stay_one_link
         "## Area 7\n- [area-7-hub](reference_area7_hub.md) — the area 7 map: start here\n"
     ));
     assert!(index.contains("[all, described](reference_more-hubs_hub.md)"));
-    let after = l.with(&p);
+    let after = applied(&l, &p);
     let proof = proof::prove(&l, &after, &p, p.after);
     assert!(proof.ok(), "{proof:?}");
     // A second run has nothing left to do.
@@ -302,13 +316,14 @@ fn pointer_only_sections_fold_least_recently_needed_first_and_hubs_stay_one_link
 #[test]
 fn the_title_and_the_pointers_under_it_are_never_folded() {
     let mut l = hub_first(8);
-    l.index = l.index.replacen(
-        "# Memory\n",
-        "# Memory\n- [Top](reference_top_hub.md) — start here\n",
-        1,
-    );
-    l.files
-        .insert("reference_top_hub.md".into(), Topic::new(String::new()));
+    l = edit_index(&l, |t| {
+        t.replacen(
+            "# Memory\n",
+            "# Memory\n- [Top](reference_top_hub.md) — start here\n",
+            1,
+        )
+    });
+    l = set(&l, "reference_top_hub.md", "");
     let p = plan::plan(&l, &opts(12)).unwrap();
     let index = &p.files[0].new;
     assert!(index.starts_with("# Memory\n"), "{index}");
@@ -317,15 +332,16 @@ fn the_title_and_the_pointers_under_it_are_never_folded() {
         "{index}"
     );
     assert!(p.after.lines <= 12, "{index}");
-    assert!(proof::prove(&l, &l.with(&p), &p, p.after).ok());
+    assert!(proof::prove(&l, &applied(&l, &p), &p, p.after).ok());
 }
 
 #[test]
 fn folding_appends_to_an_existing_more_hubs_file() {
     let mut l = hub_first(8);
-    l.files.insert(
-        "reference_more-hubs_hub.md".into(),
-        Topic::new("# Earlier\n- [x](feedback_a0.md)".into()),
+    l = set(
+        &l,
+        "reference_more-hubs_hub.md",
+        "# Earlier\n- [x](feedback_a0.md)",
     );
     let p = plan::plan(&l, &opts(12)).unwrap();
     let more = p
@@ -342,5 +358,5 @@ fn folding_appends_to_an_existing_more_hubs_file() {
         "{}",
         more.new
     );
-    assert!(proof::prove(&l, &l.with(&p), &p, p.after).ok());
+    assert!(proof::prove(&l, &applied(&l, &p), &p, p.after).ok());
 }

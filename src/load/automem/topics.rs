@@ -6,20 +6,24 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use crate::load::model::{Lazy, LazyWhy};
-use crate::memory::links::links;
+use crate::text::links::links;
 
 /// Every topic file under `folder` (printed as `folder_str` + relative path), with whether
-/// `visible` (the loaded part of the index) links it. Symlinked folders are not entered.
+/// `visible` (the loaded part of the index) links it. The folder is walked the way the memory
+/// library walks it (`crate::fsread::md_files`: hidden entries skipped, linked folders entered
+/// once).
 pub fn lazy(folder: &Path, folder_str: &str, visible: &str) -> Vec<Lazy> {
-    let mut rels = Vec::new();
-    walk(folder, "", &mut rels, 0);
-    rels.sort();
+    let Ok((entries, _)) = crate::fsread::md_files(folder) else {
+        return Vec::new();
+    };
     let targets: HashSet<String> = visible.lines().flat_map(links).map(|l| l.target).collect();
-    rels.into_iter()
-        .map(|rel| Lazy {
-            path: format!("{folder_str}{rel}"),
+    entries
+        .into_iter()
+        .filter(|e| e.rel != crate::constants::INDEX_FILE)
+        .map(|e| Lazy {
+            path: format!("{folder_str}{}", e.rel),
             why: LazyWhy::TopicFile {
-                linked: is_linked(&rel, &targets),
+                linked: is_linked(&e.rel, &targets),
             },
         })
         .collect()
@@ -34,29 +38,6 @@ fn is_linked(rel: &str, targets: &HashSet<String>) -> bool {
     [rel, rel_stem, base, stem]
         .iter()
         .any(|c| targets.contains(*c))
-}
-
-fn walk(dir: &Path, prefix: &str, out: &mut Vec<String>, depth: usize) {
-    if depth > 64 {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        let rel = if prefix.is_empty() {
-            name.clone()
-        } else {
-            format!("{prefix}/{name}")
-        };
-        let Ok(ft) = e.file_type() else { continue };
-        if ft.is_dir() {
-            walk(&e.path(), &rel, out, depth + 1);
-        } else if name.ends_with(".md") && rel != crate::constants::INDEX_FILE {
-            out.push(rel);
-        }
-    }
 }
 
 #[cfg(test)]

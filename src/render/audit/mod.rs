@@ -59,17 +59,7 @@ pub fn shown_path(root: &Path, d: &Diagnostic) -> String {
 
 /// The summary over every audited library.
 pub fn total(audits: &[Audited]) -> Summary {
-    let files = audits.iter().map(|a| a.audit.summary.files).sum();
-    let diags: Vec<Diagnostic> = audits
-        .iter()
-        .flat_map(|a| {
-            a.audit.diagnostics.iter().map(|d| Diagnostic {
-                path: shown_path(a.root, d),
-                ..d.clone()
-            })
-        })
-        .collect();
-    Summary::of(files, &diags)
+    Summary::sum(audits.iter().map(|a| &a.audit.summary))
 }
 
 /// The registry as reports describe it.

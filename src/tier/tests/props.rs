@@ -5,9 +5,9 @@
 use proptest::prelude::*;
 
 use super::super::groups::{Resolver, classify};
-use super::super::library::Topic;
 use super::super::parse::parse;
 use super::super::*;
+use crate::memory::Config;
 
 const TYPES: [&str; 5] = ["feedback", "project", "user", "reference", "note"];
 const WORDS: [&str; 8] = [
@@ -73,7 +73,8 @@ fn build(
     prose: bool,
 ) -> Library {
     let eol = if crlf { "\r\n" } else { "\n" };
-    let mut lib = Library::default();
+    let mut config = Config::default();
+    let mut files: Vec<(String, String)> = Vec::new();
     let mut index: Vec<String> = Vec::new();
     if index_fm {
         index.extend(["---".into(), "title: index".into(), "---".into()]);
@@ -113,7 +114,7 @@ fn build(
         let desc: String = WORDS[e.word].chars().cycle().take(e.desc_len).collect();
         index.push(format!("- {mark}{link} — {desc}"));
         if e.pinned {
-            lib.config.pins.push(file.clone());
+            config.tier.pins.push(file.clone());
         }
         let group = e
             .group
@@ -130,7 +131,7 @@ fn build(
             4 => format!("---\ntype: {}\n{group}---\n", TYPES[(e.kind + 1) % 5]),
             _ => format!("no frontmatter but a link [[{stem}]]"),
         };
-        lib.files.insert(file, Topic::new(text));
+        files.push((file, text));
     }
     for (k, &(heading, day, links_entry)) in hubs.iter().enumerate() {
         if heading {
@@ -142,17 +143,17 @@ fn build(
             0 => String::new(),
             d => format!("modified: 2026-09-{d:02}\n"),
         };
-        let link = match lib.files.keys().next() {
+        let first = files.iter().map(|(n, _)| n).min();
+        let link = match first {
             Some(f) if links_entry => format!("- [first]({f})\n"),
             _ => String::new(),
         };
-        lib.files
-            .insert(hub, Topic::new(format!("---\n{modified}---\n{link}")));
+        files.push((hub, format!("---\n{modified}---\n{link}")));
     }
     let mut text = index.join(eol);
     text.push_str(eol);
-    lib.index = text;
-    lib
+    files.push(("MEMORY.md".to_owned(), text));
+    Library::from_texts(std::path::Path::new("/m"), config, files)
 }
 
 proptest! {
@@ -171,14 +172,14 @@ proptest! {
         let lib = build(&entries, &hubs, crlf, index_fm, prose);
         let opts = Options { target: Target { lines: target_lines, utf16: target_utf16 }, compress: true };
         let p = plan::plan(&lib, &opts).map_err(|r| TestCaseError::fail(r.to_string()))?;
-        let after = lib.with(&p);
+        let after = applied(&lib, &p);
         let proof = proof::prove(&lib, &after, &p, p.after);
         for c in &proof.checks[1..] {
-            prop_assert!(c.ok, "invariant {} failed: {}\n{}", c.id, c.detail, after.index);
+            prop_assert!(c.ok, "invariant {} failed: {}\n{}", c.id, c.detail, after.index_text());
         }
         if !proof.checks[0].ok {
             // Only when the planner had nothing left to move.
-            let idx = parse(&lib.index).unwrap();
+            let idx = parse(lib.index_text()).unwrap();
             let layout = classify(&lib, &idx, &Resolver::new(&lib).unwrap()).unwrap();
             let movable = layout.groups.iter().filter(|g| g.entries > 0).count();
             let pushed = p.steps.iter().filter(|s| matches!(s, Step::Pushed { .. })).count();

@@ -1,7 +1,9 @@
-//! Finding a library's `.md` files: a walk of the folder that descends into subfolders
-//! (following links to folders at most once each, so a symlink loop ends), skips hidden
-//! entries, and lists every name ending in `.md` whatever it is (a FIFO or a dangling link named
-//! `x.md` is listed so the audit can report it). Names are sorted for a stable output.
+//! The one walk of a memory folder: every `.md` file below it, descending into subfolders
+//! (following links to folders at most once each, so a symlink loop ends), skipping hidden
+//! entries (`.git`, ccmem's own `.ccmem/`), and listing every name ending in `.md` whatever it
+//! is (a FIFO or a dangling link named `x.md` is listed so the audit can report it). Names are
+//! sorted for a stable output. The memory library (`memory::library`) and the loader's list of
+//! topic files (`load::automem::topics`) both use it.
 
 use std::collections::HashSet;
 use std::os::unix::fs::MetadataExt;
@@ -19,9 +21,18 @@ pub struct WalkError {
     pub error: String,
 }
 
-/// Relative `/`-separated paths of every `*.md` below `root`, sorted, plus the folders that
-/// could not be listed. Fails only when the root itself cannot be listed.
-pub fn md_files(root: &Path) -> std::io::Result<(Vec<String>, Vec<WalkError>)> {
+/// One `.md` entry of the walk.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct MdEntry {
+    /// Path relative to the root, `/`-separated.
+    pub rel: String,
+    /// The directory entry is a symbolic link (its target is read through it).
+    pub symlink: bool,
+}
+
+/// Every `*.md` below `root`, sorted by relative path, plus the folders that could not be
+/// listed. Fails only when the root itself cannot be listed.
+pub fn md_files(root: &Path) -> std::io::Result<(Vec<MdEntry>, Vec<WalkError>)> {
     let meta = std::fs::metadata(root)?;
     let mut seen = HashSet::from([(meta.dev(), meta.ino())]);
     let mut files = Vec::new();
@@ -37,7 +48,7 @@ fn walk(
     prefix: &str,
     depth: usize,
     seen: &mut HashSet<(u64, u64)>,
-    files: &mut Vec<String>,
+    files: &mut Vec<MdEntry>,
     errors: &mut Vec<WalkError>,
 ) {
     let entries = match std::fs::read_dir(dir) {
@@ -75,7 +86,10 @@ fn walk(
                 walk(&path, &format!("{rel}/"), depth + 1, seen, files, errors);
             }
             Some(_) => {}
-            None if name.ends_with(".md") => files.push(rel),
+            None if name.ends_with(".md") => files.push(MdEntry {
+                rel,
+                symlink: kind.as_ref().is_ok_and(|k| k.is_symlink()),
+            }),
             None => {}
         }
     }
@@ -98,7 +112,15 @@ mod tests {
         std::fs::create_dir(root.join(".git")).unwrap();
         std::fs::write(root.join(".git/x.md"), "x").unwrap();
         let (files, errors) = md_files(root).unwrap();
-        assert_eq!(files, ["MEMORY.md", "loop.md", "sub/user_a.md"]);
+        let rels: Vec<(&str, bool)> = files.iter().map(|f| (f.rel.as_str(), f.symlink)).collect();
+        assert_eq!(
+            rels,
+            [
+                ("MEMORY.md", false),
+                ("loop.md", true),
+                ("sub/user_a.md", false)
+            ]
+        );
         assert!(errors.is_empty());
     }
 

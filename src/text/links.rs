@@ -1,0 +1,336 @@
+//! Links between memory files: what a reader of MEMORY.md, a hub or a topic file follows to
+//! another memory. Syntax only; resolving a target against a library is `memory::library`'s job.
+//!
+//! - Markdown links `[Title](feedback_x-2.md)`, `(./dir/x.md#sec)`, `(<y z.md>)`,
+//!   `(~/notes/x.md)`, `(../x.md)`: the target must name a `.md` file. Images (`![…](…)`),
+//!   URLs (anything with a scheme), `mailto:` and anchors alone are not links to a memory.
+//! - Reference definitions `[label]: x.md` (the line a reference link `[text][label]` or
+//!   `[label]` leads to): the definition is the link, as a reader follows it.
+//! - Wiki links `[[name]]`, `[[name|label]]`, `[[x.md]]`: the client's own link between
+//!   memories, where `name` is the other memory's frontmatter `name:` slug (system prompt,
+//!   2.1.332: "a `[[name]]` that doesn't match an existing memory yet is fine").
+//! - A code span is a link only where it names a file path: `` `project_y.md` ``,
+//!   `` `~/notes/x.md` ``. A bare extension (`` `.md` ``), a pattern (`` `*.md` ``,
+//!   `` `<type>_<topic>.md` ``) or prose with spaces is not.
+//!
+//! HTML comments are skipped by [`LineScanner`] (the client strips them before the model
+//! sees the index), and so are fenced code blocks.
+
+/// A reference from one line to a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    /// The target as written, fragment and a leading `./` removed (`dir/x.md`, `~/x.md`, or
+    /// `x` for `[[x]]`).
+    pub target: String,
+    /// Which syntax.
+    pub syntax: Syntax,
+    /// Byte offset of the link in the line.
+    pub offset: usize,
+}
+
+/// The syntax a link was written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Syntax {
+    /// `[text](target)`.
+    Markdown,
+    /// `[label]: target`, a reference definition.
+    Reference,
+    /// `[[target]]`: a frontmatter `name`, or a file name with or without `.md`.
+    Wiki,
+    /// `` `target.md` ``.
+    CodeSpan,
+}
+
+/// Every file link in `line`, in order (no comment or fence tracking: see [`LineScanner`]).
+pub fn links(line: &str) -> Vec<Link> {
+    let mut out = Vec::new();
+    if let Some(def) = reference_definition(line) {
+        out.push(def);
+        return out;
+    }
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'[' if bytes.get(i + 1) == Some(&b'[') => {
+                if let Some(end) = line[i + 2..].find("]]") {
+                    let inner = &line[i + 2..i + 2 + end];
+                    let target = inner.split('|').next().unwrap_or("").trim();
+                    if !target.is_empty() && !target.contains('[') {
+                        push(&mut out, target, Syntax::Wiki, i);
+                    }
+                    i += end + 4;
+                    continue;
+                }
+            }
+            b']' if bytes.get(i + 1) == Some(&b'(') => {
+                if let Some(end) = line[i + 2..].find(')') {
+                    let raw = line[i + 2..i + 2 + end].trim();
+                    let raw = match raw.strip_prefix('<') {
+                        Some(rest) => rest.split('>').next().unwrap_or(""),
+                        None => raw.split_whitespace().next().unwrap_or(""),
+                    };
+                    let start = line[..i].rfind('[').unwrap_or(i);
+                    let image = start > 0 && bytes[start - 1] == b'!';
+                    if !image {
+                        push(&mut out, raw, Syntax::Markdown, start);
+                    }
+                    i += end + 3;
+                    continue;
+                }
+            }
+            b'`' => {
+                let ticks = line[i..].bytes().take_while(|&b| b == b'`').count();
+                let fence = &line[i..i + ticks];
+                if let Some(end) = line[i + ticks..].find(fence) {
+                    let inner = line[i + ticks..i + ticks + end].trim();
+                    if names_a_file(inner) {
+                        push(&mut out, inner, Syntax::CodeSpan, i);
+                    }
+                    i += ticks + end + ticks;
+                    continue;
+                }
+                i += ticks;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `[label]: target` at the start of a line (up to three spaces of indent), the target a
+/// `.md` path.
+fn reference_definition(line: &str) -> Option<Link> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let rest = line[indent..].strip_prefix('[')?;
+    let close = rest.find("]:")?;
+    let label = &rest[..close];
+    if label.trim().is_empty() || label.contains(['[', ']']) {
+        return None;
+    }
+    let after = rest[close + 2..].trim_start();
+    let raw = match after.strip_prefix('<') {
+        Some(r) => r.split('>').next().unwrap_or(""),
+        None => after.split_whitespace().next().unwrap_or(""),
+    };
+    let mut out = Vec::new();
+    push(&mut out, raw, Syntax::Reference, indent);
+    out.pop()
+}
+
+/// Whether a code span's text names a file: one `.md` path with a real stem, no spaces and no
+/// pattern or placeholder characters.
+fn names_a_file(inner: &str) -> bool {
+    let Some(stem_path) = inner
+        .strip_suffix(".md")
+        .or_else(|| inner.strip_suffix(".MD"))
+    else {
+        return false;
+    };
+    let stem = stem_path.rsplit('/').next().unwrap_or(stem_path);
+    !stem.is_empty()
+        && !stem.chars().all(|c| c == '.')
+        && !inner.contains(is_placeholder_char)
+        && !inner.contains("://")
+}
+
+/// Characters that make a code span a pattern or placeholder (`<type>_<topic>.md`, `*.md`)
+/// rather than a file name.
+fn is_placeholder_char(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(
+            c,
+            '<' | '>' | '*' | '?' | '{' | '}' | '|' | '[' | ']' | '$' | '%' | '(' | ')'
+        )
+}
+
+fn push(out: &mut Vec<Link>, raw: &str, syntax: Syntax, offset: usize) {
+    if raw.contains("://") || raw.starts_with("mailto:") || raw.starts_with('#') {
+        return;
+    }
+    let target = raw.split('#').next().unwrap_or("");
+    let target = target.strip_prefix("./").unwrap_or(target);
+    if target.is_empty() {
+        return;
+    }
+    let needs_md = matches!(syntax, Syntax::Markdown | Syntax::Reference);
+    if needs_md && !target.to_ascii_lowercase().ends_with(".md") {
+        return;
+    }
+    out.push(Link {
+        target: target.to_owned(),
+        syntax,
+        offset,
+    });
+}
+
+/// Scans a file line by line, skipping fenced code blocks and HTML comments (which the
+/// client strips before the model sees the index), and yields each link with its 1-based
+/// line and its byte offset in the text.
+#[derive(Debug)]
+pub struct LineScanner<'a> {
+    text: &'a str,
+    pos: usize,
+    line: usize,
+    fence: Option<&'static str>,
+    in_comment: bool,
+}
+
+impl<'a> LineScanner<'a> {
+    /// Scans `text` from byte `start` (the body after the frontmatter), numbering lines from
+    /// the line holding `start`.
+    pub fn new(text: &'a str, start: usize) -> Self {
+        LineScanner {
+            text,
+            pos: start,
+            line: super::line_of(text, start),
+            fence: None,
+            in_comment: false,
+        }
+    }
+
+    /// Every link: `(line, offset in the text, link)`.
+    pub fn collect_all(mut self) -> Vec<(usize, usize, Link)> {
+        let mut out = Vec::new();
+        while self.pos < self.text.len() {
+            let rest = &self.text[self.pos..];
+            let len = rest.find('\n').map_or(rest.len(), |k| k + 1);
+            let raw = &rest[..len];
+            let content = raw.trim_end_matches(['\n', '\r']);
+            self.scan_line(content, &mut out);
+            self.pos += len;
+            self.line += 1;
+        }
+        out
+    }
+
+    fn scan_line(&mut self, content: &str, out: &mut Vec<(usize, usize, Link)>) {
+        let trimmed = content.trim_start();
+        if let Some(open) = self.fence {
+            if trimmed.starts_with(open) {
+                self.fence = None;
+            }
+            return;
+        }
+        if !self.in_comment {
+            for open in ["```", "~~~"] {
+                if trimmed.starts_with(open) {
+                    self.fence = Some(open);
+                    return;
+                }
+            }
+        }
+        if !content.contains(['[', '`', '<', '-']) && !self.in_comment {
+            return;
+        }
+        // Split the line into the parts outside HTML comments.
+        let mut at = 0;
+        while at < content.len() {
+            if self.in_comment {
+                match content[at..].find("-->") {
+                    Some(k) => {
+                        at += k + 3;
+                        self.in_comment = false;
+                    }
+                    None => return,
+                }
+                continue;
+            }
+            let end = content[at..].find("<!--").map_or(content.len(), |k| at + k);
+            for link in links(&content[at..end]) {
+                let offset = self.pos + at + link.offset;
+                out.push((
+                    self.line,
+                    offset,
+                    Link {
+                        offset: at + link.offset,
+                        ..link
+                    },
+                ));
+            }
+            if end == content.len() {
+                return;
+            }
+            self.in_comment = true;
+            at = end + 4;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn targets(line: &str) -> Vec<String> {
+        links(line).into_iter().map(|l| l.target).collect()
+    }
+
+    #[test]
+    fn finds_every_syntax_with_hyphens_and_digits() {
+        assert_eq!(
+            targets(
+                "- ⭐ [Wild](feedback_wild-card2.md) — see [[project_x]] and `reference_a_hub.md`"
+            ),
+            ["feedback_wild-card2.md", "project_x", "reference_a_hub.md"]
+        );
+        assert_eq!(
+            targets("[a](./sub/x.md#top) [b](<y z.md>) [h](~/notes/x.md) [u](../up.md)"),
+            ["sub/x.md", "y z.md", "~/notes/x.md", "../up.md"]
+        );
+        assert_eq!(
+            targets("[[name-slug|Shown]] [[x.md]]"),
+            ["name-slug", "x.md"]
+        );
+    }
+
+    #[test]
+    fn reference_definitions_are_links() {
+        assert_eq!(
+            targets("[deploy]: project_deploy.md \"Deploy\""),
+            ["project_deploy.md"]
+        );
+        assert_eq!(targets("   [d]: <./a b.md>"), ["a b.md"]);
+        assert!(targets("    [d]: indented-code.md").is_empty());
+        assert!(targets("[d]: https://example.com/x.md").is_empty());
+        assert_eq!(links("[d]: x.md")[0].syntax, Syntax::Reference);
+    }
+
+    #[test]
+    fn skips_urls_anchors_images_and_non_markdown() {
+        assert!(
+            targets("[u](https://x.md) [a](#sec) [img](pic.png) ![i](shot.md) `not md`").is_empty()
+        );
+        assert!(targets("name: `<type>_<topic>.md`, `*.md`, `{a,b}.md`").is_empty());
+    }
+
+    #[test]
+    fn a_code_span_is_a_link_only_where_it_names_a_file() {
+        assert!(targets("files end in `.md`, or `..md`, or `/.md`").is_empty());
+        assert!(targets("run `cat notes.md | wc`, see `$HOME/x.md`").is_empty());
+        assert_eq!(
+            targets("see `feedback_x.md` and ``~/notes/y.md``"),
+            ["feedback_x.md", "~/notes/y.md"]
+        );
+    }
+
+    #[test]
+    fn scanner_skips_fences_and_comments_and_numbers_lines() {
+        let text = "---\nname: x\n---\n[a](a.md)\n```\n[b](b.md)\n```\n<!-- [c](c.md)\n[d](d.md) -->[e](e.md)\n[f](f.md) <!-- [g](g.md) --> [h](h.md)\n";
+        let body = text.find("[a]").unwrap();
+        let got: Vec<(usize, String)> = LineScanner::new(text, body)
+            .collect_all()
+            .into_iter()
+            .map(|(line, off, l)| {
+                assert!(text[off..].starts_with('['), "{off}");
+                (line, l.target)
+            })
+            .collect();
+        let want = [(4, "a.md"), (9, "e.md"), (10, "f.md"), (10, "h.md")];
+        assert_eq!(got, want.map(|(n, t)| (n, t.to_owned())).to_vec(), "{text}");
+    }
+}
