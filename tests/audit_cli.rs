@@ -132,8 +132,20 @@ fn explain_prints_the_rule_doc() {
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("broken-link (hard, error)"), "{text}");
+    assert!(
+        text.starts_with(
+            "broken-link (hard, error) · ccmem audit · both write specs (client and claude-memory-manager)"
+        ),
+        "{text}"
+    );
     assert!(text.contains("## Why it matters"), "{text}");
+    let out = Command::cargo_bin("ccmem")
+        .unwrap()
+        .args(["explain", "bad-file-name", "--json"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["spec"], "claude-memory-manager", "{doc}");
     let out = Command::cargo_bin("ccmem")
         .unwrap()
         .args(["explain", "nope"])
@@ -177,7 +189,9 @@ fn all_sweeps_every_project() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(doc["projects"].as_array().unwrap().len(), 2);
+    assert_eq!(doc["schema"], "ccmem.audit/1");
+    assert_eq!(doc["libraries"].as_array().unwrap().len(), 2);
+    assert_eq!(doc["libraries"][0]["spec"], "claude-memory-manager");
     assert_eq!(doc["summary"]["files"], 2, "memory files, not MEMORY.md");
     assert_eq!(doc["summary"]["errors"], 1);
 }

@@ -5,6 +5,7 @@ use std::io::Write;
 use serde_json::json;
 
 use crate::exit::ExitStatus;
+use crate::memory::spec::Applies;
 use crate::rules::{self, Category};
 use crate::severity::Severity;
 
@@ -26,6 +27,8 @@ struct Entry {
     severity: Severity,
     summary: &'static str,
     doc: String,
+    /// The write specs an audit rule belongs to (check rules have none).
+    spec: Option<Applies>,
 }
 
 /// Every rule: the audit's, then the check's (names are unique across both).
@@ -37,6 +40,7 @@ fn entries() -> Vec<Entry> {
         severity: r.severity(),
         summary: r.summary(),
         doc: rules::doc_text(r),
+        spec: Some(r.applies),
     });
     let check = crate::check::RULES.iter().map(|r| Entry {
         command: "check",
@@ -45,6 +49,7 @@ fn entries() -> Vec<Entry> {
         severity: r.severity(),
         summary: r.summary(),
         doc: r.doc_text(),
+        spec: None,
     });
     audit.chain(check).collect()
 }
@@ -58,7 +63,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
         if args.json {
             let list: Vec<_> = all
                 .iter()
-                .map(|r| json!({"rule": r.name, "command": r.command, "category": r.category, "severity": r.severity, "summary": r.summary}))
+                .map(|r| json!({"rule": r.name, "command": r.command, "category": r.category, "severity": r.severity, "spec": r.spec, "summary": r.summary}))
                 .collect();
             writeln!(out, "{}", serde_json::to_string_pretty(&list)?)?;
         } else {
@@ -80,12 +85,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
         anyhow::bail!("unknown rule `{code}`; rules: {}", names.join(", "));
     };
     if args.json {
-        let v = json!({"rule": rule.name, "command": rule.command, "category": rule.category, "severity": rule.severity, "doc": rule.doc});
+        let v = json!({"rule": rule.name, "command": rule.command, "category": rule.category, "severity": rule.severity, "spec": rule.spec, "doc": rule.doc});
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
     } else {
+        let spec = rule
+            .spec
+            .map(|a| format!(" · {}", a.describe()))
+            .unwrap_or_default();
         writeln!(
             out,
-            "{} ({}, {}) · ccmem {}\n\n{}",
+            "{} ({}, {}) · ccmem {}{spec}\n\n{}",
             rule.name,
             category(rule.category),
             rule.severity.as_str(),

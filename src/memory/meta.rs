@@ -1,34 +1,34 @@
-//! A memory file's frontmatter, read as the client reads it (`qd` → `DDr`, SPEC-automemory §5):
-//! the client's split (`crate::text::frontmatter::split`), then YAML; when that fails, the
-//! client's lenient line rewrite (`_u`: a value holding YAML syntax is quoted, leading tabs
-//! become spaces) and YAML once more. Only a block that fails both is invalid. Both the flat
-//! form (`type: feedback`) and the client's nested form (`metadata: {type, node_type,
-//! modified}`, written since 2.1.214) are read; flat wins.
+//! A memory file's frontmatter, read exactly as the client reads it: `qd` → `DDr` (YAML, and on
+//! failure its lenient `_u` rewrite and YAML again) → `h$` / `Iu` (the memory view), all in
+//! [`crate::text::frontmatter`]. Only a block that fails both passes is invalid.
+//!
+//! The client's memory view decides every field: `name` and `description` count only as
+//! non-empty strings, every other top-level key joins `metadata`, and a nested `metadata:` key
+//! wins over a top-level one (`type`, `modified`, …). Where `type` is written ([`KindAt`]) is
+//! kept besides: it tells which write spec a file follows.
 
-use serde_json::Value;
+use crate::text::frontmatter::{self, Memory, Value};
 
-use crate::text::frontmatter;
-
-/// What the frontmatter of a file says, as far as the audit cares.
+/// What the frontmatter of a file says, as far as ccmem cares.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Meta {
-    /// `name`, when present (scalars are turned into text; empty strings stay empty).
+    /// `name`, when a non-empty string.
     pub name: Option<String>,
-    /// `description`.
+    /// `description`, when a non-empty string.
     pub description: Option<String>,
-    /// `type`, or `metadata.type` when there is no flat one.
+    /// `type` (`metadata.type` wins over a top-level `type`, as in the client).
     pub kind: Option<String>,
-    /// `metadata.node_type` (the client's own tag, e.g. `memory`).
+    /// `node_type` (the client's writer stamps `memory`).
     pub node_type: Option<String>,
-    /// `modified`, or `metadata.modified`, as written.
+    /// `modified`, as written.
     pub modified: Option<String>,
-    /// `status` (or `metadata.status`), e.g. `retired`, `superseded`.
+    /// `status`, e.g. `retired`, `superseded`.
     pub status: Option<String>,
-    /// `superseded_by` / `superseded-by` / `replaced_by` (or under `metadata`).
+    /// `superseded_by` / `superseded-by` / `replaced_by`.
     pub superseded_by: Option<String>,
-    /// `retired: true` (or under `metadata`).
+    /// `retired: true` (or the string `"true"`).
     pub retired: bool,
-    /// `group` (or `metadata.group`): the index group `tier` files the entry under.
+    /// `group`: the index group `tier` files the entry under.
     pub group: Option<String>,
     /// Where `type` was found.
     pub kind_at: KindAt,
@@ -42,9 +42,9 @@ pub enum KindAt {
     /// No `type` at all.
     #[default]
     Nowhere,
-    /// Top-level `type:` (claude-memory-manager's form).
+    /// Top-level `type:` only (claude-memory-manager's form).
     Flat,
-    /// Only `metadata.type` (the client's form).
+    /// `metadata.type` (the client's form).
     Nested,
 }
 
@@ -53,10 +53,13 @@ pub enum KindAt {
 pub enum Front {
     /// No block the client would strip.
     Absent,
-    /// A block whose YAML does not parse into a mapping.
+    /// A block the client cannot use: YAML that fails even after the lenient rewrite, or a
+    /// list or a single value instead of a mapping (the client reads both as no frontmatter).
     Invalid {
-        /// The parser's message (one line).
+        /// What is wrong (one line).
         error: String,
+        /// The line of the block where the parser stopped (1-based within the YAML text).
+        line: Option<usize>,
     },
     /// A parsed block.
     Parsed(Meta),
@@ -75,139 +78,98 @@ pub struct Parsed {
     pub body_start: usize,
 }
 
-/// Splits and parses `text`.
+/// Reads `text`'s frontmatter the client's way (`qd`).
 pub fn parse(text: &str) -> Parsed {
-    let split = frontmatter::split(text);
-    let Some(yaml) = split.yaml else {
+    let read = frontmatter::read(text);
+    let body_start = read.split.body_start;
+    let (Some(yaml), Some(parse)) = (read.split.yaml, &read.parse) else {
         return Parsed {
             front: Front::Absent,
             yaml_start: 0,
             yaml_len: 0,
-            body_start: split.body_start,
+            body_start,
         };
     };
-    let yaml_start = yaml.as_ptr() as usize - text.as_ptr() as usize;
+    let front = match parse {
+        Err(e) => Front::Invalid {
+            error: first_line(&e.message),
+            line: Some(e.line),
+        },
+        Ok(p) => match p.table() {
+            Some(_) => Front::Parsed(Meta::of(
+                &read.memory(),
+                top_level_type(&p.value),
+                p.lenient,
+            )),
+            // An empty block is an empty mapping to the client.
+            None if p.value == Value::Null => Front::Parsed(Meta::default()),
+            None => Front::Invalid {
+                error: "frontmatter is a list or a single value, not a mapping of keys to values"
+                    .to_owned(),
+                line: None,
+            },
+        },
+    };
     Parsed {
-        front: parse_yaml(yaml),
-        yaml_start,
+        front,
+        yaml_start: read.yaml_start().unwrap_or(0),
         yaml_len: yaml.len(),
-        body_start: split.body_start,
+        body_start,
     }
 }
 
-/// Parses a YAML block into [`Meta`]. An empty block is an empty mapping. The common simple
-/// shape takes a fast path ([`super::meta_fast`]) with the same result.
-pub fn parse_yaml(yaml: &str) -> Front {
-    if yaml.trim().is_empty() {
-        return Front::Parsed(Meta::default());
-    }
-    if let Some((top, nested)) = super::meta_fast::parse(yaml) {
-        let get = |keys: &[&str]| -> Option<String> {
-            let pick = |m: &std::collections::BTreeMap<&str, &str>| {
-                keys.iter()
-                    .find_map(|k| m.get(k).filter(|v| !v.is_empty()).map(|v| (*v).to_owned()))
-            };
-            pick(&top).or_else(|| pick(&nested))
+impl Meta {
+    /// The fields of the client's memory view.
+    fn of(memory: &Memory, flat_type: bool, lenient: bool) -> Meta {
+        let text = |keys: &[&str]| keys.iter().find_map(|k| memory.text(k)).map(str::to_owned);
+        let kind = text(&["type"]);
+        let nested_type = kind.is_some() && !flat_type;
+        let retired = match memory.metadata.get("retired") {
+            Some(Value::Bool(b)) => *b,
+            Some(Value::String(s)) => s.eq_ignore_ascii_case("true"),
+            _ => false,
         };
-        let kind_at = kind_at(
-            top.get("type").is_some_and(|v| !v.is_empty()),
-            nested.get("type").is_some_and(|v| !v.is_empty()),
-        );
-        return Front::Parsed(Meta {
-            name: get(&["name"]),
-            description: get(&["description"]),
-            kind: get(&["type"]),
-            node_type: get(&["node_type"]),
-            modified: get(&["modified"]),
-            status: get(&["status"]),
-            superseded_by: get(&["superseded_by", "superseded-by", "replaced_by"]),
-            retired: get(&["retired"]).is_some_and(|v| v.eq_ignore_ascii_case("true")),
-            group: get(&["group"]),
-            kind_at,
-            lenient: false,
-        });
-    }
-    match parse_yaml_full(yaml) {
-        Front::Invalid { error } => {
-            // `DDr`: the client retries once with its lenient rewrite.
-            let fixed = crate::load::rule_paths::lenient(yaml);
-            match parse_yaml_full(&fixed) {
-                Front::Parsed(m) => Front::Parsed(Meta { lenient: true, ..m }),
-                _ => Front::Invalid { error },
-            }
+        Meta {
+            name: memory.name.clone(),
+            description: memory.description.clone(),
+            node_type: text(&["node_type"]),
+            modified: text(&["modified"]),
+            status: text(&["status"]),
+            superseded_by: text(&["superseded_by", "superseded-by", "replaced_by"]),
+            retired,
+            group: text(&["group"]),
+            kind_at: match (kind.is_some(), nested_type) {
+                (false, _) => KindAt::Nowhere,
+                (true, true) => KindAt::Nested,
+                (true, false) => KindAt::Flat,
+            },
+            kind,
+            lenient,
         }
-        parsed => parsed,
     }
 }
 
-fn kind_at(flat: bool, nested: bool) -> KindAt {
-    match (flat, nested) {
-        (true, _) => KindAt::Flat,
-        (false, true) => KindAt::Nested,
-        (false, false) => KindAt::Nowhere,
-    }
+/// Whether the top-level `type` is the one the memory view reads (no `metadata.type` over it).
+fn top_level_type(value: &Value) -> bool {
+    let Some(top) = value.as_object() else {
+        return false;
+    };
+    let nested = top
+        .get("metadata")
+        .and_then(Value::as_object)
+        .and_then(|m| m.get("type"))
+        .and_then(Value::as_str)
+        .is_some_and(|s| !s.is_empty());
+    !nested
+        && top
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|s| !s.is_empty())
 }
 
-/// Parses a YAML block with serde-saphyr.
-pub(super) fn parse_yaml_full(yaml: &str) -> Front {
-    if yaml.trim().is_empty() {
-        return Front::Parsed(Meta::default());
-    }
-    // YAML 1.2 booleans only: `name: n` or `status: off` are words in a memory file, not
-    // `false` (serde-saphyr reads YAML 1.1 spellings as booleans by default).
-    let mut options = serde_saphyr::Options::default();
-    options.strict_booleans = true;
-    let value: Value = match serde_saphyr::from_str_with_options(yaml, options) {
-        Ok(v) => v,
-        Err(e) => {
-            let msg = e.to_string();
-            let first = msg.lines().next().unwrap_or("invalid YAML");
-            let first = first.strip_prefix("error: ").unwrap_or(first).to_owned();
-            return Front::Invalid { error: first };
-        }
-    };
-    let Value::Object(map) = value else {
-        return Front::Invalid {
-            error: "frontmatter is not a mapping of keys to values".to_owned(),
-        };
-    };
-    let nested = map.get("metadata").and_then(Value::as_object);
-    let get = |keys: &[&str]| -> Option<String> {
-        keys.iter()
-            .find_map(|k| map.get(*k).and_then(scalar))
-            .or_else(|| nested.and_then(|m| keys.iter().find_map(|k| m.get(*k).and_then(scalar))))
-    };
-    let retired = get(&["retired"]).is_some_and(|v| v.eq_ignore_ascii_case("true"));
-    let kind_at = kind_at(
-        map.get("type").and_then(scalar).is_some(),
-        nested
-            .and_then(|m| m.get("type"))
-            .and_then(scalar)
-            .is_some(),
-    );
-    Front::Parsed(Meta {
-        name: get(&["name"]),
-        description: get(&["description"]),
-        kind: get(&["type"]),
-        node_type: get(&["node_type"]),
-        modified: get(&["modified"]),
-        status: get(&["status"]),
-        superseded_by: get(&["superseded_by", "superseded-by", "replaced_by"]),
-        retired,
-        group: get(&["group"]),
-        kind_at,
-        lenient: false,
-    })
-}
-
-/// A scalar as text; `null`, sequences and mappings are no value.
-fn scalar(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
-        _ => None,
-    }
+fn first_line(message: &str) -> String {
+    let first = message.lines().next().unwrap_or("invalid YAML");
+    first.strip_prefix("error: ").unwrap_or(first).to_owned()
 }
 
 /// Parses a `modified` value: RFC 3339, or a civil date-time / date taken as UTC.
@@ -238,20 +200,19 @@ mod tests {
     }
 
     #[test]
-    fn yaml_one_one_words_stay_text_on_the_full_path() {
+    fn yaml_one_one_words_stay_text() {
         for word in ["n", "yes", "on", "off"] {
-            let Front::Parsed(m) = parse_yaml_full(&format!("name: {word}\ntags: [a, b]\n")) else {
-                panic!("{word}: not parsed");
-            };
+            let m = meta(&format!("---\nname: {word}\ntags: [a, b]\n---\n"));
             assert_eq!(m.name.as_deref(), Some(word));
         }
     }
 
     #[test]
-    fn flat_and_nested_forms() {
+    fn flat_and_nested_forms_and_nested_wins_as_in_the_client() {
         let m =
             meta("---\nname: a\ndescription: d\ntype: feedback\nmodified: 2026-01-02\n---\n# T\n");
         assert_eq!(m.kind.as_deref(), Some("feedback"));
+        assert_eq!(m.kind_at, KindAt::Flat);
         assert_eq!(m.modified.as_deref(), Some("2026-01-02"));
         let m = meta(
             "---\nname: a\ndescription: d\nmetadata:\n  node_type: memory\n  type: project\n  modified: 2026-01-02T00:00:00Z\n---\nbody\n",
@@ -260,12 +221,16 @@ mod tests {
         assert_eq!(m.kind_at, KindAt::Nested);
         assert_eq!(m.node_type.as_deref(), Some("memory"));
         assert_eq!(m.modified.as_deref(), Some("2026-01-02T00:00:00Z"));
+        let m = meta("---\ntype: user\nmetadata:\n  type: feedback\n---\n");
+        assert_eq!(m.kind.as_deref(), Some("feedback"));
+        assert_eq!(m.kind_at, KindAt::Nested);
     }
 
     #[test]
-    fn flat_type_wins_over_nested() {
-        let m = meta("---\ntype: user\nmetadata:\n  type: feedback\n---\n");
-        assert_eq!(m.kind.as_deref(), Some("user"));
+    fn only_non_empty_strings_count() {
+        let m = meta("---\nname: 123\ndescription: ''\ntype: [a]\nretired: true\n---\n");
+        assert_eq!((m.name, m.description, m.kind), (None, None, None));
+        assert!(m.retired);
     }
 
     #[test]
@@ -279,7 +244,8 @@ mod tests {
             Some("Wanneer X documenteren: schrijf \"spatie na de :\" altijd")
         );
         assert_eq!(m.kind.as_deref(), Some("feedback"));
-        assert_eq!(m.kind_at, KindAt::Flat);
+        let m = meta("---\nname: [unclosed\n---\nbody\n");
+        assert_eq!(m.name.as_deref(), Some("[unclosed"));
     }
 
     #[test]
@@ -289,14 +255,14 @@ mod tests {
             parse("---\nname: x\n  - nested: [\n---\nbody\n").front,
             Front::Invalid { .. }
         ));
-        let Front::Parsed(m) = parse("---\nname: [unclosed\n---\nbody\n").front else {
-            panic!("the client reads `[unclosed` as text after its lenient rewrite");
-        };
-        assert_eq!(m.name.as_deref(), Some("[unclosed"));
         assert!(matches!(
             parse("---\n- a\n- b\n---\nbody\n").front,
-            Front::Invalid { .. }
+            Front::Invalid { line: None, .. }
         ));
+        assert_eq!(
+            parse("---\n\n---\nbody\n").front,
+            Front::Parsed(Meta::default())
+        );
     }
 
     #[test]

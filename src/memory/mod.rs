@@ -11,7 +11,6 @@ pub mod config;
 pub mod file;
 pub mod library;
 pub mod meta;
-mod meta_fast;
 pub mod similar;
 pub mod spec;
 

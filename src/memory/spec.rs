@@ -135,6 +135,7 @@ pub enum Applies {
     /// Only the client's.
     Client,
     /// Only claude-memory-manager's.
+    #[serde(rename = "claude-memory-manager")]
     Manager,
 }
 

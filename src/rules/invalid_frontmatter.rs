@@ -39,15 +39,20 @@ declare_rule! {
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     let file = &ctx.lib.files[i];
     if let Some((text, parsed)) = file.parsed()
-        && let Front::Invalid { error } = &parsed.front
+        && let Front::Invalid { error, line } = &parsed.front
     {
-        let line = line_of(text, parsed.yaml_start);
-        out.push(ctx.diag(
-            &RULE,
-            i,
-            line,
-            format!("frontmatter is not valid YAML: {error}"),
-        ));
+        let first = line_of(text, parsed.yaml_start);
+        let (at, message) = match line {
+            Some(n) => (
+                first + n - 1,
+                format!("frontmatter is not valid YAML, even as the client retries it: {error}"),
+            ),
+            None => (
+                first,
+                format!("{error}; the client reads it as no frontmatter"),
+            ),
+        };
+        out.push(ctx.diag(&RULE, i, at, message));
     }
 }
 

@@ -31,6 +31,12 @@ pub(super) fn render(out: &mut dyn Write, audits: &[Audited], sweep: bool) -> io
         }
         if sweep {
             writeln!(out, "{}: {}", a.root.display(), line(&a.audit.summary))?;
+        } else {
+            writeln!(
+                out,
+                "{}",
+                dim(&format!("write spec: {}", a.audit.lib.spec.describe()))
+            )?;
         }
     }
     let sum = total(audits);
@@ -46,6 +52,11 @@ fn line(s: &Summary) -> String {
         s.compliance,
         s.band.label()
     )
+}
+
+fn dim(s: &str) -> String {
+    let style = anstyle::Style::new().dimmed();
+    format!("{style}{s}{style:#}")
 }
 
 fn bold(s: &str) -> String {

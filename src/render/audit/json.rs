@@ -7,6 +7,9 @@ use serde_json::json;
 
 use super::{Audited, shown_path, total};
 
+/// The versioned schema name of the audit's JSON document.
+pub const SCHEMA: &str = "ccmem.audit/1";
+
 #[derive(Serialize)]
 struct Diag<'a> {
     rule: &'a str,
@@ -18,7 +21,7 @@ struct Diag<'a> {
     message: &'a str,
 }
 
-pub(super) fn render(out: &mut dyn Write, audits: &[Audited], sweep: bool) -> io::Result<()> {
+pub(super) fn render(out: &mut dyn Write, audits: &[Audited]) -> io::Result<()> {
     let diagnostics: Vec<Diag> = audits
         .iter()
         .flat_map(|a| {
@@ -32,17 +35,26 @@ pub(super) fn render(out: &mut dyn Write, audits: &[Audited], sweep: bool) -> io
             })
         })
         .collect();
-    let mut doc = json!({
-        "version": 1,
+    let libraries: Vec<serde_json::Value> = audits
+        .iter()
+        .map(|a| {
+            let spec = &a.audit.lib.spec;
+            json!({
+                "root": a.root.to_string_lossy(),
+                "spec": spec.spec.name(),
+                "spec_configured": spec.configured,
+                "spec_votes": {"client": spec.client_votes, "claude-memory-manager": spec.manager_votes},
+                "config": a.audit.lib.config_path.as_ref().map(|p| p.to_string_lossy()),
+                "summary": a.audit.summary,
+            })
+        })
+        .collect();
+    let doc = json!({
+        "schema": SCHEMA,
         "diagnostics": diagnostics,
         "summary": total(audits),
+        "libraries": libraries,
     });
-    if sweep {
-        doc["projects"] = audits
-            .iter()
-            .map(|a| json!({"root": a.root.to_string_lossy(), "summary": a.audit.summary}))
-            .collect();
-    }
     serde_json::to_writer_pretty(&mut *out, &doc)?;
     writeln!(out)
 }

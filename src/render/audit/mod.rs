@@ -2,30 +2,41 @@
 //! lines), JSON, SARIF 2.1.0 and GitHub workflow annotations
 //! (those two, and the annotated snippets, through the shared [`super::findings`]).
 //!
-//! # JSON schema (`--json` or `--format json`), version 1
+//! # JSON schema (`--json` or `--format json`): `ccmem.audit/1`
 //!
 //! ```text
 //! {
-//!   "version": 1,
+//!   "schema": "ccmem.audit/1",
 //!   "diagnostics": [
 //!     {
 //!       "rule": "broken-link",          // stable kebab-case name (`ccmem explain NAME`)
 //!       "severity": "error",            // "error" (hard rules) | "warning" (soft rules)
 //!       "path": "memory/MEMORY.md",     // the library folder as given, joined with the file
+//!                                       // (the folder itself for a finding about the library)
 //!       "line": 12,                     // 1-based
 //!       "column": 5,                    // 1-based, in characters; absent for whole-line findings
 //!       "message": "link to `x.md`, which does not exist"
 //!     }
 //!   ],
 //!   "summary": {
-//!     "files": 257,                     // .md files audited, MEMORY.md included
-//!     "compliant": 250,                 // files with no error
-//!     "compliance": 97.3,               // compliant / files, percent, one decimal
+//!     "files": 256,                     // memory files audited: every .md but MEMORY.md
+//!     "compliant": 250,                 // memory files with no error
+//!     "compliance": 97.7,               // compliant / files, percent, one decimal
 //!     "band": "healthy",                // "healthy" (>= 95) | "marginal" (85-95) | "out-of-control"
-//!     "errors": 9,
+//!     "errors": 9,                      // every error, MEMORY.md's included
 //!     "warnings": 40
 //!   },
-//!   "projects": [ { "root": "...", "summary": { ... } } ]   // only with --all
+//!   "libraries": [                      // one per audited folder
+//!     {
+//!       "root": "memory",
+//!       "spec": "client",               // the write spec audited against:
+//!                                       // "client" | "claude-memory-manager"
+//!       "spec_configured": false,       // set in ccmem.toml (else detected)
+//!       "spec_votes": { "client": 40, "claude-memory-manager": 2 },
+//!       "config": "memory/ccmem.toml",  // the ccmem.toml used, or null
+//!       "summary": { ... }
+//!     }
+//!   ]
 //! }
 //! ```
 //!
@@ -126,7 +137,7 @@ pub fn render(
 ) -> io::Result<()> {
     match format {
         Format::Human => human::render(out, audits, sweep),
-        Format::Json => json::render(out, audits, sweep),
+        Format::Json => json::render(out, audits),
         Format::Sarif => {
             super::findings::sarif::render(out, &rule_infos(), &bases(audits), &findings(audits))
         }
