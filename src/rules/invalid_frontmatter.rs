@@ -74,9 +74,10 @@ mod tests {
         assert_eq!(
             f.found("invalid-frontmatter"),
             [
-                ("user_bad.md".to_owned(), 2),
+                ("user_bad.md".to_owned(), 3),
                 ("user_list.md".to_owned(), 2)
-            ]
+            ],
+            "at the line where the client's parser stopped"
         );
         assert!(
             f.found("missing-field")
