@@ -38,7 +38,10 @@ fn generated() -> String {
         "ccmem audit",
         ccmem::rules::RULES
             .iter()
-            .map(|r| (r.name, cat(r.category), ccmem::rules::doc_text(r)))
+            .map(|r| {
+                let kind = format!("{}; {}", cat(r.category), r.applies.describe());
+                (r.name, kind, ccmem::rules::doc_text(r))
+            })
             .collect(),
     );
     out
