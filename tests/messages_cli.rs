@@ -29,6 +29,37 @@ fn names(dir: &Path) -> Vec<String> {
     v
 }
 
+/// An index of 12 one-line entries and their files; returns the index text too.
+fn flat_library() -> (tempfile::TempDir, String) {
+    let d = tempfile::tempdir().unwrap();
+    let mut index = String::new();
+    for i in 0..12 {
+        index.push_str(&format!("- [e{i}](project_e{i}.md) — fact\n"));
+        fs::write(d.path().join(format!("project_e{i}.md")), "x\n").unwrap();
+    }
+    fs::write(d.path().join("MEMORY.md"), &index).unwrap();
+    (d, index)
+}
+
+/// A `setup()` folder in which `tier --write` was killed at the first write call after its
+/// journal: a journal is pending.
+fn pending_tier(setup: &dyn Fn() -> tempfile::TempDir) -> tempfile::TempDir {
+    (1..200)
+        .map(|k| {
+            let d = setup();
+            let out = cargo_bin_cmd!("ccmem")
+                .args(["tier", "--write", "--target-lines", "3"])
+                .arg(d.path())
+                .env("CCMEM_FAULT_AT", k.to_string())
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), None, "k={k}: killed");
+            d
+        })
+        .find(|d| d.path().join(".ccmem/journal.json").exists())
+        .unwrap()
+}
+
 #[test]
 fn case13_a_file_where_the_memory_folder_should_be_is_named_as_such_once() {
     let d = tempfile::tempdir().unwrap();
@@ -67,31 +98,8 @@ fn case11_undo_and_refusals_create_nothing_in_the_folder() {
 
 #[test]
 fn case11_a_dry_run_with_a_pending_journal_changes_nothing_and_leaves_a_fifo_alone() {
-    let setup = || {
-        let d = tempfile::tempdir().unwrap();
-        let mut index = String::new();
-        for i in 0..12 {
-            index.push_str(&format!("- [e{i}](project_e{i}.md) — fact\n"));
-            fs::write(d.path().join(format!("project_e{i}.md")), "x\n").unwrap();
-        }
-        fs::write(d.path().join("MEMORY.md"), &index).unwrap();
-        d
-    };
-    // Interrupt a tier at the first write call after its journal: a journal is pending.
-    let d = (1..200)
-        .map(|k| {
-            let d = setup();
-            let out = cargo_bin_cmd!("ccmem")
-                .args(["tier", "--write", "--target-lines", "3"])
-                .arg(d.path())
-                .env("CCMEM_FAULT_AT", k.to_string())
-                .output()
-                .unwrap();
-            assert_eq!(out.status.code(), None, "k={k}: killed");
-            d
-        })
-        .find(|d| d.path().join(".ccmem/journal.json").exists())
-        .unwrap();
+    let setup = || flat_library().0;
+    let d = pending_tier(&setup);
     let dir = d.path();
     let fifo = dir.join(".MEMORY.md.ccmem-tmp");
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
@@ -122,13 +130,7 @@ fn case11_a_dry_run_with_a_pending_journal_changes_nothing_and_leaves_a_fifo_alo
 #[test]
 fn case11_undo_after_a_rolled_back_operation_does_not_undo_the_one_before() {
     let setup = || {
-        let d = tempfile::tempdir().unwrap();
-        let mut index = String::new();
-        for i in 0..12 {
-            index.push_str(&format!("- [e{i}](project_e{i}.md) — fact\n"));
-            fs::write(d.path().join(format!("project_e{i}.md")), "x\n").unwrap();
-        }
-        fs::write(d.path().join("MEMORY.md"), &index).unwrap();
+        let (d, _) = flat_library();
         cargo_bin_cmd!("ccmem")
             .args([
                 "add",
@@ -144,19 +146,7 @@ fn case11_undo_after_a_rolled_back_operation_does_not_undo_the_one_before() {
             .success();
         d
     };
-    let d = (1..200)
-        .map(|k| {
-            let d = setup();
-            cargo_bin_cmd!("ccmem")
-                .args(["tier", "--write", "--target-lines", "3"])
-                .arg(d.path())
-                .env("CCMEM_FAULT_AT", k.to_string())
-                .output()
-                .unwrap();
-            d
-        })
-        .find(|d| d.path().join(".ccmem/journal.json").exists())
-        .unwrap();
+    let d = pending_tier(&setup);
     // A temp file damaged after the kill: recovery cannot finish the tier, so it rolls it back.
     for n in names(d.path()) {
         if n.contains(".ccmem-tmp.") {
@@ -186,13 +176,7 @@ fn case11_undo_after_a_rolled_back_operation_does_not_undo_the_one_before() {
 
 #[test]
 fn case10_undo_after_another_writer_appended_keeps_the_line_no_dead_end() {
-    let d = tempfile::tempdir().unwrap();
-    let mut index = String::new();
-    for i in 0..12 {
-        index.push_str(&format!("- [e{i}](project_e{i}.md) — fact\n"));
-        fs::write(d.path().join(format!("project_e{i}.md")), "x\n").unwrap();
-    }
-    fs::write(d.path().join("MEMORY.md"), &index).unwrap();
+    let (d, index) = flat_library();
     cargo_bin_cmd!("ccmem")
         .args(["tier", "--write", "--target-lines", "3"])
         .arg(d.path())
