@@ -1,9 +1,8 @@
 //! `import-cut-at-space` (hard).
 
-use super::{ByPlace, Token, import_skips, token};
+use super::{ByPlace, Token, missing_imports};
 use crate::check::registry::declare_check;
 use crate::check::{Ctx, Finding};
-use crate::load::SkipWhy;
 
 declare_check! {
     /// ## What it does
@@ -24,13 +23,7 @@ declare_check! {
 
 fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let mut by = ByPlace::default();
-    for (s, k, from, line) in import_skips(ctx) {
-        if k.why != SkipWhy::Missing {
-            continue;
-        }
-        let Some(tok) = token(ctx, from, line, &k.path) else {
-            continue;
-        };
+    for (s, k, from, line, tok) in missing_imports(ctx) {
         let Some(full) = extended(from, &tok) else {
             continue;
         };

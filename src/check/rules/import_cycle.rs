@@ -1,6 +1,6 @@
 //! `import-cycle` (soft).
 
-use super::{ByPlace, chain, import_skips, token};
+use super::{ByPlace, at_import, chain, import_skips};
 use crate::check::registry::declare_check;
 use crate::check::{Ctx, Finding};
 use crate::load::SkipWhy;
@@ -37,10 +37,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             let cycle: Vec<&str> = hops[at..].iter().chain([&k.path]).map(|p| ctx.repo.show(p)).collect();
             let message = format!("this import closes the cycle {} (each file loads once, the back edge loads nothing)", cycle.join(" → "));
             let fix = format!("remove this import: {} is already loaded before {}", ctx.repo.show(&k.path), ctx.repo.show(from));
-            match token(ctx, from, line, &k.path) {
-                Some(t) => ctx.finding_at(&RULE, from, t.span, message, fix),
-                None => ctx.finding(&RULE, from, line, message, fix),
-            }
+            at_import(ctx, &RULE, (from, line, &k.path), message, fix)
         });
     }
     by.finish_plain(out);

@@ -1,6 +1,6 @@
 //! `import-depth-exceeded` (hard).
 
-use super::{ByPlace, chain, import_skips, token};
+use super::{ByPlace, at_import, chain, import_skips};
 use crate::check::registry::declare_check;
 use crate::check::{Ctx, Finding};
 use crate::constants::MAX_IMPORT_DEPTH;
@@ -50,10 +50,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                     MAX_IMPORT_DEPTH - 2,
                     hops.first().map_or("the loaded file", String::as_str)
                 );
-                match token(ctx, from, line, &k.path) {
-                    Some(t) => ctx.finding_at(&RULE, from, t.span, message, fix),
-                    None => ctx.finding(&RULE, from, line, message, fix),
-                }
+                at_import(ctx, &RULE, (from, line, &k.path), message, fix)
             },
         );
     }

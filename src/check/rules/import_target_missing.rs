@@ -1,9 +1,8 @@
 //! `import-target-missing` (hard).
 
-use super::{ByPlace, import_skips, token};
+use super::{ByPlace, missing_imports};
 use crate::check::registry::declare_check;
 use crate::check::{Ctx, Finding};
-use crate::load::SkipWhy;
 
 declare_check! {
     /// ## What it does
@@ -25,13 +24,7 @@ declare_check! {
 
 fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let mut by = ByPlace::default();
-    for (s, k, from, line) in import_skips(ctx) {
-        if k.why != SkipWhy::Missing {
-            continue;
-        }
-        let Some(tok) = token(ctx, from, line, &k.path) else {
-            continue;
-        };
+    for (s, k, from, line, tok) in missing_imports(ctx) {
         let looks_like_path =
             tok.raw.contains('/') || crate::load::instructions::paths::extname(&tok.raw).len() > 1;
         if !looks_like_path || super::import_cut_at_space::extended(from, &tok).is_some() {

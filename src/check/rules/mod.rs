@@ -83,6 +83,32 @@ pub fn import_skips<'c>(
     })
 }
 
+/// A finding of `rule` at the `@path` token of `importer:line` that names `target`, or at the
+/// whole line when the token cannot be found again.
+pub fn at_import(
+    ctx: &Ctx,
+    rule: &crate::check::Rule,
+    (importer, line, target): (&str, usize, &str),
+    message: String,
+    fix: String,
+) -> Finding {
+    match token(ctx, importer, line, target) {
+        Some(t) => ctx.finding_at(rule, importer, t.span, message, fix),
+        None => ctx.finding(rule, importer, line, message, fix),
+    }
+}
+
+/// Missing import targets with the token that names each.
+pub fn missing_imports<'c>(
+    ctx: &'c Ctx,
+) -> impl Iterator<Item = (&'c DirSession, &'c Skipped, &'c str, usize, Token)> + 'c {
+    import_skips(ctx)
+        .filter(|(_, k, ..)| k.why == SkipWhy::Missing)
+        .filter_map(move |(s, k, from, line)| {
+            Some((s, k, from, line, token(ctx, from, line, &k.path)?))
+        })
+}
+
 /// An `@path` token on a line of a file.
 #[derive(Debug, Clone)]
 pub struct Token {
