@@ -29,8 +29,13 @@ use json::{Doc, Edits, Prop, Span, Style, line_indent};
 /// The marker that ends every command ccmem installs.
 pub const MARKER: &str = "# ccmem-managed";
 
-/// The matcher of ccmem's PostToolUse entry.
-pub const POST_TOOL_USE_MATCHER: &str = "Write|Edit|MultiEdit";
+/// The matcher of ccmem's PostToolUse entry: memory writes (the guard) and Bash (reads the client
+/// does not track, see `hook::bash_read`).
+pub const POST_TOOL_USE_MATCHER: &str = "Write|Edit|MultiEdit|Bash";
+
+/// Matchers earlier versions of ccmem installed for its PostToolUse entry: a group of ours still
+/// carrying one is brought up to date (not duplicated beside the new one).
+const OLD_POST_TOOL_USE_MATCHERS: &[&str] = &["Write|Edit|MultiEdit"];
 
 /// The largest settings file the client loads (bytes; one more and it loads none of it).
 /// Measured with the client 2.1.332: 2,097,152 bytes load, 2,097,153 do not. // constants.rs
@@ -92,6 +97,11 @@ pub const ENTRIES: &[Entry] = &[
         event: "PostToolUse",
         matcher: Some(POST_TOOL_USE_MATCHER),
         sub: "post-tool-use",
+    },
+    Entry {
+        event: "InstructionsLoaded",
+        matcher: None,
+        sub: "instructions-loaded",
     },
 ];
 
@@ -273,16 +283,27 @@ pub fn plan_install(bytes: Option<&[u8]>, bin: &str, entries: &[Entry]) -> Resul
             let Some(list) = doc.get(&gprops, "hooks").and_then(|p| doc.array(p.value)) else {
                 continue;
             };
+            let alone = list.len() == 1;
             for h in list {
                 let Some(cmd) = command_of(&doc, h) else {
                     continue;
                 };
                 if let Some((sub, args)) = parse_ours(&cmd.1) {
-                    if sub == e.sub && matcher.as_deref() == e.matcher {
+                    let outdated = e.event == "PostToolUse"
+                        && alone
+                        && matcher
+                            .as_deref()
+                            .is_some_and(|m| OLD_POST_TOOL_USE_MATCHERS.contains(&m));
+                    if sub == e.sub && (matcher.as_deref() == e.matcher || outdated) {
                         found = true;
                         let want = command(bin, sub, args);
                         if want != cmd.1 {
                             edits.replace(cmd.0, Value::String(want).to_string());
+                        }
+                        if let (true, Some(m), Some(p)) =
+                            (outdated, e.matcher, doc.get(&gprops, "matcher"))
+                        {
+                            edits.replace(doc.span(p.value), Value::String(m.into()).to_string());
                         }
                     }
                 } else if runs_our_hook(&cmd.1, e.sub, bin) && matcher.as_deref() == e.matcher {

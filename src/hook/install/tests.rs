@@ -198,6 +198,34 @@ fn the_marker_survives_bin_so_reinstall_updates_in_place_keeping_added_arguments
 }
 
 #[test]
+fn an_install_by_an_older_ccmem_is_brought_up_to_date_not_duplicated() {
+    // What ccmem installed before the Bash reads and InstructionsLoaded were hooked.
+    let old = "{\"hooks\": {\"PostToolUse\": [{\"matcher\": \"Write|Edit|MultiEdit\", \"hooks\": \
+               [{\"type\": \"command\", \"command\": \"ccmem hook post-tool-use # ccmem-managed\"}]}]}}\n";
+    let new = install(Some(old), "ccmem").unwrap();
+    let v = value(&new);
+    let post = v["hooks"]["PostToolUse"].as_array().unwrap();
+    assert_eq!(post.len(), 1, "{new}");
+    assert_eq!(post[0]["matcher"], POST_TOOL_USE_MATCHER);
+    assert!(POST_TOOL_USE_MATCHER.split('|').any(|m| m == "Bash"));
+    assert_eq!(
+        v["hooks"]["InstructionsLoaded"][0]["hooks"][0]["command"],
+        "ccmem hook instructions-loaded # ccmem-managed"
+    );
+    assert_eq!(install(Some(&new), "ccmem"), None, "idempotent");
+    // A group the user shares with ccmem's command keeps the user's matcher.
+    let shared = "{\"hooks\": {\"PostToolUse\": [{\"matcher\": \"Write|Edit|MultiEdit\", \"hooks\": [\
+                  {\"type\": \"command\", \"command\": \"ccmem hook post-tool-use # ccmem-managed\"}, \
+                  {\"type\": \"command\", \"command\": \"prettier --write\"}]}]}}\n";
+    let v = value(&install(Some(shared), "ccmem").unwrap());
+    assert_eq!(
+        v["hooks"]["PostToolUse"][0]["matcher"],
+        "Write|Edit|MultiEdit"
+    );
+    assert_eq!(v["hooks"]["PostToolUse"].as_array().unwrap().len(), 2);
+}
+
+#[test]
 fn recognises_the_marker_only() {
     assert!(is_ours("ccmem hook session-start # ccmem-managed"));
     assert!(is_ours("'/x y/tool' hook post-tool-use # ccmem-managed  "));
