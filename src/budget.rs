@@ -29,6 +29,9 @@ pub struct Row {
     pub over: bool,
     /// The first line that goes dark.
     pub first_dark: Option<DarkLine>,
+    /// An interrupted ccmem write in the index's folder (its files are half-written).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending: Option<crate::memory::Pending>,
 }
 
 /// The whole sweep.
@@ -91,11 +94,13 @@ pub fn row(path: &Path) -> Row {
         IndexState::TooLarge { .. } => (true, None),
         _ => (false, None),
     };
+    let pending = path.parent().and_then(crate::memory::pending::pending);
     Row {
         path: path.to_string_lossy().into_owned(),
         index,
         over,
         first_dark,
+        pending,
     }
 }
 

@@ -152,6 +152,10 @@ pub struct Receipt {
     pub reads: Vec<ReadView>,
     /// One line when the installed client is not the version modeled.
     pub client_note: Option<String>,
+    /// An interrupted ccmem write in the auto-memory folder: MEMORY.md and its topic files may
+    /// be half-written (what the client loads now is measured as it is on disk).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_pending: Option<crate::memory::Pending>,
 }
 
 /// What a file read later in the session attaches.
@@ -226,6 +230,7 @@ impl Receipt {
             findings,
             reads: Vec::new(),
             client_note: None,
+            memory_pending: crate::memory::pending::of_session(session),
         }
     }
 

@@ -28,7 +28,11 @@ pub struct Options {
 /// The hook output for a loaded session (empty when all is well and not `always`).
 pub fn output(session: &Session, opts: Options) -> HookOutput {
     let receipt = receipt(session);
-    let problem = problem(session);
+    let pending = crate::memory::pending::of_session(session).map(|p| p.message());
+    let problem = match (problem(session), pending) {
+        (Some(a), Some(b)) => Some(format!("{a} · {b}")),
+        (a, b) => a.or(b),
+    };
     let message = match &problem {
         Some(p) => Some(format!("ccmem: {receipt} · {p}")),
         None if opts.always => Some(format!("ccmem: {receipt}")),

@@ -44,6 +44,9 @@ impl Status {
             IndexState::Unreadable { .. } => s.note = Some("MEMORY.md unreadable".into()),
             _ => {}
         }
+        if s.note.is_none() && crate::memory::pending::of_session(session).is_some() {
+            s.note = Some("interrupted ccmem write".into());
+        }
         s
     }
 

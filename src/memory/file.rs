@@ -151,10 +151,15 @@ impl MemFile {
 
     /// A file from text in memory (planned, or in a test): parsed, never read from disk.
     pub fn from_text(root: &Path, rel: String, text: String) -> MemFile {
+        MemFile::from_bytes(root, rel, text.into_bytes())
+    }
+
+    /// A file from bytes in memory (what recovery will leave, a plan): decoded and parsed.
+    pub fn from_bytes(root: &Path, rel: String, bytes: Vec<u8>) -> MemFile {
         MemFile {
             role: role_for(&rel),
             path: root.join(&rel),
-            content: decode(text.into_bytes()),
+            content: decode(bytes),
             rel,
             symlink: false,
             mtime: None,

@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use super::config::{Config, ConfigError};
 use super::file::{MemFile, Role, role_of};
 use super::meta::KindAt;
+use super::pending::{self, Pending};
 use super::spec::{Detected, Spec};
 use crate::fsread::{self, WalkError};
 use crate::load::automem::{self, IndexState};
@@ -110,6 +111,9 @@ pub struct Library {
     pub spec: Detected,
     /// MEMORY.md as the client measures it at load (from the text read here).
     pub index_state: IndexState,
+    /// An interrupted ccmem write found in the folder. The files are then the state its
+    /// recovery will leave, not the half-written ones on disk.
+    pub pending: Option<Pending>,
     home: Option<PathBuf>,
     links: Vec<Vec<FileLink>>,
     reach: Vec<Reach>,
@@ -140,18 +144,17 @@ impl Library {
                 source,
             })?;
         let cap = config.audit.max_file_bytes;
-        let files: Vec<MemFile> = entries
+        let mut files: Vec<MemFile> = entries
             .into_par_iter()
             .map(|e| MemFile::read(root, e.rel, e.symlink, cap))
             .collect();
-        Ok(Library::build(
-            root,
-            files,
-            walk_errors,
-            config,
-            config_path,
-            home,
-        ))
+        let pending = pending::find(root).map(|(p, restored)| {
+            restore(root, &mut files, restored);
+            p
+        });
+        let mut lib = Library::build(root, files, walk_errors, config, config_path, home);
+        lib.pending = pending;
+        Ok(lib)
     }
 
     /// A library of `(relative path, text)` pairs held in memory, as if read from `root`.
@@ -196,14 +199,16 @@ impl Library {
                 (Err(_), None) => {}
             }
         }
-        Library::build(
+        let mut lib = Library::build(
             &self.root,
             files,
             self.walk_errors.clone(),
             self.config.clone(),
             self.config_path.clone(),
             self.home.as_deref(),
-        )
+        );
+        lib.pending = self.pending.clone();
+        lib
     }
 
     fn build(
@@ -228,6 +233,7 @@ impl Library {
             config_path,
             spec,
             index_state: IndexState::Missing,
+            pending: None,
             home: home.map(Path::to_path_buf),
             links: Vec::new(),
             reach: Vec::new(),
@@ -479,6 +485,30 @@ impl Library {
             }
         }
         reach
+    }
+}
+
+/// `files` (sorted by path) as recovery will leave them: each `.md` file of the interrupted
+/// operation replaced, created or removed (its disk mode and time kept when it stays).
+fn restore(root: &Path, files: &mut Vec<MemFile>, restored: pending::Restored) {
+    for (name, content) in restored {
+        if !name.ends_with(".md") || name.starts_with('.') || name.contains('/') {
+            continue;
+        }
+        let at = files.binary_search_by(|f| f.rel.as_str().cmp(&name));
+        match (at, content) {
+            (Ok(k), Some(bytes)) => {
+                let old = &files[k];
+                let mut new = MemFile::from_bytes(root, name, bytes);
+                (new.symlink, new.mode, new.mtime) = (old.symlink, old.mode, old.mtime);
+                files[k] = new;
+            }
+            (Err(k), Some(bytes)) => files.insert(k, MemFile::from_bytes(root, name, bytes)),
+            (Ok(k), None) => {
+                files.remove(k);
+            }
+            (Err(_), None) => {}
+        }
     }
 }
 

@@ -11,9 +11,11 @@ pub mod config;
 pub mod file;
 pub mod library;
 pub mod meta;
+pub mod pending;
 pub mod similar;
 pub mod spec;
 
 pub use config::Config;
 pub use library::{Library, LoadOptions, Reach, Target};
+pub use pending::Pending;
 pub use spec::Spec;

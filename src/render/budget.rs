@@ -33,6 +33,9 @@ pub fn human(b: &Budget) -> String {
 fn row(o: &mut String, r: &Row) {
     let verdict = if r.over { "OVER" } else { "ok" };
     let _ = writeln!(o, "{verdict:<4} {}", r.path);
+    if let Some(p) = &r.pending {
+        let _ = writeln!(o, "     ccmem: {}", p.message());
+    }
     match &r.index {
         IndexState::Loaded(m) | IndexState::FromEnv(m) => {
             let _ = writeln!(

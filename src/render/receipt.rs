@@ -37,6 +37,9 @@ pub fn human(r: &Receipt) -> String {
     if let Some(note) = &r.client_note {
         let _ = writeln!(o, "{YELLOW}note: {note}{YELLOW:#}");
     }
+    if let Some(p) = &r.memory_pending {
+        let _ = writeln!(o, "{YELLOW}auto memory: {}{YELLOW:#}", p.message());
+    }
     if let Some(why) = r.disabled {
         let _ = writeln!(
             o,

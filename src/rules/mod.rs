@@ -29,6 +29,7 @@ mod broken_link;
 mod index_over_cap;
 mod index_over_safety_line;
 mod index_over_target_line;
+mod interrupted_write;
 mod invalid_frontmatter;
 mod invalid_type;
 mod large_group;
@@ -175,6 +176,7 @@ pub const RULES: &[Rule] = &[
     secret_in_memory::RULE,
     name_not_slug::RULE,
     missing_how_to_apply::RULE,
+    interrupted_write::RULE,
 ];
 
 /// Checks `[audit] disable` against the registry: a name that is no rule is an error (a typo
