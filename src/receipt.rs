@@ -5,12 +5,17 @@
 //! JSON schema (`schema: "ccmem.receipt/1"`; fields are only ever added within a version):
 //! `client_version` (modeled), `cwd`, `disabled` (why the block is off, or null), `loaded[]`
 //! (`path`, `kind`, `label`, `why` {`type`, …}, `size` {`bytes`,`lines`,`utf16`},
-//! `tokens_estimate`), `totals` {`files`,`bytes`,`utf16`,`tokens_estimate`,`tokens_method`},
-//! `auto_memory` (`off`, `folder`, `folder_source`, `index_path`, `index` {`state`, …measure with
-//! `cut` {`line_over`,`size_over`,`kept_lines`,`kept_utf16`,`dark[]` {`line`,`text`,`partial`},
-//! `warning`}}, `lazy[]`), `lazy[]` (`path`, `why`), `skipped[]` (`path`, `kind`, `from`,
-//! `why`), `warnings[]` (client size warnings, text as the client words them), `problems[]`
-//! (settings files that could not be used), `findings[]` (the kinds that set exit status 1).
+//! `tokens_estimate`, `loaded_bytes`), `totals` {`files`,`bytes`,`loaded_bytes`,`utf16`,
+//! `tokens_estimate`,`tokens_method`}, `auto_memory` (`off`, `folder`, `folder_source`,
+//! `index_path`, `index` {`state`, …measure with `cut` {`line_over`,`size_over`,`kept_lines`,
+//! `kept_utf16`,`dark[]` {`line`,`text`,`partial`}, `warning`}}, `lazy[]`), `lazy[]` (`path`,
+//! `why`), `skipped[]` (`path`, `kind`, `from`, `why`), `warnings[]` (client size warnings, text
+//! as the client words them), `problems[]` (settings files that could not be used), `findings[]`
+//! (`kind`, `path`, `message`, `fix`: the kinds that set exit status 1, each with what fixes it).
+//!
+//! Units: `size.bytes` and `totals.bytes` are the files' sizes on disk; `size.lines`,
+//! `size.utf16`, `loaded_bytes` (UTF-8) and `tokens_estimate` measure the text the model
+//! receives (after frontmatter and comment stripping; for MEMORY.md, after the cut).
 
 use serde::Serialize;
 
@@ -20,6 +25,8 @@ use crate::load::automem::{IndexState, Report};
 use crate::load::{Kind, Lazy, Loaded, Session, SkipWhy, Skipped, Why};
 use crate::settings::Problem;
 use crate::text::js;
+
+pub mod fix;
 
 /// The versioned schema name of the JSON receipt.
 pub const SCHEMA: &str = "ccmem.receipt/1";
@@ -89,10 +96,12 @@ pub struct LoadedView {
     pub label: String,
     /// Why it loaded.
     pub why: Why,
-    /// Size of what the model receives.
+    /// Size: `bytes` on disk; `lines` and `utf16` of what the model receives.
     pub size: crate::load::Size,
     /// Rough token estimate (characters ÷ 4, as the client's own rough count).
     pub tokens_estimate: usize,
+    /// UTF-8 bytes of what the model receives.
+    pub loaded_bytes: usize,
 }
 
 /// Totals over the loaded files.
@@ -102,6 +111,8 @@ pub struct Totals {
     pub files: usize,
     /// Bytes on disk.
     pub bytes: u64,
+    /// UTF-8 bytes the model receives.
+    pub loaded_bytes: usize,
     /// UTF-16 units the model receives.
     pub utf16: usize,
     /// Rough token estimate.
@@ -119,6 +130,8 @@ pub struct FindingView {
     pub path: String,
     /// In words.
     pub message: String,
+    /// What fixes it: a command to run or an edit to make.
+    pub fix: Option<String>,
 }
 
 /// The whole receipt.
@@ -179,24 +192,15 @@ impl Receipt {
         let totals = Totals {
             files: loaded.len(),
             bytes: loaded.iter().map(|l| l.size.bytes).sum(),
+            loaded_bytes: loaded.iter().map(|l| l.loaded_bytes).sum(),
             utf16: loaded.iter().map(|l| l.size.utf16).sum(),
             tokens_estimate: loaded.iter().map(|l| l.tokens_estimate).sum(),
             tokens_method: "UTF-16 units / 4 (the client's rough count; no offline Claude tokenizer exists)",
         };
         let warnings = size_warnings(&session.entries);
         let mut findings = Vec::new();
-        if let IndexState::Loaded(m) | IndexState::FromEnv(m) = &session.automem.index
-            && let Some(cut) = &m.cut
-        {
-            let path = session.automem.index_path.clone().unwrap_or_default();
-            findings.push(FindingView {
-                kind: Finding::Dark,
-                path,
-                message: format!(
-                    "{} line(s) of MEMORY.md never reach the model",
-                    cut.dark.len()
-                ),
-            });
+        if let Some(f) = index_finding(&session.automem) {
+            findings.push(f);
         }
         for s in &session.skipped {
             if let Some(kind) = Finding::of_skip(&s.why) {
@@ -204,6 +208,7 @@ impl Receipt {
                     kind,
                     path: s.path.clone(),
                     message: skip_words(&s.why),
+                    fix: fix::skip(s),
                 });
             }
         }
@@ -212,6 +217,7 @@ impl Receipt {
                 kind: Finding::Oversized,
                 path: String::new(),
                 message: w.clone(),
+                fix: Some(fix::OVERSIZED.to_owned()),
             });
         }
         findings.retain(|f| fail_on.contains(&f.kind));
@@ -248,6 +254,45 @@ impl Receipt {
     }
 }
 
+/// The finding of a MEMORY.md that is cut or cannot load at all, with its fix.
+fn index_finding(automem: &Report) -> Option<FindingView> {
+    let path = automem.index_path.clone().unwrap_or_default();
+    let (kind, message, fix) = match &automem.index {
+        IndexState::Loaded(m) | IndexState::FromEnv(m) => {
+            let n = m.cut.as_ref()?.dark.len();
+            let lines = if n == 1 { "line" } else { "lines" };
+            let message = format!("{n} {lines} never reach the model");
+            (Finding::Dark, message, fix::dark_index(automem))
+        }
+        IndexState::TooLarge { bytes } => {
+            let message = format!(
+                "MEMORY.md is {} bytes, over the client's 4 MiB limit: none of it loads",
+                group(*bytes as usize)
+            );
+            (Finding::Dark, message, fix::dark_index(automem))
+        }
+        IndexState::NotRegular { what } => (
+            Finding::Unloadable,
+            format!("MEMORY.md is not a regular file ({what}): nothing of it loads"),
+            format!("make {path} a regular file (the client reads no others)"),
+        ),
+        IndexState::Unreadable { error } => (
+            Finding::Unloadable,
+            format!("MEMORY.md is unreadable: {error}"),
+            format!("make {path} readable, then run ccmem receipt again"),
+        ),
+        IndexState::NotApplicable | IndexState::Missing | IndexState::WouldGenerate { .. } => {
+            return None;
+        }
+    };
+    Some(FindingView {
+        kind,
+        path,
+        message,
+        fix: Some(fix),
+    })
+}
+
 fn view(e: &Loaded) -> LoadedView {
     let label = e
         .kind
@@ -263,6 +308,7 @@ fn view(e: &Loaded) -> LoadedView {
         why: e.why.clone(),
         size: e.size,
         tokens_estimate: tokens_estimate(e.size.utf16),
+        loaded_bytes: js::trim(&e.content).len(),
     }
 }
 

@@ -23,6 +23,9 @@ pub struct Args {
     /// Print JSON (schema `ccmem.receipt/1`, documented in the `receipt` module).
     #[arg(long)]
     json: bool,
+    /// List every dark line and unlinked topic file (the text receipt shows the first 10).
+    #[arg(long)]
+    all: bool,
     /// Which findings make the exit status 1 (comma-separated).
     #[arg(long, value_enum, value_delimiter = ',', default_values_t = Finding::DEFAULT)]
     fail_on: Vec<Finding>,
@@ -73,7 +76,7 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let text = if args.json {
         render::receipt::json(&receipt)
     } else {
-        render::receipt::human(&receipt)
+        render::receipt::human(&receipt, render::receipt::HumanOptions { all: args.all })
     };
     let mut out = anstream::stdout().lock();
     out.write_all(text.as_bytes())?;

@@ -7,7 +7,7 @@ use anstyle::{AnsiColor, Style};
 use crate::constants::{INDEX_MAX_LINES, INDEX_MAX_UTF16};
 use crate::load::automem::{IndexState, Measure};
 use crate::load::{LazyWhy, SkipWhy, Why};
-use crate::receipt::{Receipt, group, skip_words};
+use crate::receipt::{Finding, Receipt, fix, group, skip_words};
 
 const BOLD: Style = Style::new().bold();
 const DIM: Style = Style::new().dimmed();
@@ -18,6 +18,17 @@ const GREEN: Style = AnsiColor::Green.on_default();
 /// Width of the budget bars, in cells.
 const BAR: usize = 30;
 
+/// How many dark lines and unlinked topic files a receipt lists before it says how many more
+/// there are (`--all` lists every one; the JSON always has them all).
+pub const LIST_LIMIT: usize = 10;
+
+/// Choices for the text receipt.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HumanOptions {
+    /// List every dark line and unlinked topic file, not the first [`LIST_LIMIT`].
+    pub all: bool,
+}
+
 /// The receipt as JSON (pretty, with a trailing newline).
 pub fn json(receipt: &Receipt) -> String {
     let mut s = serde_json::to_string_pretty(receipt).expect("receipt serializes");
@@ -27,7 +38,7 @@ pub fn json(receipt: &Receipt) -> String {
 
 /// The receipt as text for a person. Styles are ANSI; `anstream` strips them when the output
 /// is not a terminal or `NO_COLOR` is set.
-pub fn human(r: &Receipt) -> String {
+pub fn human(r: &Receipt, opts: HumanOptions) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
@@ -48,8 +59,8 @@ pub fn human(r: &Receipt) -> String {
         return o;
     }
     loaded(&mut o, r);
-    budget(&mut o, r);
-    lazy(&mut o, r);
+    budget(&mut o, r, opts);
+    lazy(&mut o, r, opts);
     skipped(&mut o, r);
     reads(&mut o, r);
     if !r.warnings.is_empty() || !r.problems.is_empty() {
@@ -65,18 +76,48 @@ pub fn human(r: &Receipt) -> String {
             );
         }
     }
+    to_fix(&mut o, r);
     o
+}
+
+/// The last section: each finding that sets the exit status, with what fixes it.
+fn to_fix(o: &mut String, r: &Receipt) {
+    if r.findings.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "
+{BOLD}To fix{BOLD:#}"
+    );
+    for f in &r.findings {
+        let what = if f.path.is_empty() || f.message.contains(&f.path) {
+            f.message.clone()
+        } else {
+            format!("{}: {}", f.path, f.message)
+        };
+        let _ = writeln!(o, "  {RED}•{RED:#} {what}");
+        if let Some(fix) = &f.fix {
+            let _ = writeln!(o, "    {GREEN}→{GREEN:#} {BOLD}{fix}{BOLD:#}");
+        }
+    }
+}
+
+/// `1 file`, `2 files`.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{} {}", group(n), if n == 1 { one } else { many })
 }
 
 fn loaded(o: &mut String, r: &Receipt) {
     let t = &r.totals;
     let _ = writeln!(
         o,
-        "\n{BOLD}Loaded at session start{BOLD:#}: {} file(s), {} bytes, {} UTF-16 units, ≈{} tokens {DIM}(estimate: units ÷ 4){DIM:#}",
-        t.files,
-        group(t.bytes as usize),
+        "\n{BOLD}Loaded at session start{BOLD:#}: {} · loaded: {} bytes, {} UTF-16 units, ≈{} tokens {DIM}(estimate: units ÷ 4){DIM:#} · on disk: {} bytes",
+        count(t.files, "file", "files"),
+        group(t.loaded_bytes),
         group(t.utf16),
-        group(t.tokens_estimate)
+        group(t.tokens_estimate),
+        group(t.bytes as usize),
     );
     if r.loaded.is_empty() {
         let _ = writeln!(o, "  (nothing: the client sends no memory reminder)");
@@ -91,12 +132,13 @@ fn loaded(o: &mut String, r: &Receipt) {
         );
         let _ = writeln!(
             o,
-            "      {} · {} lines · {} bytes · {} UTF-16 units · ≈{} tokens",
+            "      {} · loaded: {} · {} bytes · {} UTF-16 units · ≈{} tokens {DIM}· on disk: {} bytes{DIM:#}",
             why_words(&l.why),
-            l.size.lines,
-            group(l.size.bytes as usize),
+            count(l.size.lines, "line", "lines"),
+            group(l.loaded_bytes),
             group(l.size.utf16),
-            group(l.tokens_estimate)
+            group(l.tokens_estimate),
+            group(l.size.bytes as usize),
         );
     }
 }
@@ -119,7 +161,7 @@ pub fn why_words(why: &Why) -> String {
     }
 }
 
-fn budget(o: &mut String, r: &Receipt) {
+fn budget(o: &mut String, r: &Receipt, opts: HumanOptions) {
     let a = &r.auto_memory;
     let _ = write!(o, "\n{BOLD}Auto memory{BOLD:#}");
     if let Some(off) = &a.off {
@@ -165,13 +207,13 @@ fn budget(o: &mut String, r: &Receipt) {
         }
         IndexState::FromEnv(m) => {
             let _ = writeln!(o, "  replaced by CLAUDE_COWORK_MEMORY_INDEX_CONTENT");
-            measure(o, m);
+            measure(o, m, opts);
         }
-        IndexState::Loaded(m) => measure(o, m),
+        IndexState::Loaded(m) => measure(o, m, opts),
     }
 }
 
-fn measure(o: &mut String, m: &Measure) {
+fn measure(o: &mut String, m: &Measure, opts: HumanOptions) {
     let _ = writeln!(
         o,
         "  on disk: {} lines, {} bytes · counted by the client (after frontmatter/comments, trimmed): {} lines, {} UTF-16 units",
@@ -208,13 +250,20 @@ fn measure(o: &mut String, m: &Measure) {
     };
     let _ = writeln!(
         o,
-        "  {RED}CUT {at}: {} line(s) never reach the model{RED:#}",
-        cut.dark.len()
+        "  {RED}CUT {at}: {} never reach the model{RED:#}",
+        count(cut.dark.len(), "line", "lines")
     );
-    for d in cut.dark.iter().filter(|d| !d.text.trim().is_empty()) {
+    let shown: Vec<_> = cut
+        .dark
+        .iter()
+        .filter(|d| !d.text.trim().is_empty())
+        .collect();
+    let limit = if opts.all { shown.len() } else { LIST_LIMIT };
+    for d in shown.iter().take(limit) {
         let mark = if d.partial { " (partly)" } else { "" };
         let _ = writeln!(o, "    {RED}L{:<5}{RED:#} {}{mark}", d.line, d.text);
     }
+    more(o, shown.len().saturating_sub(limit), "dark lines");
     let _ = writeln!(o, "  {DIM}the model is told: {}{DIM:#}", cut.warning);
 }
 
@@ -240,7 +289,18 @@ fn bar(value: usize, limit: usize) -> String {
     )
 }
 
-fn lazy(o: &mut String, r: &Receipt) {
+/// `… and N more` after a list cut at [`LIST_LIMIT`].
+fn more(o: &mut String, n: usize, what: &str) {
+    if n > 0 {
+        let _ = writeln!(
+            o,
+            "    {DIM}… and {} more {what} (--all lists them, --json has them all){DIM:#}",
+            group(n)
+        );
+    }
+}
+
+fn lazy(o: &mut String, r: &Receipt, opts: HumanOptions) {
     if r.lazy.is_empty() {
         return;
     }
@@ -269,8 +329,12 @@ fn lazy(o: &mut String, r: &Receipt) {
     if linked + unlinked.len() > 0 {
         let _ = writeln!(
             o,
-            "  {} auto-memory topic file(s), read on demand: {linked} linked from the loaded part of MEMORY.md",
-            linked + unlinked.len()
+            "  {}, read on demand: {linked} linked from the loaded part of MEMORY.md",
+            count(
+                linked + unlinked.len(),
+                "auto-memory topic file",
+                "auto-memory topic files"
+            )
         );
     }
     if !unlinked.is_empty() {
@@ -279,9 +343,11 @@ fn lazy(o: &mut String, r: &Receipt) {
             "  {YELLOW}{} not linked from the loaded part of MEMORY.md (never reached unless found by search):{YELLOW:#}",
             unlinked.len()
         );
-        for path in unlinked {
+        let limit = if opts.all { unlinked.len() } else { LIST_LIMIT };
+        for path in unlinked.iter().take(limit) {
             let _ = writeln!(o, "    {path}");
         }
+        more(o, unlinked.len().saturating_sub(limit), "topic files");
     }
 }
 
@@ -316,18 +382,12 @@ fn skipped(o: &mut String, r: &Receipt) {
             .as_ref()
             .map(|(f, l)| format!(" (from {f}:{l})"))
             .unwrap_or_default();
-        let hint =
-            if s.why == SkipWhy::Missing && s.path.ends_with(['.', ',', ';', ':', '!', '?', ')']) {
-                " (trailing punctuation after an @import is part of the path)"
-            } else {
-                ""
-            };
-        let _ = writeln!(
-            o,
-            "  {}{from} {DIM}—{DIM:#} {}{hint}",
-            s.path,
-            skip_words(&s.why)
-        );
+        let _ = writeln!(o, "  {}{from} {DIM}—{DIM:#} {}", s.path, skip_words(&s.why));
+        if Finding::of_skip(&s.why).is_some()
+            && let Some(fix) = fix::skip(s)
+        {
+            let _ = writeln!(o, "    {GREEN}→{GREEN:#} {fix}");
+        }
     }
 }
 
