@@ -6,9 +6,11 @@ mod audit;
 mod budget;
 mod check;
 mod client_args;
+mod completions;
 mod context;
 mod explain;
 mod hook;
+mod man;
 pub mod progress;
 mod receipt;
 mod receipt_shapes;
@@ -63,6 +65,10 @@ enum Command {
     Receipt(receipt::Args),
     /// Run the installed client against a local stub and compare its memory reminder with ccmem's.
     Verify(verify::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(completions::Args),
+    /// Print the manual page (roff): `ccmem man | man -l -`.
+    Man(man::Args),
 }
 
 /// Parses the process arguments, runs the command, and returns its exit status. Errors are
@@ -106,6 +112,8 @@ pub fn main() -> ExitStatus {
         Command::Explain(args) => explain::run(args),
         Command::Receipt(args) => receipt::run(args, &env),
         Command::Verify(args) => verify::run(args, &env),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     };
     match result {
         Ok(status) => status,
