@@ -97,3 +97,76 @@ fn man_pages_for_ccmem_and_each_command() {
         Err(e) => eprintln!("note: man is not installed ({e}); the page was not rendered"),
     }
 }
+
+/// A project whose MEMORY.md (205 entries) is cut: `receipt` has findings (exit 1) and colours.
+fn cut_project() -> (tempfile::TempDir, Vec<(&'static str, std::path::PathBuf)>) {
+    let root = tempfile::tempdir().unwrap();
+    let base = root.path().canonicalize().unwrap();
+    let (home, proj, mem) = (base.join("home"), base.join("proj"), base.join("mem"));
+    for d in [&home, &proj, &mem] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    let index: String = (1..=205)
+        .map(|i| format!("- [e{i}](e{i}.md) — entry {i}\n"))
+        .collect();
+    std::fs::write(mem.join("MEMORY.md"), index).unwrap();
+    let vars = vec![
+        ("HOME", home.clone()),
+        ("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", mem),
+        ("CCMEM_MANAGED_DIR", home.join("no-managed")),
+        ("PWD_", proj),
+    ];
+    (root, vars)
+}
+
+fn run_in(vars: &[(&str, std::path::PathBuf)], args: &[&str]) -> (i32, String) {
+    let mut cmd = Command::cargo_bin("ccmem").unwrap();
+    cmd.env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .args(args);
+    for (k, v) in vars {
+        if *k == "PWD_" {
+            cmd.current_dir(v);
+        } else {
+            cmd.env(k, v);
+        }
+    }
+    let out = cmd.output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+    )
+}
+
+#[test]
+fn quiet_prints_no_report_and_keeps_the_exit_status_and_json() {
+    let (_root, vars) = cut_project();
+    let (code, out) = run_in(&vars, &["receipt"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("never reach the model"), "{out}");
+    assert_eq!(run_in(&vars, &["receipt", "-q"]), (1, String::new()));
+    assert_eq!(
+        run_in(&vars, &["-q", "tier", "--check"]),
+        (1, String::new())
+    );
+    let (code, out) = run_in(&vars, &["--quiet", "receipt", "--json"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["schema"], "ccmem.receipt/1");
+}
+
+#[test]
+fn color_is_off_through_a_pipe_unless_asked_for() {
+    let (_root, vars) = cut_project();
+    let has_escape = |s: &str| s.contains("\u{1b}[");
+    assert!(!has_escape(&run_in(&vars, &["receipt"]).1));
+    assert!(!has_escape(
+        &run_in(&vars, &["receipt", "--color", "never"]).1
+    ));
+    assert!(!has_escape(&run_in(&vars, &["receipt", "--color=auto"]).1));
+    let (_, always) = run_in(&vars, &["--color", "always", "receipt"]);
+    assert!(has_escape(&always), "{always}");
+    // JSON is never coloured.
+    let (_, json) = run_in(&vars, &["--color", "always", "receipt", "--json"]);
+    assert!(!has_escape(&json));
+}

@@ -49,9 +49,6 @@ pub struct Args {
     /// Show what would be written, write nothing.
     #[arg(long)]
     dry_run: bool,
-    /// Machine-readable output.
-    #[arg(long)]
-    json: bool,
     #[command(flatten)]
     client: ClientArgs,
 }
@@ -106,8 +103,8 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         Some(lock.apply(&op, &super::tier::changes_of(&plan.files))?)
     };
     drop(lock);
-    let mut out = std::io::stdout().lock();
-    if args.json {
+    let mut out = super::output::stdout_plain();
+    if super::output::json() {
         let files: Vec<_> = plan
             .files
             .iter()
@@ -124,6 +121,7 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
             "files": files,
             "written": written,
         });
+        let v = super::output::with_schema("ccmem.add/1", v);
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
     } else {
         let verb = if args.dry_run {

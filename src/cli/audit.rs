@@ -27,9 +27,6 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     format: Format,
-    /// Same as `--format json`.
-    #[arg(long, conflicts_with = "format")]
-    json: bool,
     /// Exit 1 on warnings too.
     #[arg(long)]
     strict: bool,
@@ -49,7 +46,11 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
             .map_err(|e| anyhow::anyhow!("CCMEM_NOW: {e}"))?,
         None => Timestamp::now(),
     };
-    let format = if args.json { Format::Json } else { args.format };
+    let format = match (super::output::json(), args.format) {
+        (false, format) => format,
+        (true, Format::Human | Format::Json) => Format::Json,
+        (true, _) => anyhow::bail!("--json and --format ask for two formats; pick one"),
+    };
     let folders = if args.all {
         sweep_folders(&env.config_dir().join("projects"))?
     } else {
@@ -100,11 +101,11 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     // stdout would write each one separately. Only the human view goes through anstream (which
     // strips its colours when stdout is not a terminal).
     if format == Format::Human {
-        let mut out = std::io::BufWriter::new(anstream::stdout().lock());
+        let mut out = std::io::BufWriter::new(super::output::stdout());
         view::render(&mut out, format, &shown, args.all)?;
         out.flush()?;
     } else {
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let mut out = std::io::BufWriter::new(super::output::stdout_plain());
         view::render(&mut out, format, &shown, args.all)?;
         out.flush()?;
     }

@@ -15,9 +15,6 @@ pub struct Args {
     /// A MEMORY.md, a memory folder, a project folder, or a projects folder
     /// [default: the config dir's projects/, every project swept].
     path: Option<PathBuf>,
-    /// Print JSON (schema `ccmem.budget/1`).
-    #[arg(long)]
-    json: bool,
 }
 
 /// Runs the command.
@@ -35,12 +32,12 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let bar = super::progress::bar(paths.len() as u64, "measuring");
     let result = budget::sweep(&paths, || bar.inc(1));
     bar.finish_and_clear();
-    let text = if args.json {
+    let text = if super::output::json() {
         render::budget::json(&result)
     } else {
         render::budget::human(&result)
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = super::output::stdout_plain();
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(ExitStatus::findings_if(result.summary.over > 0))

@@ -34,9 +34,6 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     format: Format,
-    /// Same as `--format json`.
-    #[arg(long, conflicts_with = "format")]
-    json: bool,
     /// The least severe finding that makes the exit status 1.
     #[arg(long, value_enum, default_value = "error", value_name = "SEVERITY")]
     fail_on: FailOn,
@@ -112,17 +109,21 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     for e in &report.repo.errors {
         eprintln!("ccmem: warning: {e}");
     }
-    let format = if args.json { Format::Json } else { args.format };
+    let format = match (super::output::json(), args.format) {
+        (false, format) => format,
+        (true, Format::Human | Format::Json) => Format::Json,
+        (true, _) => anyhow::bail!("--json and --format ask for two formats; pick one"),
+    };
     let shown = View {
         given: &given,
         all_dirs: args.all_dirs,
     };
     if format == Format::Human {
-        let mut out = std::io::BufWriter::new(anstream::stdout().lock());
+        let mut out = std::io::BufWriter::new(super::output::stdout());
         view::render(&mut out, format, &report, shown)?;
         out.flush()?;
     } else {
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let mut out = std::io::BufWriter::new(super::output::stdout_plain());
         view::render(&mut out, format, &report, shown)?;
         out.flush()?;
     }

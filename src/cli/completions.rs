@@ -24,6 +24,10 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
+    anyhow::ensure!(
+        !super::output::json(),
+        "ccmem completions prints a shell script: it has no JSON form"
+    );
     let mut command = super::Cli::command();
     let mut out = std::io::stdout().lock();
     clap_complete::generate(args.shell, &mut command, "ccmem", &mut out);

@@ -8,6 +8,10 @@ use crate::exit::ExitStatus;
 use crate::load;
 use crate::render::reminder;
 
+/// The schema of `--json`: `{schema, text}`, `text` being exactly what the command prints
+/// without `--json`.
+const SCHEMA: &str = "ccmem.context/1";
+
 /// Print exactly the memory reminder block(s) the client would send.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -44,28 +48,24 @@ pub struct Args {
 pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let env = args.client.client_env(process)?;
     let session = load::load_session_with(&env, load::Detail::Reminder);
-    let mut out = std::io::stdout().lock();
-    if args.after_compact {
+    let text = if args.after_compact {
         let calls = read_history(args.history.as_deref())?;
         let after = load::compact::load(&env, &session, &calls, args.auto);
-        out.write_all(reminder::after_compact(&after).as_bytes())?;
+        reminder::after_compact(&after)
     } else if let Some(name) = &args.agent {
         let Some(def) = load::agent::defs::find(&env, &session.settings, name) else {
             anyhow::bail!("{}", unknown_agent(&env, &session.settings, name));
         };
-        let text = if args.agent_memory {
+        if args.agent_memory {
             load::agent::system_memory(&env, &session.settings, &def)
                 .map(|m| m.section)
                 .unwrap_or_default()
         } else {
             reminder::startup(&load::agent::reminder_entries(&def, &session.entries))
                 .unwrap_or_default()
-        };
-        out.write_all(text.as_bytes())?;
-    } else if args.reading.is_empty() && args.bash.is_empty() {
-        if let Some(text) = reminder::startup(&session.entries) {
-            out.write_all(text.as_bytes())?;
         }
+    } else if args.reading.is_empty() && args.bash.is_empty() {
+        reminder::startup(&session.entries).unwrap_or_default()
     } else {
         let steps = interleave(&args.reading, &args.bash);
         let blocks: Vec<String> = load::steps::load(&env, &session, &steps)
@@ -73,7 +73,14 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
             .flat_map(|s| &s.attached)
             .map(|e| reminder::nested(e).trim_end_matches('\n').to_owned())
             .collect();
-        out.write_all(blocks.join("\n\n").as_bytes())?;
+        blocks.join("\n\n")
+    };
+    let mut out = super::output::stdout_plain();
+    if super::output::json() {
+        let v = serde_json::json!({"schema": SCHEMA, "text": text});
+        writeln!(out, "{v:#}")?;
+    } else {
+        out.write_all(text.as_bytes())?;
     }
     out.flush()?;
     Ok(ExitStatus::Clean)

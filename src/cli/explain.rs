@@ -9,14 +9,14 @@ use crate::memory::spec::Applies;
 use crate::rules::{self, Category};
 use crate::severity::Severity;
 
+/// The schema of `--json`: `{schema, rules: [{rule, command, category, severity, summary | doc}]}`.
+const SCHEMA: &str = "ccmem.explain/1";
+
 /// Print the documentation of an audit or check rule (without CODE: list the rules).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The rule's name, e.g. `broken-link` or `import-outside-start-dir`.
     code: Option<String>,
-    /// JSON output.
-    #[arg(long)]
-    json: bool,
 }
 
 /// One rule of either registry, as explain shows it.
@@ -56,16 +56,17 @@ fn entries() -> Vec<Entry> {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
-    let mut out = std::io::stdout().lock();
+    let mut out = super::output::stdout_plain();
     let all = entries();
     let category = |c: Category| format!("{c:?}").to_lowercase();
     let Some(code) = args.code else {
-        if args.json {
+        if super::output::json() {
             let list: Vec<_> = all
                 .iter()
                 .map(|r| json!({"rule": r.name, "command": r.command, "category": r.category, "severity": r.severity, "spec": r.spec, "summary": r.summary}))
                 .collect();
-            writeln!(out, "{}", serde_json::to_string_pretty(&list)?)?;
+            let v = json!({"schema": SCHEMA, "rules": list});
+            writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
         } else {
             for r in &all {
                 writeln!(
@@ -84,8 +85,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
         let names: Vec<&str> = all.iter().map(|r| r.name).collect();
         anyhow::bail!("unknown rule `{code}`; rules: {}", names.join(", "));
     };
-    if args.json {
-        let v = json!({"rule": rule.name, "command": rule.command, "category": rule.category, "severity": rule.severity, "spec": rule.spec, "doc": rule.doc});
+    if super::output::json() {
+        let v = json!({"schema": SCHEMA, "rules": [{"rule": rule.name, "command": rule.command,
+            "category": rule.category, "severity": rule.severity, "spec": rule.spec, "doc": rule.doc}]});
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
     } else {
         let spec = rule

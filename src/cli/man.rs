@@ -22,6 +22,10 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
+    anyhow::ensure!(
+        !super::output::json(),
+        "ccmem man prints a roff manual page: it has no JSON form"
+    );
     let mut command = super::Cli::command();
     command.build();
     let mut name = String::from("ccmem");

@@ -11,6 +11,7 @@ mod context;
 mod explain;
 mod hook;
 mod man;
+pub mod output;
 pub mod progress;
 mod receipt;
 mod receipt_shapes;
@@ -35,6 +36,17 @@ pub struct Cli {
     /// Run as if started in DIR (as `git -C`): the client's start directory.
     #[arg(short = 'C', global = true, value_name = "DIR")]
     directory: Option<std::path::PathBuf>,
+    /// Print one JSON document on stdout, errors included; its `schema` key names its JSON
+    /// Schema (`ccmem.<command>/<n>`, in docs/schemas/).
+    #[arg(long, global = true)]
+    json: bool,
+    /// When to colour the output.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t)]
+    color: output::ColorWhen,
+    /// Print no report and no progress: the exit status tells the result (errors and --json
+    /// output are still printed).
+    #[arg(short, long, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -77,24 +89,35 @@ pub fn main() -> ExitStatus {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            let code = if e.use_stderr() {
-                ExitStatus::Error
-            } else {
-                ExitStatus::Clean
-            };
+            if !e.use_stderr() {
+                let _ = e.print();
+                return ExitStatus::Clean;
+            }
+            // A usage error: as JSON too when --json is among the arguments.
+            if std::env::args_os().skip(1).any(|a| a == "--json") {
+                let rendered = e.render().to_string();
+                let first = rendered.lines().next().unwrap_or_default();
+                print_error_json(first.strip_prefix("error: ").unwrap_or(first), &[]);
+            }
             let _ = e.print();
-            return code;
+            return ExitStatus::Error;
         }
     };
+    output::Output {
+        json: cli.json,
+        quiet: cli.quiet,
+        color: cli.color,
+    }
+    .install();
     // `-C` first: the environment below is read once, in the directory the command runs in.
     if let Some(dir) = &cli.directory
         && let Err(e) = std::env::set_current_dir(dir)
     {
-        eprintln!(
-            "ccmem: error: -C {}: {}",
-            dir.display(),
-            crate::fsread::describe(dir, &e)
-        );
+        let message = format!("-C {}: {}", dir.display(), crate::fsread::describe(dir, &e));
+        if cli.json {
+            print_error_json(&message, &[]);
+        }
+        eprintln!("ccmem: error: {message}");
         return ExitStatus::Error;
     }
     let env = ProcessEnv::read();
@@ -119,10 +142,23 @@ pub fn main() -> ExitStatus {
         Ok(status) => status,
         Err(e) if is_broken_pipe(&e) => ExitStatus::Clean,
         Err(e) => {
+            if output::json() {
+                let causes: Vec<String> = e.chain().skip(1).map(|c| c.to_string()).collect();
+                print_error_json(&e.to_string(), &causes);
+            }
             eprintln!("ccmem: error: {e:#}");
             ExitStatus::Error
         }
     }
+}
+
+/// The `ccmem.error/1` document on stdout (`--json`).
+fn print_error_json(message: &str, causes: &[String]) {
+    use std::io::Write;
+    let doc = output::error_document(message, causes);
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{doc:#}");
+    let _ = out.flush();
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -4,9 +4,10 @@ use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// A bar of `len` steps, hidden unless stderr is a terminal and there is more than one step.
+/// A bar of `len` steps, hidden unless stderr is a terminal, there is more than one step and
+/// `-q` was not given.
 pub fn bar(len: u64, what: &str) -> ProgressBar {
-    if len < 2 || !std::io::stderr().is_terminal() {
+    if len < 2 || super::output::quiet() || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(len);

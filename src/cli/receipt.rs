@@ -20,9 +20,6 @@ pub struct Args {
     /// Also show what the client attaches when it reads PATH during the session (repeatable).
     #[arg(long, value_name = "PATH")]
     reading: Vec<String>,
-    /// Print JSON (schema `ccmem.receipt/1`, documented in the `receipt` module).
-    #[arg(long)]
-    json: bool,
     /// List every dark line and unlinked topic file (the text receipt shows the first 10).
     #[arg(long)]
     all: bool,
@@ -66,19 +63,19 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         args.client.agents.is_some().then_some(View::Agents)
     };
     if let Some(view) = view {
-        return super::receipt_shapes::run(view, &env, process, args.json);
+        return super::receipt_shapes::run(view, &env, process, super::output::json());
     }
     let session = load::load_session(&env);
     let attached = load::reading::load(&env, &session, &args.reading);
     let mut receipt =
         Receipt::build(&env, &session, &args.fail_on).with_reads(&args.reading, &attached);
     receipt.client_note = client_note(process);
-    let text = if args.json {
+    let text = if super::output::json() {
         render::receipt::json(&receipt)
     } else {
         render::receipt::human(&receipt, render::receipt::HumanOptions { all: args.all })
     };
-    let mut out = anstream::stdout().lock();
+    let mut out = super::output::stdout();
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(ExitStatus::findings_if(!receipt.findings.is_empty()))

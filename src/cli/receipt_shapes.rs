@@ -107,7 +107,7 @@ pub fn run(
             (render::session::session(&entries, &unreported), v, bad)
         }
     };
-    let mut out = anstream::stdout().lock();
+    let mut out = super::output::stdout();
     if as_json {
         writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
     } else {

@@ -13,16 +13,15 @@ use crate::load;
 /// What the status line shows when there is no session directory to measure.
 const UNKNOWN: &str = "mem ?";
 
+/// The schema of `--json` (one line, for scripts and status bars that parse it).
+const SCHEMA: &str = "ccmem.statusline/1";
+
 /// Print one status line for Claude Code's `statusLine` command.
 #[derive(Debug, clap::Args)]
-pub struct Args {
-    /// Print the numbers as JSON.
-    #[arg(long)]
-    json: bool,
-}
+pub struct Args {}
 
 /// Runs the command.
-pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+pub fn run(_args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let stdin = std::io::stdin();
     let dir = if stdin.is_terminal() {
         String::new()
@@ -42,8 +41,9 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         Ok(env) => env,
         Err(e) => {
             eprintln!("ccmem statusline: {e:#}");
-            if args.json {
-                writeln!(out, "{}", serde_json::json!({ "error": format!("{e:#}") }))?;
+            if super::output::json() {
+                let v = serde_json::json!({ "error": format!("{e:#}") });
+                writeln!(out, "{}", super::output::with_schema(SCHEMA, v))?;
             } else {
                 writeln!(out, "{UNKNOWN}")?;
             }
@@ -51,8 +51,9 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         }
     };
     let status = Status::of(&load::load_session_with(&env, load::Detail::Reminder));
-    if args.json {
-        writeln!(out, "{}", serde_json::to_string(&status)?)?;
+    if super::output::json() {
+        let v = super::output::with_schema(SCHEMA, serde_json::to_value(&status)?);
+        writeln!(out, "{v}")?;
     } else {
         writeln!(out, "{}", status.line())?;
     }

@@ -47,9 +47,6 @@ pub struct Args {
     /// `[audit] target-utf16`, else 16000).
     #[arg(long, value_name = "N")]
     target_utf16: Option<usize>,
-    /// Machine-readable output.
-    #[arg(long)]
-    json: bool,
     #[command(flatten)]
     client: ClientArgs,
 }
@@ -138,7 +135,7 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         utf16: args.target_utf16.unwrap_or(utf16),
     };
     if args.check {
-        return check(&folder, target, args.json);
+        return check(&folder, target, super::output::json());
     }
     // A dry run writes nothing, not even to finish an interrupted run (it says so instead).
     let lock = if args.write {
@@ -213,9 +210,10 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         }
     }
     drop(lock);
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        serde_json::to_writer_pretty(&mut out, &report)?;
+    let mut out = super::output::stdout_plain();
+    if super::output::json() {
+        let v = super::output::with_schema("ccmem.tier/1", serde_json::to_value(&report)?);
+        serde_json::to_writer_pretty(&mut out, &v)?;
         writeln!(out)?;
     } else {
         render(&mut out, &report)?;
@@ -312,9 +310,9 @@ fn check(folder: &Path, target: Target, json: bool) -> anyhow::Result<ExitStatus
     let path = folder.join(INDEX);
     let size = budget::on_disk(&path).with_context(|| format!("{}", path.display()))?;
     let over = !target.fits(size);
-    let mut out = std::io::stdout().lock();
+    let mut out = super::output::stdout_plain();
     if json {
-        let v = serde_json::json!({"file": path.display().to_string(), "size": size, "target": target, "cap": CAP, "over_target": over, "over_cap": !CAP.fits(size)});
+        let v = serde_json::json!({"schema": "ccmem.tier-check/1", "file": path.display().to_string(), "size": size, "target": target, "cap": CAP, "over_target": over, "over_cap": !CAP.fits(size)});
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
     } else {
         writeln!(

@@ -21,9 +21,6 @@ pub struct Args {
     /// Apply again the operation the last `undo` reversed.
     #[arg(long)]
     redo: bool,
-    /// Machine-readable output.
-    #[arg(long)]
-    json: bool,
     #[command(flatten)]
     client: ClientArgs,
 }
@@ -39,8 +36,8 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         lock.undo()?
     };
     drop(lock);
-    let mut out = std::io::stdout().lock();
-    if args.json {
+    let mut out = super::output::stdout_plain();
+    if super::output::json() {
         let v = serde_json::json!({
             "schema": "ccmem.undo/1",
             "folder": folder.display().to_string(),

@@ -17,6 +17,8 @@ use std::time::Duration;
 
 use serde_json::json;
 
+use super::output::{stdout as out_stream, with_schema};
+
 use super::ClientArgs;
 use crate::env::{CLIENT_VERSION, ClientFlags, ProcessEnv};
 use crate::exit::ExitStatus;
@@ -33,9 +35,6 @@ pub struct Args {
     timeout: f64,
     #[command(flatten)]
     client: ClientArgs,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
     /// Write a conformance case (tree/, case.json, expected.txt) into CASE_DIR; re-capture
     /// expected.txt when CASE_DIR already holds a case (tree/ or case.json).
     #[arg(long, value_name = "CASE_DIR", conflicts_with = "replay")]
@@ -68,7 +67,7 @@ pub fn run(args: Args, env: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         }
         let written =
             capture::capture(case, &cwd, &client_args, &vars, Some(&args.claude), timeout)?;
-        return print_capture(&args, &written);
+        return print_capture(&written);
     }
     let opts = Options {
         bin: Some(args.claude.clone()),
@@ -82,9 +81,9 @@ pub fn run(args: Args, env: &ProcessEnv) -> anyhow::Result<ExitStatus> {
             let installed = version::default_cache_dir(&vars)
                 .and_then(|dir| version::cached_version(&outcome.bin, &dir))
                 .unwrap_or_else(|| "unknown".into());
-            print_outcome(&args, &outcome, &installed)
+            print_outcome(&outcome, &installed)
         }
-        Err(e) => print_error(&args, &e),
+        Err(e) => print_error(&e),
     }
 }
 
@@ -99,18 +98,18 @@ fn flags_of(c: &ClientArgs) -> ClientFlags {
     }
 }
 
-fn print_outcome(args: &Args, o: &verify::Outcome, installed: &str) -> anyhow::Result<ExitStatus> {
-    let mut out = std::io::stdout().lock();
+fn print_outcome(o: &verify::Outcome, installed: &str) -> anyhow::Result<ExitStatus> {
+    let mut out = out_stream();
     let diff = o.diff();
     let ms = o.capture.elapsed.as_millis();
-    if args.json {
+    if super::output::json() {
         let v = json!({
             "status": if o.matched() { "match" } else { "mismatch" },
             "client_bin": o.bin, "client_version": installed, "modeled_version": CLIENT_VERSION,
             "client_ms": ms, "diff": diff, "client": o.client, "predicted": o.predicted,
             "error": null,
         });
-        writeln!(out, "{v:#}")?;
+        writeln!(out, "{:#}", with_schema("ccmem.verify/1", v))?;
     } else {
         if o.matched() {
             writeln!(out, "match")?;
@@ -131,21 +130,22 @@ fn print_outcome(args: &Args, o: &verify::Outcome, installed: &str) -> anyhow::R
     Ok(ExitStatus::findings_if(!o.matched()))
 }
 
-fn print_error(args: &Args, e: &VerifyError) -> anyhow::Result<ExitStatus> {
-    if args.json {
+fn print_error(e: &VerifyError) -> anyhow::Result<ExitStatus> {
+    if super::output::json() {
         let v =
             json!({"status": "error", "error": e.to_string(), "modeled_version": CLIENT_VERSION});
-        writeln!(std::io::stdout().lock(), "{v:#}")?;
+        writeln!(out_stream(), "{:#}", with_schema("ccmem.verify/1", v))?;
     } else {
         eprintln!("ccmem verify: {e}");
     }
     Ok(ExitStatus::Error)
 }
 
-fn print_capture(args: &Args, w: &capture::Written) -> anyhow::Result<ExitStatus> {
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        writeln!(out, "{:#}", serde_json::to_value(w)?)?;
+fn print_capture(w: &capture::Written) -> anyhow::Result<ExitStatus> {
+    let mut out = out_stream();
+    if super::output::json() {
+        let v = with_schema("ccmem.verify-capture/1", serde_json::to_value(w)?);
+        writeln!(out, "{v:#}")?;
     } else {
         let what = if w.recaptured {
             "re-captured"
@@ -174,7 +174,7 @@ fn run_replay(
     timeout: Duration,
     host: &BTreeMap<String, String>,
 ) -> anyhow::Result<ExitStatus> {
-    let json = args.json;
+    let json = super::output::json();
     let results = replay::replay(cases, &args.only, Some(&args.claude), timeout, host, |r| {
         if !json {
             let _ = print_case(r);
@@ -184,10 +184,10 @@ fn run_replay(
     let passed = count(replay::Status::Match) + count(replay::Status::Drift);
     let failed = count(replay::Status::Mismatch) + count(replay::Status::Error);
     let skipped = count(replay::Status::Skipped);
-    let mut out = std::io::stdout().lock();
+    let mut out = out_stream();
     if json {
         let v = json!({"passed": passed, "failed": failed, "skipped": skipped, "cases": results});
-        writeln!(out, "{v:#}")?;
+        writeln!(out, "{:#}", with_schema("ccmem.verify-replay/1", v))?;
     } else {
         writeln!(
             out,
@@ -199,7 +199,7 @@ fn run_replay(
 }
 
 fn print_case(r: &replay::CaseResult) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = out_stream();
     let tag = match r.status {
         replay::Status::Match => "ok",
         replay::Status::Drift => "DRIFT",

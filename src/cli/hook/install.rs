@@ -39,9 +39,6 @@ pub(super) struct Args {
     /// `ccmem` when `ccmem` on PATH is this binary].
     #[arg(long, value_name = "PATH")]
     bin: Option<String>,
-    /// Print a JSON summary instead of the diff.
-    #[arg(long)]
-    json: bool,
 }
 
 impl Args {
@@ -178,9 +175,9 @@ pub(super) fn run(a: Args, installing: bool, process: &ProcessEnv) -> anyhow::Re
         notes: plan.notes.clone(),
         diff: diff.clone(),
     };
-    let mut out = std::io::stdout().lock();
-    let report = |out: &mut std::io::StdoutLock, written: bool| -> anyhow::Result<()> {
-        if a.json {
+    let mut out = super::super::output::stdout_plain();
+    let report = |out: &mut Box<dyn Write>, written: bool| -> anyhow::Result<()> {
+        if super::super::output::json() {
             writeln!(out, "{}", serde_json::to_string_pretty(&summary(written))?)?;
         } else {
             for n in &plan.notes {
@@ -193,7 +190,7 @@ pub(super) fn run(a: Args, installing: bool, process: &ProcessEnv) -> anyhow::Re
         Ok(())
     };
     if matches!(action, Action::Unchanged) {
-        if !a.json {
+        if !super::super::output::json() {
             let what = if installing {
                 "already installed in"
             } else {
@@ -204,7 +201,7 @@ pub(super) fn run(a: Args, installing: bool, process: &ProcessEnv) -> anyhow::Re
         report(&mut out, false)?;
         return Ok(ExitStatus::Clean);
     }
-    if !a.json {
+    if !super::super::output::json() {
         out.write_all(diff.as_bytes())?;
         match &action {
             Action::Delete | Action::Restore(None) => {
@@ -260,7 +257,7 @@ pub(super) fn run(a: Args, installing: bool, process: &ProcessEnv) -> anyhow::Re
         },
     }
     drop(lock);
-    if !a.json {
+    if !super::super::output::json() {
         writeln!(out, "ccmem: {} {}", action.name(), path.display())?;
     }
     report(&mut out, true)?;
