@@ -145,7 +145,7 @@ fn explain_prints_the_rule_doc() {
         .output()
         .unwrap();
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(doc["spec"], "claude-memory-manager", "{doc}");
+    assert_eq!(doc["rules"][0]["spec"], "claude-memory-manager", "{doc}");
     let out = Command::cargo_bin("ccmem")
         .unwrap()
         .args(["explain", "nope"])
