@@ -15,14 +15,12 @@
 //! `{}` too (the client logs the second pass's error and goes on).
 //!
 //! Every user of frontmatter in the client goes through `qd`: rule `paths:` (`AQr`), the
-//! memory scan, skills, agents, output styles. In ccmem the loader's rule paths, index backfill
-//! and agent definitions read through this module. `memory::meta` (the audit's reader) still
-//! has its own serde-saphyr read with a lenient retry; to be client-true it should read
-//! `read(text).memory()`: `Memory::text("type")` etc. (the client's `Rpt`), where a nested
-//! `metadata:` key wins over a top-level one and only non-empty strings count. The YAML parser has no YAML 1.1 words (`yes`
-//! is a string), no timestamps, last-wins duplicate keys, merge keys and multi-documents;
-//! see `scalar.rs` and [`yaml`]. Pinned by fuzz/vectors/frontmatter.json, made by the client's
-//! own code (fuzz/oracle/gen_frontmatter.py).
+//! memory scan, skills, agents, output styles. In ccmem every frontmatter read goes through
+//! this module too: the loader's rule paths, index backfill and agent definitions, and
+//! `memory::meta` (the audit's reader, through [`read`] and [`Read::memory`]). The YAML parser
+//! has no YAML 1.1 words (`yes` is a string), no timestamps, last-wins duplicate keys, merge
+//! keys and multi-documents; see `scalar.rs` and [`yaml`]. Pinned by
+//! fuzz/vectors/frontmatter.json, made by the client's own code (fuzz/oracle/gen_frontmatter.py).
 
 pub mod lenient;
 mod memory;
