@@ -1,5 +1,5 @@
 use super::super::value::{Object, Value};
-use super::parse;
+use super::{build, fast, parse};
 
 fn s(x: &str) -> Value {
     Value::String(x.to_owned())
@@ -122,4 +122,143 @@ fn commas_outside_flow_collections_are_text() {
 fn errors_name_their_line() {
     let e = parse("a: 1\nb: [x\nc: 2\n").unwrap_err();
     assert!(e.line >= 2, "{e}");
+}
+
+/// Every text the fast path takes reads the same through the event parser: the YAML of every
+/// frontmatter vector and every file of the library corpus, and blocks generated from the
+/// pieces the shape allows, with near misses.
+#[test]
+fn fast_path_agrees_with_the_parser() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let vectors = std::fs::read_to_string(root.join("fuzz/vectors/frontmatter.json")).unwrap();
+    let vectors: Vec<serde_json::Value> = serde_json::from_str(&vectors).unwrap();
+    let mut texts: Vec<String> = vectors
+        .iter()
+        .filter_map(|v| {
+            super::super::split(v["input"].as_str()?)
+                .yaml
+                .map(str::to_owned)
+        })
+        .collect();
+    let mut stack = vec![root.join("tests/fixtures/libraries")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "md") {
+                let t = std::fs::read_to_string(&p).unwrap();
+                texts.extend(super::super::split(&t).yaml.map(str::to_owned));
+            }
+        }
+    }
+    let keys = [
+        "name",
+        "description",
+        "type",
+        "1",
+        "1.5",
+        "true",
+        "null",
+        "a.b",
+        "x-y",
+        "__proto__",
+        "k_1",
+    ];
+    let values = [
+        "",
+        "x",
+        "two words",
+        "yes",
+        "~",
+        "null",
+        "true",
+        "FALSE",
+        "012",
+        "0x1F",
+        "-0",
+        "1e3",
+        ".inf",
+        ".NaN",
+        "2026-01-02",
+        "12:30",
+        "a:b",
+        "x#y",
+        "\"quoted\"",
+        "\"\"",
+        "'single'",
+        "''",
+        "\"a\\b\"",
+        "'it''s'",
+        "say \"hi\"",
+        "[a]",
+        "{a: 1}",
+        "- x",
+        "*a",
+        "&a x",
+        "!x y",
+        "| x",
+        "a: b",
+        "x # c",
+        "x:",
+        "%x",
+        "@x",
+        "`x`",
+        ",x",
+        "?x",
+        "한국어 설명",
+        "中文：说明",
+        "x ",
+        "  padded",
+    ];
+    let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut pick = |n: usize| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % n as u64) as usize
+    };
+    for _ in 0..4000 {
+        let mut lines = Vec::new();
+        for _ in 0..1 + pick(5) {
+            let key = keys[pick(keys.len())];
+            if pick(4) == 0 {
+                lines.push(format!("{key}:{}", if pick(3) == 0 { " " } else { "" }));
+                let width = [1, 2, 4][pick(3)];
+                for _ in 0..pick(4) {
+                    let w = if pick(12) == 0 { width + 1 } else { width };
+                    lines.push(format!(
+                        "{}{}: {}",
+                        " ".repeat(w),
+                        keys[pick(keys.len())],
+                        values[pick(values.len())]
+                    ));
+                }
+            } else {
+                lines.push(format!("{key}: {}", values[pick(values.len())]));
+            }
+            if pick(8) == 0 {
+                lines.push(String::new());
+            }
+        }
+        texts.push(lines.join("\n") + "\n");
+    }
+    let mut taken = 0;
+    for t in &texts {
+        if let Some(v) = fast::parse(t) {
+            taken += 1;
+            // Debug, not ==: NaN equals itself there, and -0 differs from 0.
+            let full = build::parse(t, false).map_err(|f| f.error);
+            assert_eq!(
+                format!("{full:?}"),
+                format!("{:?}", Ok::<_, super::YamlError>(v)),
+                "{t:?}"
+            );
+        }
+    }
+    assert!(
+        taken > texts.len() / 4,
+        "the fast path took only {taken} of {}",
+        texts.len()
+    );
 }
