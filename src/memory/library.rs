@@ -512,20 +512,17 @@ fn restore(root: &Path, files: &mut Vec<MemFile>, restored: pending::Restored) {
     }
 }
 
-/// Votes of each memory file's frontmatter (and hubs) for a write spec.
+/// Votes of each memory file for a write spec: a top-level `type` in a file named
+/// `<type>_<topic>.md` is claude-memory-manager's form; `metadata.type`, or a top-level `type`
+/// in a file named freely (the client's format before 2.1.214), is the client's.
 fn detect(files: &[MemFile], config: &Config) -> Detected {
     let (mut client, mut manager) = (0, 0);
     for f in files {
-        if matches!(f.role, Role::Hub { .. }) {
-            manager += 1;
-            continue;
-        }
-        if f.role == Role::Index {
-            continue;
-        }
+        let typed_name = matches!(f.role, Role::Entry { .. } | Role::Hub { .. });
         match f.meta().map(|m| m.kind_at) {
-            Some(KindAt::Flat) => manager += 1,
-            Some(KindAt::Nested) => client += 1,
+            _ if f.role == Role::Index => {}
+            Some(KindAt::Flat) if typed_name => manager += 1,
+            Some(KindAt::Flat | KindAt::Nested) => client += 1,
             _ => {}
         }
     }

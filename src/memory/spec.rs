@@ -88,10 +88,11 @@ pub struct Detected {
     pub spec: Spec,
     /// Set in `ccmem.toml` (not detected).
     pub configured: bool,
-    /// Memory files whose frontmatter follows the client's form (`metadata.type` only).
+    /// Memory files in the client's form (`metadata.type`, or a top-level `type` in a file
+    /// not named `<type>_<topic>.md`).
     pub client_votes: usize,
-    /// Memory files whose frontmatter follows claude-memory-manager's (top-level `type`), plus
-    /// its hubs.
+    /// Memory files in claude-memory-manager's form (a top-level `type` in a file named
+    /// `<type>_<topic>.md`).
     pub manager_votes: usize,
 }
 

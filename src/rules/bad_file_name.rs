@@ -43,7 +43,7 @@ mod tests {
     #[test]
     fn vectors() {
         let body = fm("feedback", "") + "x\n## Why\ny\n";
-        let f = Fixture::new(&[
+        let mut f = Fixture::new(&[
             ("MEMORY.md", "# I\n"),
             ("feedback_ok-2.md", &body),
             ("reference_db_hub.md", &body),
@@ -51,6 +51,11 @@ mod tests {
             ("note_x.md", &body),
             ("sub/MEMORY.md", &body),
         ]);
+        assert!(
+            f.paths("bad-file-name").is_empty(),
+            "the client's spec names files freely"
+        );
+        f.config().spec = crate::memory::spec::SpecChoice::Manager;
         assert_eq!(
             f.paths("bad-file-name"),
             ["Feedback-Bad.md", "note_x.md", "sub/MEMORY.md"]

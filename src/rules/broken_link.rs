@@ -2,7 +2,7 @@
 
 use super::{Check, Ctx, Diagnostic, declare_rule};
 use crate::memory::Spec;
-use crate::memory::file::{Role, role_of};
+use crate::memory::file::Role;
 use crate::memory::library::Target;
 use crate::text::links::{Link, Syntax};
 
@@ -13,9 +13,10 @@ declare_rule! {
     /// file (`` `feedback_x.md` ``); paths are resolved relative to the linking file, `~/`
     /// against HOME.
     ///
-    /// - In MEMORY.md and hubs (`reference_<group>_hub.md`), every such link counts.
-    /// - In a topic file, a link to a sibling memory file (`feedback_x.md`) counts; links to
-    ///   other paths are about the project, not the library, and are left alone.
+    /// - Every `[text](x.md)` and reference definition counts, in every memory file: a reader
+    ///   following `../runbooks/deploy.md` from a topic file finds nothing either.
+    /// - A code span counts only where it names a memory file (`feedback_x.md`); one naming
+    ///   another file (`` `CLAUDE.md` ``) is prose about it.
     /// - `[[name]]` is matched against frontmatter `name:` (then file names and topics,
     ///   case-insensitively, `_` and `-` alike). In the client's spec a `[[name]]` that
     ///   matches no memory yet is fine, as the client tells the model ("it marks something
@@ -63,8 +64,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
 fn counts(ctx: &Ctx, map: bool, link: &Link) -> bool {
     match link.syntax {
         Syntax::Wiki => map && ctx.spec() == Spec::Manager,
-        _ if map => true,
-        _ => !link.target.contains('/') && role_of(&link.target) != Role::Other,
+        _ => true,
     }
 }
 
@@ -88,7 +88,7 @@ mod tests {
             (
                 "user_t.md",
                 &(fm("user", "")
-                    + "[dead](user_dead.md) is checked in entries, [doc](docs/x.md) is not\n"),
+                    + "[dead](user_dead.md) is checked in entries, `docs/x.md` is prose\n"),
             ),
         ]);
         assert_eq!(

@@ -8,11 +8,28 @@ use super::{Check, Ctx, Diagnostic, declare_rule};
 
 declare_rule! {
     /// ## What it does
-    /// Flags a line of any memory file that holds what looks like a credential: an Anthropic
-    /// or OpenAI API key, a GitHub token, an AWS access key id or secret key assignment, a
-    /// Slack token or webhook URL, or a private key header. The finding names the file, line
-    /// and kind of secret, and never prints the value (the human output does not show the
-    /// line either).
+    /// Flags a line of any memory file that holds what looks like a credential:
+    ///
+    /// - a vendor key by its shape: Anthropic, OpenAI, GitHub (classic and fine-grained), AWS
+    ///   (access key id, secret key assignment), Slack (token, webhook URL), npm, PyPI, Stripe
+    ///   live keys, Google API keys; a private key block;
+    /// - a password written out: `password=…`, `pwd: …`, `密码：…` (and the word in other
+    ///   languages), a URL with `user:password@`, a `user / password` pair on a line that says
+    ///   it is a login (`Credentials: ops / T7#pq9…`);
+    /// - a long hex (32+) or base64 (32+, mixed case and digits) token after a key word on the
+    ///   same line (`token`, `secret`, `api_key`, `cookie`, `session`, `bearer`, …).
+    ///
+    /// Look-alikes are left alone: placeholders (`<password>`, `${DB_PASS}`, `***`, `see
+    /// 1Password`), config names (`PASSWORD_MIN_LENGTH=12`), prose about passwords, UUIDs, and
+    /// hex runs beside the word that names them (commit, sha256, checksum, oid, digest …).
+    /// The finding names the file, line and kind of secret, and never prints the value (the
+    /// human output does not show the line either).
+    ///
+    /// Measured on the realistic library corpus (`tests/fixtures/libraries/`: 14 libraries,
+    /// 428 files, 5,792 lines, in English, Chinese, Japanese, Korean, Vietnamese, Dutch and
+    /// German): all 8 planted credentials found; none of its 12 planted look-alikes (commit
+    /// hashes, checksums, UUIDs, config names, prose about passwords) nor any other line
+    /// reported: 0 false positives in 5,792 lines. `tests/library_audit.rs` keeps it so.
     ///
     /// ## Why it matters
     /// Memory files are read into every session that needs them, copied into transcripts,
@@ -27,7 +44,9 @@ declare_rule! {
     pub const RULE = ("secret-in-memory", Soft, Both, Check::File(check));
 }
 
-const PATTERNS: [(&str, &str); 9] = [
+mod plaintext;
+
+const PATTERNS: [(&str, &str); 13] = [
     (
         "an Anthropic API key",
         r"\bsk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{32,}",
@@ -55,12 +74,16 @@ const PATTERNS: [(&str, &str); 9] = [
         "a private key",
         r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----",
     ),
+    ("an npm token", r"\bnpm_[A-Za-z0-9]{36,}\b"),
+    ("a PyPI token", r"\bpypi-AgE[A-Za-z0-9_-]{50,}"),
+    ("a Stripe live key", r"\b[sr]k_live_[A-Za-z0-9]{20,}\b"),
+    ("a Google API key", r"\bAIza[0-9A-Za-z_-]{35}\b"),
 ];
 
 /// Literals every pattern contains: one cheap scan of the text (no overlapping search) rules
 /// out almost every file before the set runs.
 static LITERALS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"sk-|gh[pousr]_|github_pat_|AKIA|ASIA|(?i:aws_?secret)|xox[abposr]-|hooks\.slack\.com|PRIVATE KEY-----")
+    Regex::new(r"sk-|gh[pousr]_|github_pat_|AKIA|ASIA|(?i:aws_?secret)|xox[abposr]-|hooks\.slack\.com|PRIVATE KEY-----|npm_|pypi-|k_live_|AIza")
         .expect("valid regex")
 });
 static SET: LazyLock<RegexSet> =
@@ -74,13 +97,28 @@ static EACH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 
 /// `(byte range, kind)` of every secret in `text`.
 pub fn find(text: &str) -> Vec<(std::ops::Range<usize>, &'static str)> {
-    if !LITERALS.is_match(text) {
-        return Vec::new();
-    }
-    let hits = SET.matches(text);
     let mut out = Vec::new();
-    for k in hits.iter() {
-        out.extend(EACH[k].find_iter(text).map(|m| (m.range(), PATTERNS[k].0)));
+    if LITERALS.is_match(text) {
+        for k in SET.matches(text).iter() {
+            out.extend(EACH[k].find_iter(text).map(|m| (m.range(), PATTERNS[k].0)));
+        }
+    }
+    if plaintext::may_hold(text) {
+        let mut start = 0;
+        for line in text.split_inclusive('\n') {
+            let found = plaintext::find_in_line(line.trim_end_matches(['\n', '\r']));
+            for (r, kind) in found {
+                let range = start + r.start..start + r.end;
+                // A vendor pattern already named this value.
+                if !out
+                    .iter()
+                    .any(|(o, _)| o.start < range.end && range.start < o.end)
+                {
+                    out.push((range, kind));
+                }
+            }
+            start += line.len();
+        }
     }
     out.sort_by_key(|(r, _)| r.start);
     out
