@@ -86,6 +86,33 @@ pub const DEFAULT_CONTEXT_TOKENS: u64 = 200_000;
 /// 1M-token window × 0.05 × 3 chars per token; SPEC-reading §4, measured).
 pub const LAZY_FILE_LIMIT_UTF16: usize = 150_000;
 
+// ---- Session shapes: subagents, compaction, reads through Bash (SPEC-agents, SPEC-compaction) --
+
+/// Longest agent name the client accepts, in UTF-16 units (`bU` in `Bfo`, SPEC-agents 2.1).
+pub const AGENT_NAME_MAX_UTF16: usize = 256;
+/// Files a compaction restores at most, newest first (`Jbt`, SPEC-compaction A4.3).
+pub const RESTORE_MAX_FILES: usize = 5;
+/// Estimated tokens one restored file may hold; a larger one is left out, not cut (`Zbt`,
+/// SPEC-compaction A4.4).
+pub const RESTORE_FILE_MAX_TOKENS: usize = 5_000;
+/// Estimated tokens all restored files may hold together, counted on each attachment's JSON
+/// (`Svs`, SPEC-compaction A4.5).
+pub const RESTORE_TOTAL_MAX_TOKENS: usize = 50_000;
+/// Characters per estimated token (`C` in `Wl`: `round(length / 4)`, SPEC-compaction A4.4).
+pub const CHARS_PER_TOKEN: usize = 4;
+/// Characters per estimated token for `.json`, `.jsonl` and `.jsonc` files (`O` in `lzn`,
+/// SPEC-compaction A4.4).
+pub const CHARS_PER_TOKEN_JSON: usize = 2;
+/// Longest Bash command the client parses for reads, in UTF-16 units; a longer one is never a
+/// read (`pP`, SPEC-compaction B2).
+pub const BASH_PARSE_MAX_UTF16: usize = 10_000;
+/// Lines `head` and `tail` show without `-n` (`C8i`, `A8i`, SPEC-compaction B2).
+pub const BASH_DEFAULT_LINES: usize = 10;
+/// Largest file a Bash read is recorded for (`qQo`, SPEC-compaction B3).
+pub const BASH_READ_MAX_BYTES: u64 = 10_485_760;
+/// Longest path operand the client considers, in UTF-16 units (`xk`, SPEC-compaction B3).
+pub const PATH_MAX_UTF16: usize = 4_096;
+
 // ---- ccmem's margins below the client's limits (defaults; `ccmem.toml` overrides) ------------
 
 /// Lines past which ccmem warns that MEMORY.md is close to its cut (`index-over-safety-line`,

@@ -21,15 +21,12 @@ use serde::{Deserialize, Serialize};
 use super::Session;
 use super::model::Loaded;
 use super::steps::Timeline;
+use crate::constants::{
+    CHARS_PER_TOKEN, CHARS_PER_TOKEN_JSON, RESTORE_FILE_MAX_TOKENS, RESTORE_MAX_FILES,
+    RESTORE_TOTAL_MAX_TOKENS,
+};
 use crate::env::ClientEnv;
 use crate::text::js;
-
-/// Files restored at most (`Jbt`).
-pub const MAX_FILES: usize = 5; // constants.rs
-/// Estimated tokens one restored file may hold (`Zbt`).
-pub const MAX_FILE_TOKENS: usize = 5_000; // constants.rs
-/// Estimated tokens all restored files may hold (`Svs`).
-pub const MAX_TOTAL_TOKENS: usize = 50_000; // constants.rs
 
 /// One tool call of the turn before the compaction (the `--history` file's items).
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -139,7 +136,7 @@ pub fn load(env: &ClientEnv, start: &Session, calls: &[Call], auto: bool) -> Aft
             c.dropped = Some(Dropped::InStartupBlock);
             continue;
         }
-        if kept == MAX_FILES {
+        if kept == RESTORE_MAX_FILES {
             c.dropped = Some(Dropped::OutsideWindow);
             continue;
         }
@@ -150,12 +147,12 @@ pub fn load(env: &ClientEnv, start: &Session, calls: &[Call], auto: bool) -> Aft
         };
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let tokens = estimate(&text, &c.path);
-        if tokens > MAX_FILE_TOKENS {
+        if tokens > RESTORE_FILE_MAX_TOKENS {
             c.dropped = Some(Dropped::TooLarge { tokens });
             continue;
         }
         let cost = attachment_tokens(&c.path, &text);
-        if total + cost > MAX_TOTAL_TOKENS {
+        if total + cost > RESTORE_TOTAL_MAX_TOKENS {
             c.dropped = Some(Dropped::OverTotal);
             continue;
         }
@@ -241,11 +238,17 @@ fn estimate(text: &str, path: &str) -> usize {
         .and_then(|e| e.to_str())
         .unwrap_or("");
     let per = if matches!(ext, "json" | "jsonl" | "jsonc") {
-        2.0
+        CHARS_PER_TOKEN_JSON
     } else {
-        4.0
+        CHARS_PER_TOKEN
     };
-    (js::utf16_len(text) as f64 / per).round() as usize
+    tokens(js::utf16_len(text), per)
+}
+
+/// `C` in `Wl`: `Math.round(length / per)` (a half rounds up, as `f64::round` does for
+/// positive values).
+fn tokens(utf16_len: usize, per: usize) -> usize {
+    (utf16_len as f64 / per as f64).round() as usize
 }
 
 /// `Wl(_(attachment))`: the attachment's JSON length / 4, rounded. The attachment is
@@ -263,7 +266,7 @@ fn attachment_tokens(path: &str, text: &str) -> usize {
     });
     // serde_json escapes as JSON.stringify does (control characters as `\u00XX`).
     let json = value.to_string();
-    (js::utf16_len(&json) as f64 / 4.0).round() as usize
+    tokens(js::utf16_len(&json), CHARS_PER_TOKEN)
 }
 
 /// The two blocks of a restored file (`Tve` and `zJe` on the Read listing).

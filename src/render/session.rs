@@ -5,6 +5,8 @@
 
 use std::fmt::Write;
 
+use crate::constants::{INDEX_MAX_LINES, INDEX_MAX_UTF16};
+
 use crate::hook::instructions_loaded::Entry;
 use crate::load::agent::memory::State;
 use crate::load::agent::{self, AgentMemory, Definition};
@@ -76,7 +78,7 @@ pub fn agent(def: &Definition, memory: Option<&AgentMemory>, inherited: usize) -
                 State::Loaded(measure) => {
                     let _ = writeln!(
                         out,
-                        "    MEMORY.md {} lines, {} UTF-16 units (limits 200 / 25,000)",
+                        "    MEMORY.md {} lines, {} UTF-16 units (limits {INDEX_MAX_LINES} / {INDEX_MAX_UTF16})",
                         measure.lines, measure.utf16
                     );
                     if let Some(cut) = &measure.cut {

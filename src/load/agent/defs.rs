@@ -19,12 +19,10 @@ use serde::Serialize;
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 
+use crate::constants::AGENT_NAME_MAX_UTF16;
 use crate::env::ClientEnv;
 use crate::settings::{Settings, Source};
 use crate::text::{frontmatter, js};
-
-/// Longest agent name the client accepts (`bU`).
-const MAX_NAME_UTF16: usize = 256; // constants.rs
 
 /// Where a definition comes from (the client's `source`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -244,7 +242,7 @@ fn parse_markdown(path: &str, origin: Origin) -> Option<Definition> {
 fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && !name.starts_with('-')
-        && js::utf16_len(name) <= MAX_NAME_UTF16
+        && js::utf16_len(name) <= AGENT_NAME_MAX_UTF16
         && !name.nfkc().any(|c| c == ':')
 }
 

@@ -18,12 +18,10 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::defs::Scope;
+use crate::constants::INDEX_FILE as INDEX;
 use crate::env::ClientEnv;
 use crate::load::automem::{Measure, folder, index, slug};
 use crate::text::js;
-
-/// The section heading's file name (`sy`).
-pub const INDEX: &str = "MEMORY.md";
 
 /// Text of the section when MEMORY.md is empty or unreadable.
 pub const EMPTY: &str =

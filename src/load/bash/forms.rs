@@ -4,8 +4,7 @@
 
 use serde::Serialize;
 
-/// Default line count of `head` and `tail` (`C8i`, `A8i`).
-pub const DEFAULT_LINES: usize = 10; // constants.rs
+use crate::constants::BASH_DEFAULT_LINES;
 
 /// A read the client recognises.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -159,7 +158,7 @@ fn count_and_file(argv: &[String]) -> Option<(usize, &str)> {
     if count == Some(0) {
         return None;
     }
-    Some((count.unwrap_or(DEFAULT_LINES), file))
+    Some((count.unwrap_or(BASH_DEFAULT_LINES), file))
 }
 
 /// `L8i`: `head`.

@@ -26,9 +26,6 @@ pub mod untracked;
 pub use forms::ClientRead;
 use syntax::{Command, Part, Statement, Word};
 
-/// Longest command the client's parser takes (`pP`); longer lines are never read.
-pub const MAX_PARSE_UTF16: usize = 10_000; // constants.rs
-
 /// `ELi`: the reads the client recognises in `command`, in command order.
 pub fn client_reads(command: &str) -> Vec<ClientRead> {
     if command.contains(['|', '<', '>']) {
@@ -57,7 +54,7 @@ pub fn client_reads(command: &str) -> Vec<ClientRead> {
 
 /// `nb`: the top-level statements, `None` when the line does not parse or is too long.
 pub fn statements(command: &str) -> Option<Vec<Statement>> {
-    if command.is_empty() || crate::text::js::utf16_len(command) > MAX_PARSE_UTF16 {
+    if command.is_empty() || crate::text::js::utf16_len(command) > crate::constants::BASH_PARSE_MAX_UTF16 {
         return None;
     }
     syntax::parse(command).ok().filter(|s| !s.is_empty())

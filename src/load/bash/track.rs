@@ -17,13 +17,9 @@ use std::path::{Path, PathBuf};
 
 use super::forms::{self, ClientRead};
 use super::syntax::Command;
+use crate::constants::{BASH_READ_MAX_BYTES, PATH_MAX_UTF16};
 use crate::env::ClientEnv;
 use crate::load::git;
-
-/// Largest file a Bash read is recorded for (`qQo`).
-pub const MAX_FILE_BYTES: u64 = 10_485_760; // constants.rs
-/// Longest path the client considers (`xk`).
-pub const MAX_PATH_UTF16: usize = 4096; // constants.rs
 
 /// What the client knows of one Bash call's outcome.
 #[derive(Debug, Clone, Default)]
@@ -73,7 +69,7 @@ impl Shell {
     ) -> Vec<PathBuf> {
         let mut out = Vec::new();
         for read in super::client_reads(command) {
-            if crate::text::js::utf16_len(&read.file) > MAX_PATH_UTF16 {
+            if crate::text::js::utf16_len(&read.file) > PATH_MAX_UTF16 {
                 continue;
             }
             if read.grep && !grep_succeeds(self, env, &read, outcome) {
@@ -121,10 +117,10 @@ fn confirm(path: &Path, read: &ClientRead, outcome: &Outcome) -> bool {
     let Ok(meta) = std::fs::metadata(path) else {
         return false;
     };
-    if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
+    if !meta.is_file() || meta.len() > BASH_READ_MAX_BYTES {
         return false;
     }
-    let Ok(bytes) = crate::fsread::read_capped(path, MAX_FILE_BYTES) else {
+    let Ok(bytes) = crate::fsread::read_capped(path, BASH_READ_MAX_BYTES) else {
         return false;
     };
     // `fA`: one leading BOM removed, CRLF → LF.
@@ -156,7 +152,7 @@ fn grep_succeeds(shell: &Shell, env: &ClientEnv, read: &ClientRead, outcome: &Ou
         return !output.trim().is_empty();
     }
     let path = shell.resolve(env, &read.file);
-    let Ok(bytes) = crate::fsread::read_capped(&path, MAX_FILE_BYTES) else {
+    let Ok(bytes) = crate::fsread::read_capped(&path, BASH_READ_MAX_BYTES) else {
         return false;
     };
     super::grep::matches(&read.argv, &String::from_utf8_lossy(&bytes))
