@@ -99,6 +99,10 @@ impl ClientEnv {
             Some(dir) => dir.to_owned(),
             None => self.home.join(".claude").to_string_lossy().into_owned(),
         };
+        if raw.is_ascii() {
+            // ASCII is already NFC (and this runs for every rule folder of a load).
+            return PathBuf::from(raw);
+        }
         PathBuf::from(raw.nfc().collect::<String>())
     }
 

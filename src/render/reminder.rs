@@ -11,24 +11,28 @@ pub fn startup(entries: &[Loaded]) -> Option<String> {
     if entries.is_empty() {
         return None;
     }
-    let body: Vec<String> = entries.iter().map(entry).collect();
-    Some(format!(
-        "<system-reminder>\n{HEADER}\n\n{}\n</system-reminder>",
-        body.join("\n\n")
-    ))
-}
-
-/// One entry: `Contents of PATH LABEL:\n\nCONTENT`.
-fn entry(e: &Loaded) -> String {
-    if e.unverified && e.kind == Kind::Managed {
-        return unverified(e);
+    // Built in one buffer: this is the whole output of every `ccmem context` call.
+    let size: usize = entries
+        .iter()
+        .map(|e| e.path.len() + e.content.len() + 96)
+        .sum();
+    let mut out = String::with_capacity(HEADER.len() + size + 48);
+    out.push_str("<system-reminder>\n");
+    out.push_str(HEADER);
+    for e in entries {
+        out.push_str("\n\n");
+        if e.unverified && e.kind == Kind::Managed {
+            out.push_str(&unverified(e));
+        } else {
+            out.push_str("Contents of ");
+            out.push_str(&e.path);
+            out.push_str(e.kind.label());
+            out.push_str(":\n\n");
+            out.push_str(js::trim(&e.content));
+        }
     }
-    format!(
-        "Contents of {}{}:\n\n{}",
-        e.path,
-        e.kind.label(),
-        js::trim(&e.content)
-    )
+    out.push_str("\n</system-reminder>");
+    Some(out)
 }
 
 /// The unverified-managed variant: JSON-quoted path, its own label, `> ` on every line.

@@ -54,10 +54,9 @@ pub struct CutPoint {
 pub fn truncate(body: &str) -> Truncation {
     let n = js::trim(body);
     let start_bytes = n.as_ptr() as usize - body.as_ptr() as usize;
-    let units: Vec<u16> = n.encode_utf16().collect();
-    let nl = u16::from(b'\n');
-    let lines = units.iter().filter(|&&u| u == nl).count() + 1;
-    let utf16 = units.len();
+    // Measured on the bytes; the UTF-16 units are only spelled out for a cut.
+    let lines = n.bytes().filter(|&b| b == b'\n').count() + 1;
+    let utf16 = js::utf16_len(n);
     let line_over = lines > INDEX_MAX_LINES;
     let size_over = utf16 > INDEX_MAX_UTF16;
     let mut out = Truncation {
@@ -71,6 +70,8 @@ pub fn truncate(body: &str) -> Truncation {
     if !line_over && !size_over {
         return out;
     }
+    let units: Vec<u16> = n.encode_utf16().collect();
+    let nl = u16::from(b'\n');
     let mut k = if line_over {
         units
             .iter()

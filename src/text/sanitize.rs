@@ -6,6 +6,8 @@
 //! uses the tables of its embedded JavaScriptCore for `\p{Cn}` and `\p{DI}`; code points assigned
 //! between the two Unicode versions may be judged differently (spec OPEN-4).
 
+use std::borrow::Cow;
+
 use icu_properties::props::{DefaultIgnorableCodePoint, GeneralCategory};
 use icu_properties::{CodePointMapData, CodePointSetData};
 
@@ -53,38 +55,93 @@ pub const RESERVED_TAGS: &[&str] = &[
 
 /// Sanitizes text the way the client does for MEMORY.md content (`BQ`).
 pub fn sanitize(text: &str) -> String {
-    neutralize_tags(&strip_controls(text))
+    sanitize_cow(text).into_owned()
+}
+
+/// [`sanitize`] applied `passes` times (the client sanitizes the main index twice). A pass that
+/// changes nothing is a fixed point: the passes after it would change nothing either, so they
+/// are not run (the common case: an index without controls or reserved tags).
+pub fn sanitize_times(text: &str, passes: usize) -> String {
+    let mut cur: Cow<'_, str> = Cow::Borrowed(text);
+    for _ in 0..passes {
+        match sanitize_cow(&cur) {
+            Cow::Borrowed(_) => break,
+            Cow::Owned(next) => cur = Cow::Owned(next),
+        }
+    }
+    cur.into_owned()
+}
+
+fn sanitize_cow(text: &str) -> Cow<'_, str> {
+    match strip_controls_cow(text) {
+        Cow::Borrowed(t) => neutralize_tags_cow(t),
+        Cow::Owned(t) => Cow::Owned(neutralize_tags_cow(&t).into_owned()),
+    }
 }
 
 /// The client's `c()`: `\r\n`, lone `\r`, U+2028, U+2029 → `\n`, then every C0/C1 control but
 /// tab and `\n`, and every Cf, Co, Cn, Cs or Default_Ignorable code point except ZWNJ, ZWJ,
 /// VS15 and VS16, removed.
 pub fn strip_controls(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while !rest.is_empty() {
-        // Copy the run of printable ASCII, tabs and newlines in one go; decide the rest per char.
-        let run = rest
-            .bytes()
-            .position(|b| !((0x20..0x7f).contains(&b) || b == b'\n' || b == b'\t'))
-            .unwrap_or(rest.len());
-        out.push_str(&rest[..run]);
-        rest = &rest[run..];
-        let Some(c) = rest.chars().next() else { break };
-        rest = &rest[c.len_utf8()..];
-        match c {
-            '\r' => {
-                if let Some(after) = rest.strip_prefix('\n') {
-                    rest = after;
-                }
-                out.push('\n');
+    strip_controls_cow(text).into_owned()
+}
+
+/// Bytes [`strip_controls`] must look at: ASCII controls but tab and `\n`, DEL, and the lead
+/// byte of every multi-byte character (continuation bytes are never looked at).
+static STRIP_LOOKS_AT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b < 0x20 && b != 0x09 && b != 0x0A) || b == 0x7f || b >= 0xC0;
+        b += 1;
+    }
+    t
+};
+
+/// [`strip_controls`] without a copy when nothing changes. Scans the bytes with a table and
+/// decodes only what the table flags; the verdict on the last non-ASCII character is kept (an
+/// index repeats the same few, an em dash per line, and the Unicode lookups are the costly part).
+fn strip_controls_cow(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut i = 0;
+    let mut last: Option<(char, bool)> = None;
+    while i < bytes.len() {
+        if !STRIP_LOOKS_AT[usize::from(bytes[i])] {
+            i += 1;
+            continue;
+        }
+        let c = text[i..].chars().next().unwrap_or('\0');
+        let len = c.len_utf8();
+        // What replaces `c` (None: it stays) and how many bytes that covers.
+        let (replacement, span): (Option<&str>, usize) = match c {
+            '\r' if bytes.get(i + 1) == Some(&b'\n') => (Some("\n"), 2),
+            '\r' | '\u{2028}' | '\u{2029}' => (Some("\n"), len),
+            c => {
+                let drop = match last {
+                    Some((p, verdict)) if p == c => verdict,
+                    _ => removed(c),
+                };
+                last = Some((c, drop));
+                (drop.then_some(""), len)
             }
-            '\u{2028}' | '\u{2029}' => out.push('\n'),
-            c if removed(c) => {}
-            c => out.push(c),
+        };
+        if let Some(r) = replacement {
+            let o = out.get_or_insert_with(|| String::with_capacity(text.len()));
+            o.push_str(&text[copied..i]);
+            o.push_str(r);
+            copied = i + span;
+        }
+        i += span;
+    }
+    match out {
+        None => Cow::Borrowed(text),
+        Some(mut o) => {
+            o.push_str(&text[copied..]);
+            Cow::Owned(o)
         }
     }
-    out
 }
 
 /// Whether the sanitizer deletes `c` (after line-separator normalization).
@@ -189,20 +246,52 @@ fn reserved_at(s: &str) -> bool {
 
 /// Replaces the opener of every reserved tag opener or closer with `<\`.
 pub fn neutralize_tags(text: &str) -> String {
-    if !text.chars().any(tags::is_opener) {
-        return text.to_owned();
-    }
-    let mut out = String::with_capacity(text.len() + 16);
+    neutralize_tags_cow(text).into_owned()
+}
+
+fn neutralize_tags_cow(text: &str) -> Cow<'_, str> {
+    let mut out: Option<String> = None;
     let mut last = 0;
-    for (i, c) in text.char_indices() {
-        if tags::is_opener(c) && reserved_at(&text[i..]) {
-            out.push_str(&text[last..i]);
-            out.push_str("<\\");
+    for (i, c) in openers(text) {
+        if reserved_at(&text[i..]) {
+            let o = out.get_or_insert_with(|| String::with_capacity(text.len() + 16));
+            o.push_str(&text[last..i]);
+            o.push_str("<\\");
             last = i + c.len_utf8();
         }
     }
-    out.push_str(&text[last..]);
-    out
+    match out {
+        None => Cow::Borrowed(text),
+        Some(mut o) => {
+            o.push_str(&text[last..]);
+            Cow::Owned(o)
+        }
+    }
+}
+
+/// Bytes that may start an opener: `<` and the lead bytes of the non-ASCII openers.
+static OPENER_LEADS: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'<' as usize] = true;
+    let leads = tags::OPENER_LEAD_BYTES;
+    let mut k = 0;
+    while k < leads.len() {
+        t[leads[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
+/// The openers of `text` with their byte offsets, found on the bytes with [`OPENER_LEADS`]:
+/// only a flagged byte is decoded and checked with [`tags::is_opener`].
+fn openers(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let bytes = text.as_bytes();
+    (0..bytes.len())
+        .filter(move |&i| OPENER_LEADS[usize::from(bytes[i])])
+        .filter_map(move |i| {
+            let c = text[i..].chars().next()?;
+            tags::is_opener(c).then_some((i, c))
+        })
 }
 
 /// General category M (combining marks).

@@ -7,7 +7,7 @@ use std::path::Path;
 use super::{Cut, DarkLine, IndexState, Measure};
 use crate::constants::MAX_FILE_BYTES;
 use crate::fsread::{self, Unread};
-use crate::text::{comments, cut, frontmatter, js, sanitize::sanitize};
+use crate::text::{comments, cut, frontmatter, js, sanitize::sanitize_times};
 
 /// MEMORY.md processed the client's way.
 #[derive(Debug, Clone, Default)]
@@ -69,7 +69,7 @@ fn process_raw(text: &str, sanitize_passes: usize) -> Processed {
 
 fn finish(body: &str, file_bytes: u64, file_text: &str, sanitize_passes: usize) -> Processed {
     let t = cut::truncate(body);
-    let content = (0..sanitize_passes).fold(t.content.clone(), |c, _| sanitize(&c));
+    let content = sanitize_times(&t.content, sanitize_passes);
     let trimmed = &body[t.start_bytes..t.start_bytes + t.trimmed_bytes];
     let visible = match &t.cut {
         Some(c) => trimmed[..c.kept_bytes].to_owned(),

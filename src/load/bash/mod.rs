@@ -54,7 +54,9 @@ pub fn client_reads(command: &str) -> Vec<ClientRead> {
 
 /// `nb`: the top-level statements, `None` when the line does not parse or is too long.
 pub fn statements(command: &str) -> Option<Vec<Statement>> {
-    if command.is_empty() || crate::text::js::utf16_len(command) > crate::constants::BASH_PARSE_MAX_UTF16 {
+    if command.is_empty()
+        || crate::text::js::utf16_len(command) > crate::constants::BASH_PARSE_MAX_UTF16
+    {
         return None;
     }
     syntax::parse(command).ok().filter(|s| !s.is_empty())

@@ -20,7 +20,15 @@ pub fn dirname(p: &str) -> String {
 
 /// node `path.join(a, b)` for an absolute `a` (then normalized).
 pub fn join(a: &str, b: &str) -> String {
-    normalize(&format!("{a}/{b}"))
+    let mut joined = String::with_capacity(a.len() + 1 + b.len());
+    joined.push_str(a);
+    joined.push('/');
+    joined.push_str(b);
+    if is_normal(&joined) {
+        joined
+    } else {
+        normalize(&joined)
+    }
 }
 
 /// node `path.normalize` of an absolute path (`.`/`..` collapsed, `//` and trailing `/` gone).
@@ -43,10 +51,25 @@ pub fn normalize(p: &str) -> String {
 
 /// Already absolute and normalized: nothing for [`normalize`] to do.
 fn is_normal(p: &str) -> bool {
-    p.starts_with('/')
-        && (p.len() == 1 || !p.ends_with('/'))
-        && !p.contains("//")
-        && p.split('/').skip(1).all(|part| part != "." && part != "..")
+    // One pass over the bytes (this runs for every path a load builds): every component
+    // between slashes is non-empty and neither `.` nor `..`.
+    let b = p.as_bytes();
+    if b.first() != Some(&b'/') {
+        return false;
+    }
+    if b.len() == 1 {
+        return true;
+    }
+    let mut start = 1;
+    for i in 1..=b.len() {
+        if i == b.len() || b[i] == b'/' {
+            if matches!(&b[start..i], b"" | b"." | b"..") {
+                return false;
+            }
+            start = i + 1;
+        }
+    }
+    true
 }
 
 /// node `path.extname`: `.hidden` → "", `a.md,` → `.md,`, `b.md.` → `.`.

@@ -108,6 +108,11 @@ impl Walk<'_, '_> {
             return;
         }
         let real = Resolved::of(dir);
+        if real.absent {
+            // Nothing is there (the common case for an ancestor's `.claude/rules`): no
+            // directory to open.
+            return;
+        }
         if blocked(dir).is_some() || blocked(&real.path).is_some() || real.dangling() {
             return;
         }

@@ -181,17 +181,70 @@ pub fn reserved_after(rest: &str, names: &[&str]) -> bool {
 
 /// Whether `c` opens a tag for the scrubber.
 pub fn is_opener(c: char) -> bool {
-    // Called for every character of the index: settle ASCII without scanning the table.
+    // Called for every character of the index: settle ASCII without the table, the rest by a
+    // binary search of the sorted openers (not a scan of the string).
     if c.is_ascii() {
         c == '<'
     } else {
-        OPENERS.contains(c)
+        OPENERS_SORTED.binary_search(&c).is_ok()
     }
 }
+
+/// The UTF-8 lead bytes of [`OPENERS_SORTED`] (checked by a test), for a scan that decodes
+/// only the characters that may be openers.
+pub const OPENER_LEAD_BYTES: [u8; 6] = [0xCB, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0];
+
+/// [`OPENERS`] but `<`, sorted, for [`is_opener`] (checked against the string by a test).
+const OPENERS_SORTED: [char; 29] = [
+    '\u{2C2}',
+    '\u{1438}',
+    '\u{16B2}',
+    '\u{2039}',
+    '\u{226A}',
+    '\u{226E}',
+    '\u{227A}',
+    '\u{2280}',
+    '\u{22D6}',
+    '\u{22D8}',
+    '\u{2329}',
+    '\u{276C}',
+    '\u{276E}',
+    '\u{2770}',
+    '\u{27E8}',
+    '\u{27EA}',
+    '\u{2991}',
+    '\u{2993}',
+    '\u{29FC}',
+    '\u{2A79}',
+    '\u{2AA1}',
+    '\u{2AA6}',
+    '\u{2AF7}',
+    '\u{3008}',
+    '\u{FE3D}',
+    '\u{FE3F}',
+    '\u{FE64}',
+    '\u{FF1C}',
+    '\u{1D236}',
+];
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sorted_openers_are_the_openers() {
+        let mut want: Vec<char> = OPENERS.chars().filter(|&c| c != '<').collect();
+        want.sort_unstable();
+        assert_eq!(OPENERS_SORTED.to_vec(), want);
+        assert!(OPENERS.chars().all(is_opener));
+        assert!(!is_opener('\u{2014}') && !is_opener('>') && !is_opener('a'));
+        let mut leads: Vec<u8> = OPENERS_SORTED
+            .iter()
+            .map(|c| c.to_string().as_bytes()[0])
+            .collect();
+        leads.dedup();
+        assert_eq!(leads, OPENER_LEAD_BYTES);
+    }
 
     const NAMES: &[&str] = &["system-reminder", "tick"];
 
