@@ -149,7 +149,7 @@ impl ProcessEnv {
     /// [`ProcessEnv::cwd`] reports when a command needs it.
     pub fn read() -> Self {
         let vars = std::env::vars_os()
-            .map(|(k, v)| (lossy(&k), lossy(&v)))
+            .map(|(k, v)| (owned_lossy(k), owned_lossy(v)))
             .collect();
         // Linux's getcwd(2) already answers with the real path, as the client's `process.cwd()`
         // sees it; elsewhere resolve it.
@@ -230,6 +230,11 @@ impl ProcessEnv {
 
 fn lossy(s: &OsStr) -> String {
     s.to_string_lossy().into_owned()
+}
+
+/// [`lossy`] keeping the buffer when the value is UTF-8 (every variable, at every start).
+fn owned_lossy(s: std::ffi::OsString) -> String {
+    s.into_string().unwrap_or_else(|s| lossy(&s))
 }
 
 /// The client's truthy test on a raw string.

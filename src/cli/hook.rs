@@ -125,6 +125,29 @@ fn session_start_run(a: StartArgs, process: &ProcessEnv) -> anyhow::Result<Optio
     Ok(Some(session_start::output(&session, opts)))
 }
 
+/// `ccmem hook post-tool-use [--input FILE]`, exactly as installed, run without building the
+/// command-line parser: the client runs this hook after every Write, Edit and Bash call, so
+/// its cost is start-up, and clap's command tree was most of it. Any other argument list is
+/// `None` (the parser handles it, errors and `--help` included).
+pub fn fast_path(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<ExitStatus> {
+    let (Some(hook), Some(event)) = (args.next(), args.next()) else {
+        return None;
+    };
+    if hook != "hook" || event != "post-tool-use" {
+        return None;
+    }
+    let input = match (args.next(), args.next(), args.next()) {
+        (None, _, _) => None,
+        (Some(flag), Some(file), None) if flag == "--input" => Some(file.into()),
+        _ => return None,
+    };
+    let env = ProcessEnv::read();
+    crate::write::fault::arm(&env);
+    Some(guarded("post-tool-use", || {
+        post_tool_use_run(InputArg { input }, &env)
+    }))
+}
+
 fn post_tool_use_run(a: InputArg, env: &ProcessEnv) -> anyhow::Result<Option<HookOutput>> {
     let inp: input::PostToolUse = a.read()?;
     post_tool_use::run(&inp, env)

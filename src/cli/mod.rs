@@ -86,7 +86,10 @@ enum Command {
 /// Parses the process arguments, runs the command, and returns its exit status. Errors are
 /// printed to stderr with their cause chain.
 pub fn main() -> ExitStatus {
-    let cli = match Cli::try_parse() {
+    if let Some(status) = hook::fast_path(std::env::args_os().skip(1)) {
+        return status;
+    }
+    let cli = match parse() {
         Ok(cli) => cli,
         Err(e) => {
             if !e.use_stderr() {
@@ -159,6 +162,16 @@ fn print_error_json(message: &str, causes: &[String]) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{doc:#}");
     let _ = out.flush();
+}
+
+/// `Cli::try_parse`, without tearing the command tree down afterwards: the process ends soon
+/// after, and dropping every subcommand's argument definitions cost as much as parsing them.
+fn parse() -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    let mut command = std::mem::ManuallyDrop::new(Cli::command());
+    let mut matches =
+        std::mem::ManuallyDrop::new(command.try_get_matches_from_mut(std::env::args_os())?);
+    Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut command))
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

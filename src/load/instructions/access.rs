@@ -116,14 +116,27 @@ pub fn blocked(path: &str) -> Option<SkipWhy> {
     }) {
         return Some(SkipWhy::DevicePath);
     }
-    for folder in ["connector-downloads", ".artifact-work"] {
-        if path.contains(folder) && path.split('/').any(|part| part == folder) {
-            return Some(SkipWhy::ProtectedFolder {
-                folder: folder.into(),
-            });
+    // One pass over the components (this runs for every candidate path of a load).
+    let (mut downloads, mut work, mut scratchpad) = (false, false, false);
+    for part in path.as_bytes().split(|&b| b == b'/') {
+        match part {
+            b"connector-downloads" => downloads = true,
+            b".artifact-work" => work = true,
+            b"scratchpad" => scratchpad = true,
+            _ => {}
         }
     }
-    if !path.contains("scratchpad") {
+    if downloads || work {
+        let folder = if downloads {
+            "connector-downloads"
+        } else {
+            ".artifact-work"
+        };
+        return Some(SkipWhy::ProtectedFolder {
+            folder: folder.into(),
+        });
+    }
+    if !scratchpad {
         return None;
     }
     let parts: Vec<&str> = path.split('/').collect();
