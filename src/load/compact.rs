@@ -6,11 +6,13 @@
 //! - Up to 5 files of the session's read state come back as plain Read results (A4): every
 //!   file read (any range), written, seen through a tracked Bash read, or attached as nested
 //!   memory, except the user, project-root, local-root and managed `CLAUDE.md` and the
-//!   auto-memory index. Newest recorded mtime first (ties: the most recently recorded first,
-//!   a guess: every captured case gives distinct mtimes); each re-read now, whole; a missing
-//!   file or one over 5,000 estimated tokens (`round(chars/4)`, `/2` for JSON) is dropped,
-//!   not cut; then, in order, a file is kept only while the running total of
-//!   `round(len(JSON(attachment))/4)` stays at most 50,000.
+//!   auto-memory index. Newest recorded mtime first; ties keep the read state's recency order,
+//!   which every tool call turns around ([`held_files`], captured: compact-equal-mtimes*). Each
+//!   is re-read now, whole; a missing file is dropped; one over 5,000 estimated tokens
+//!   (`round(chars/4)`, `/2` for `.json`/`.jsonl`/`.jsonc` in any case) comes back only as a
+//!   note naming it, in the system message (`compact_file_reference`); then, in order, an
+//!   attachment is kept only while the running total of `round(len(JSON(attachment))/4)`
+//!   stays at most 50,000 (pinned to the token by compact-total-at-limit / -one-over).
 //! - Manual `/compact`: restored files, then the startup block; auto-compaction: the startup
 //!   block first (A2).
 
@@ -22,8 +24,8 @@ use super::Session;
 use super::model::Loaded;
 use super::steps::Timeline;
 use crate::constants::{
-    CHARS_PER_TOKEN, CHARS_PER_TOKEN_JSON, RESTORE_FILE_MAX_TOKENS, RESTORE_MAX_FILES,
-    RESTORE_TOTAL_MAX_TOKENS,
+    CHARS_PER_TOKEN, CHARS_PER_TOKEN_JSON, MAX_FILE_BYTES, RESTORE_FILE_MAX_TOKENS,
+    RESTORE_MAX_FILES, RESTORE_TOTAL_MAX_TOKENS,
 };
 use crate::env::ClientEnv;
 use crate::text::js;
@@ -68,12 +70,14 @@ pub enum Dropped {
     OutsideWindow,
     /// Deleted or unreadable now.
     Gone,
-    /// Over 5,000 estimated tokens.
+    /// Over 5,000 estimated tokens: a note names the file ("was read before the last
+    /// conversation was summarized, but the contents are too large to include"), its text does
+    /// not come back.
     TooLarge {
         /// The estimate.
         tokens: usize,
     },
-    /// Would pass the 50,000-token total.
+    /// Would pass the 50,000-token total of the restored attachments.
     OverTotal,
 }
 
@@ -119,7 +123,6 @@ pub fn load(env: &ClientEnv, start: &Session, calls: &[Call], auto: bool) -> Aft
     let excluded = excluded(env, start);
     let mut candidates: Vec<Candidate> = held
         .into_iter()
-        .rev()
         .map(|(path, how)| Candidate {
             mtime_ms: mtime_ms(&path),
             path: path.to_string_lossy().into_owned(),
@@ -141,23 +144,43 @@ pub fn load(env: &ClientEnv, start: &Session, calls: &[Call], auto: bool) -> Aft
             continue;
         }
         kept += 1;
-        let Ok(bytes) = std::fs::read(&c.path) else {
-            c.dropped = Some(Dropped::Gone);
-            continue;
+        // Non-blocking and capped: a held path may be a FIFO or a huge file by now.
+        let bytes = match crate::fsread::read_capped(Path::new(&c.path), MAX_FILE_BYTES) {
+            Ok(bytes) => bytes,
+            Err(crate::fsread::Unread::TooLarge(size)) => {
+                c.dropped = Some(Dropped::TooLarge {
+                    tokens: tokens(usize::try_from(size).unwrap_or(usize::MAX), CHARS_PER_TOKEN),
+                });
+                continue;
+            }
+            Err(_) => {
+                c.dropped = Some(Dropped::Gone);
+                continue;
+            }
         };
         let text = String::from_utf8_lossy(&bytes).into_owned();
-        let tokens = estimate(&text, &c.path);
-        if tokens > RESTORE_FILE_MAX_TOKENS {
-            c.dropped = Some(Dropped::TooLarge { tokens });
-            continue;
-        }
-        let cost = attachment_tokens(&c.path, &text);
+        let display = relative(&env.cwd.to_string_lossy(), &c.path);
+        let estimate = estimate(&text, &c.path);
+        // A file over the per-file limit comes back as a note that names it
+        // (`compact_file_reference`), which counts towards the total too.
+        let (cost, dropped) = if estimate > RESTORE_FILE_MAX_TOKENS {
+            let note = serde_json::json!({
+                "type": "compact_file_reference", "filename": c.path, "displayPath": display,
+            });
+            let cost = tokens(js::utf16_len(&note.to_string()), CHARS_PER_TOKEN);
+            (cost, Some(Dropped::TooLarge { tokens: estimate }))
+        } else {
+            (attachment_tokens(&c.path, &display, &text), None)
+        };
         if total + cost > RESTORE_TOTAL_MAX_TOKENS {
             c.dropped = Some(Dropped::OverTotal);
             continue;
         }
         total += cost;
-        c.text = Some(text);
+        match dropped {
+            Some(d) => c.dropped = Some(d),
+            None => c.text = Some(text),
+        }
     }
     AfterCompact {
         startup: start.entries.clone(),
@@ -166,16 +189,20 @@ pub fn load(env: &ClientEnv, start: &Session, calls: &[Call], auto: bool) -> Aft
     }
 }
 
-/// The read state after the turn, oldest first, each path once (its last recording).
+/// The read state after the turn, most recently used first, each path once (`Ovs` takes
+/// `Object.entries` of the client's LRU map, newest first, then sorts by mtime, stably).
+///
+/// The recency order is the client's, captured (compact-equal-mtimes*): each tool call runs on a
+/// copy of the read state and is merged back by `pBl`, which walks the copy newest first and
+/// moves every entry to the front, so every call turns the whole order around, a call that
+/// reads nothing included. The files a call records move to the front of the copy first (a
+/// Read, a Write, a Bash read the client tracks, held or new); the nested memory a call attaches
+/// is recorded on the merged state afterwards, in attach order.
 fn held_files(env: &ClientEnv, start: &Session, calls: &[Call]) -> Vec<(PathBuf, &'static str)> {
     super::memo::reset();
     let mut loader = super::instructions::Loader::new(env, &start.settings);
     let mut timeline = Timeline::new(env, start, &mut loader);
-    let mut held: Vec<(PathBuf, &'static str)> = Vec::new();
-    let record = |p: PathBuf, how: &'static str, held: &mut Vec<(PathBuf, &'static str)>| {
-        held.retain(|(q, _)| *q != p);
-        held.push((p, how));
-    };
+    let mut state = Recency::default();
     for call in calls {
         let (result, how) = match call {
             Call::Read { read, .. } => (timeline.read(read), "read"),
@@ -185,23 +212,42 @@ fn held_files(env: &ClientEnv, start: &Session, calls: &[Call]) -> Vec<(PathBuf,
             ),
             Call::Write { write, .. } => {
                 let p = super::git::normalize(&env.cwd.join(write));
-                record(p, "write", &mut held);
+                state.touch(p, "write");
+                state.merge_back();
                 continue;
             }
         };
         for p in result.recorded {
-            record(p, how, &mut held);
+            state.touch(p, how);
         }
+        state.merge_back();
         for e in result.attached {
             let how = if e.path.contains("/.claude/rules/") {
                 "rule"
             } else {
                 "nested memory"
             };
-            record(PathBuf::from(&e.path), how, &mut held);
+            state.touch(PathBuf::from(&e.path), how);
         }
     }
-    held
+    state.0
+}
+
+/// The read state's recency order, most recent first.
+#[derive(Default)]
+struct Recency(Vec<(PathBuf, &'static str)>);
+
+impl Recency {
+    /// `set` or `get`: the entry becomes the most recent.
+    fn touch(&mut self, path: PathBuf, how: &'static str) {
+        self.0.retain(|(q, _)| *q != path);
+        self.0.insert(0, (path, how));
+    }
+
+    /// `pBl(state, copy)` after a tool call: the order turns around.
+    fn merge_back(&mut self) {
+        self.0.reverse();
+    }
 }
 
 /// `eRs`: files never restored (they are in the startup block).
@@ -231,13 +277,15 @@ fn mtime_ms(path: &Path) -> i128 {
         .map_or(i128::MIN, |d| d.as_millis() as i128)
 }
 
-/// `lzn`: `round(chars / 4)`, `/ 2` for `.json`, `.jsonl`, `.jsonc`.
+/// `lzn`: `round(chars / 4)`, `/ 2` for `.json`, `.jsonl`, `.jsonc` in any case (`big.JSON`
+/// counts as JSON: compact-json-token-estimate).
 fn estimate(text: &str, path: &str) -> usize {
     let ext = Path::new(path)
         .extension()
         .and_then(|e| e.to_str())
-        .unwrap_or("");
-    let per = if matches!(ext, "json" | "jsonl" | "jsonc") {
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let per = if matches!(ext.as_str(), "json" | "jsonl" | "jsonc") {
         CHARS_PER_TOKEN_JSON
     } else {
         CHARS_PER_TOKEN
@@ -251,10 +299,12 @@ fn tokens(utf16_len: usize, per: usize) -> usize {
     (utf16_len as f64 / per as f64).round() as usize
 }
 
-/// `Wl(_(attachment))`: the attachment's JSON length / 4, rounded. The attachment is
-/// `{type:"file", filename, content:{type:"text", file:{filePath, content, numLines,
-/// startLine, totalLines}}, displayPath}`; its field order is modeled, not captured.
-fn attachment_tokens(path: &str, text: &str) -> usize {
+/// `Wl(_(attachment))`: the attachment's JSON length / 4, rounded. The attachment, as the
+/// client's transcript stores it: `{type:"file", filename, content:{type:"text",
+/// file:{filePath, content, numLines, startLine, totalLines}}, displayPath, savedCopyFraming:
+/// {enveloped:false}}`, `displayPath` relative to the start directory (compact-total-at-limit
+/// and compact-total-one-over pin the count to the token).
+fn attachment_tokens(path: &str, display: &str, text: &str) -> usize {
     let lines = text.split('\n').count();
     let value = serde_json::json!({
         "type": "file",
@@ -262,11 +312,28 @@ fn attachment_tokens(path: &str, text: &str) -> usize {
         "content": {"type": "text", "file": {
             "filePath": path, "content": text, "numLines": lines, "startLine": 1, "totalLines": lines,
         }},
-        "displayPath": path,
+        "displayPath": display,
+        "savedCopyFraming": {"enveloped": false},
     });
     // serde_json escapes as JSON.stringify does (control characters as `\u00XX`).
     let json = value.to_string();
     tokens(js::utf16_len(&json), CHARS_PER_TOKEN)
+}
+
+/// node's `path.relative(from, to)` for absolute, normalized paths (`GA`, the attachment's
+/// `displayPath`).
+fn relative(from: &str, to: &str) -> String {
+    let parts = |p: &str| -> Vec<String> {
+        p.split('/')
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let (f, t) = (parts(from), parts(to));
+    let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
+    let mut out: Vec<String> = vec!["..".to_owned(); f.len() - common];
+    out.extend(t[common..].iter().cloned());
+    out.join("/")
 }
 
 /// The two blocks of a restored file (`Tve` and `zJe` on the Read listing).

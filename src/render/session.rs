@@ -5,7 +5,10 @@
 
 use std::fmt::Write;
 
-use crate::constants::{INDEX_MAX_LINES, INDEX_MAX_UTF16};
+use crate::constants::{
+    INDEX_MAX_LINES, INDEX_MAX_UTF16, RESTORE_FILE_MAX_TOKENS, RESTORE_MAX_FILES,
+    RESTORE_TOTAL_MAX_TOKENS,
+};
 
 use crate::hook::instructions_loaded::Entry;
 use crate::load::agent::memory::State;
@@ -174,10 +177,16 @@ fn dropped(d: Option<&Dropped>) -> String {
     match d {
         None => "restored".into(),
         Some(Dropped::InStartupBlock) => "in the startup block".into(),
-        Some(Dropped::OutsideWindow) => "older than the 5 newest files".into(),
+        Some(Dropped::OutsideWindow) => {
+            format!("not among the {RESTORE_MAX_FILES} most recently modified files")
+        }
         Some(Dropped::Gone) => "deleted or unreadable".into(),
-        Some(Dropped::TooLarge { tokens }) => format!("about {tokens} tokens, over 5,000"),
-        Some(Dropped::OverTotal) => "would pass the 50,000-token total".into(),
+        Some(Dropped::TooLarge { tokens }) => format!(
+            "about {tokens} tokens, over {RESTORE_FILE_MAX_TOKENS}: only a note naming it comes back"
+        ),
+        Some(Dropped::OverTotal) => {
+            format!("would pass the {RESTORE_TOTAL_MAX_TOKENS}-token total")
+        }
     }
 }
 

@@ -109,10 +109,22 @@ impl Materialized {
 
 /// Copies the case's tree to a fresh ROOT and runs its setup script.
 pub fn materialize(case: &Case) -> Materialized {
-    let tmp = tempfile::Builder::new()
-        .prefix("ccoracle")
-        .tempdir()
-        .unwrap();
+    let mut builder = tempfile::Builder::new();
+    builder.prefix("ccoracle");
+    // A case whose expected text depends on ROOT's length (the restore total counts the paths
+    // in each attachment's JSON) names the length it was captured with.
+    if let Some(len) = case.spec.get("root_len").and_then(Value::as_u64) {
+        let base = std::env::temp_dir().join("ccoracle");
+        let have = base.to_str().unwrap().len();
+        assert!(
+            have < len as usize,
+            "{}: ROOT must be {len} characters long, and {} is already {have}",
+            case.name,
+            base.display()
+        );
+        builder.rand_bytes(len as usize - have);
+    }
+    let tmp = builder.tempdir().unwrap();
     let root = tmp.path().to_str().unwrap().to_owned();
     if case.dir.join("tree").is_dir() {
         copy_tree(&case.dir.join("tree"), tmp.path());
