@@ -49,6 +49,13 @@ pub trait Procedure {
         processed: &mut HashSet<String>,
         conditional: bool,
     ) -> Vec<Candidate>;
+
+    /// Whether a `permissions.deny` Read rule covers `path` for the model's own reads (any
+    /// file, whatever its kind): the Read tool refuses it, a Bash read of it is refused too,
+    /// and it never triggers nested memory (`cL` in `WQo`; captured: bash-read-denied).
+    fn denies_read(&self, _path: &str) -> bool {
+        false
+    }
 }
 
 /// For each read path, in order, the files the client would attach (each is one block).
@@ -99,8 +106,12 @@ impl<'a> Attacher<'a> {
         }
     }
 
-    /// A Read of `file` (absolute, normalized): the files attached, in order.
+    /// A Read of `file` (absolute, normalized): the files attached, in order. A file a Read
+    /// deny rule covers is refused: nothing is recorded or attached.
     pub fn read(&mut self, file: &Path) -> Vec<Loaded> {
+        if self.denies(file) {
+            return Vec::new();
+        }
         // The Read tool records the file before attachments are computed.
         self.seen.insert(file.to_string_lossy().into_owned());
         self.trigger(file)
@@ -108,7 +119,7 @@ impl<'a> Attacher<'a> {
 
     /// A nested-memory trigger for `file` (a Bash read records its file itself).
     pub fn trigger(&mut self, file: &Path) -> Vec<Loaded> {
-        if self.disabled || !dirs::within_working_dirs(self.env, file) {
+        if self.disabled || !dirs::within_working_dirs(self.env, file) || self.denies(file) {
             return Vec::new();
         }
         self.reader
@@ -127,6 +138,11 @@ impl<'a> Attacher<'a> {
     /// Whether the session already holds `path`.
     pub fn holds(&self, path: &str) -> bool {
         self.seen.contains(path)
+    }
+
+    /// Whether a Read deny rule covers `file` ([`Procedure::denies_read`]).
+    pub fn denies(&self, file: &Path) -> bool {
+        self.reader.procedure.denies_read(&file.to_string_lossy())
     }
 }
 

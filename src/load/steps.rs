@@ -81,6 +81,9 @@ impl<'a> Timeline<'a> {
     /// A Bash call of `command` with its outcome: the reads the client tracks trigger nested
     /// memory; then the shell moves.
     pub fn bash(&mut self, command: &str, outcome: &Outcome) -> StepResult {
+        if self.refused(command) {
+            return StepResult::default();
+        }
         let recorded = self
             .shell
             .confirmed(self.env, command, outcome, &mut self.held);
@@ -90,6 +93,23 @@ impl<'a> Timeline<'a> {
         }
         self.shell.run(self.env, command);
         StepResult { recorded, attached }
+    }
+
+    /// The client's permission check refuses a Bash command that reads a file a Read deny rule
+    /// covers ("Permission to use Bash with command … has been denied"): it never runs, so it
+    /// records nothing, attaches nothing and moves no shell (captured: bash-read-denied).
+    fn refused(&self, command: &str) -> bool {
+        let tracked = super::bash::client_reads(command)
+            .into_iter()
+            .map(|r| self.shell.resolve(self.env, &r.file));
+        tracked
+            .chain(super::bash::untracked::reads(
+                self.env,
+                &self.shell,
+                command,
+                None,
+            ))
+            .any(|p| self.attacher.denies(&p))
     }
 
     /// What a Read of `file` (absolute) would attach now, without recording anything when it

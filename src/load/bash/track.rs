@@ -58,8 +58,12 @@ impl Shell {
         git::normalize(&p)
     }
 
-    /// The files the client confirms for `command` (absolute paths, command order), given
-    /// the files the session already holds (`held`, updated).
+    /// The files the client confirms for `command` (absolute paths), given the files the
+    /// session already holds (`held`, updated). `qQo` handles the reads in parallel
+    /// (`Promise.all`): a held file triggers at once, before any `await`, so held files come
+    /// first, in command order; the others trigger as their `stat` and read complete, an order
+    /// that varies from run to run (captured: bash-reads-in-one-command, three orders in six
+    /// runs), given here as the command order, the most frequent.
     pub fn confirmed(
         &self,
         env: &ClientEnv,
@@ -67,7 +71,8 @@ impl Shell {
         outcome: &Outcome,
         held: &mut HashSet<PathBuf>,
     ) -> Vec<PathBuf> {
-        let mut out = Vec::new();
+        let mut first = Vec::new();
+        let mut then = Vec::new();
         for read in super::client_reads(command) {
             if crate::text::js::utf16_len(&read.file) > PATH_MAX_UTF16 {
                 continue;
@@ -76,9 +81,18 @@ impl Shell {
                 continue;
             }
             let path = self.resolve(env, &read.file);
-            if held.contains(&path) || confirm(&path, &read, outcome) {
-                held.insert(path.clone());
-                out.push(path);
+            if held.contains(&path) {
+                first.push(path);
+            } else if confirm(&path, &read, outcome) {
+                then.push(path);
+            }
+        }
+        first.extend(then);
+        let mut out: Vec<PathBuf> = Vec::with_capacity(first.len());
+        for p in first {
+            if !out.contains(&p) {
+                held.insert(p.clone());
+                out.push(p);
             }
         }
         out

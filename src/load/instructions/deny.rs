@@ -58,6 +58,13 @@ impl Deny {
         Deny { rules }
     }
 
+    /// Whether any rule covers `path`, for the model's own reads (the Read tool, Bash reads).
+    pub fn covers(&self, path: &str) -> bool {
+        self.rules
+            .iter()
+            .any(|r| r.matchers.iter().any(|m| m.is_match(path).unwrap_or(false)))
+    }
+
     /// The rule withholding `path` for a file of this kind, if any.
     pub fn hit(&self, path: &str, kind: Kind) -> Option<&str> {
         if !matches!(kind, Kind::Project | Kind::Local) {

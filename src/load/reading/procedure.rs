@@ -60,6 +60,10 @@ impl Procedure for Loader<'_> {
             .collect()
         })
     }
+
+    fn denies_read(&self, path: &str) -> bool {
+        self.deny.covers(path)
+    }
 }
 
 /// Runs `f` with the read's processed set and without external-import approval.
