@@ -176,3 +176,57 @@ fn receipt_lists_agents_and_shows_one() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn a_file_a_read_deny_rule_covers_gets_nothing() {
+    // A Read of it would be refused (captured: bash-read-denied), so nothing is attached for it.
+    let t = project();
+    fs::create_dir_all(t.path().join("proj/.claude")).unwrap();
+    fs::write(
+        t.path().join("proj/.claude/settings.json"),
+        r#"{"permissions": {"deny": ["Read(./a/**)"]}}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        bash_hook(t.path(), "cat a/f.txt | head", "/nonexistent"),
+        ""
+    );
+    let other = bash_hook(t.path(), "cat b/g.txt | head", "/nonexistent");
+    assert!(other.contains("NESTED B"), "{other}");
+}
+
+#[test]
+fn the_hook_takes_its_input_from_a_file_and_other_arguments_go_to_the_parser() {
+    let t = project();
+    let proj = t.path().join("proj").canonicalize().unwrap();
+    let input = t.path().join("in.json");
+    fs::write(
+        &input,
+        serde_json::json!({
+            "session_id": "s1", "transcript_path": "/nonexistent", "cwd": proj,
+            "hook_event_name": "PostToolUse", "tool_name": "Bash",
+            "tool_input": {"command": "cat a/f.txt | head"},
+            "tool_response": {"stdout": "hi\n", "stderr": "", "interrupted": false},
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let out = ccmem(t.path())
+        .args(["hook", "post-tool-use", "--input"])
+        .arg(&input)
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("NESTED A"), "{text}");
+    // Anything the fast path does not take is the parser's: a usage error, not a silent exit 0.
+    ccmem(t.path())
+        .args(["hook", "post-tool-use", "--bogus"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--bogus"));
+    ccmem(t.path())
+        .args(["hook", "post-tool-use", "--help"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("--input"));
+}
