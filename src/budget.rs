@@ -54,12 +54,26 @@ pub struct Summary {
     pub over: usize,
 }
 
-/// The MEMORY.md files a path stands for: the file itself; a memory folder's index; or, for a
-/// project folder or a `projects/` folder, every `*/memory/MEMORY.md` below it (one level).
+/// The MEMORY.md files a path stands for: the file itself; a memory folder's index (a
+/// subagent's memory folder included); for an `agent-memory` or `agent-memory-local` folder,
+/// every agent's index in it; or, for a project folder or a `projects/` folder, every
+/// `*/memory/MEMORY.md` below it (one level).
 pub fn find_indexes(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     let meta = std::fs::metadata(path)?;
     if !meta.is_dir() {
         return Ok(vec![path.to_path_buf()]);
+    }
+    if path
+        .file_name()
+        .is_some_and(|n| n == "agent-memory" || n == "agent-memory-local")
+    {
+        let mut out: Vec<PathBuf> = std::fs::read_dir(path)?
+            .flatten()
+            .map(|e| e.path().join(INDEX_FILE))
+            .filter(|p| std::fs::symlink_metadata(p).is_ok())
+            .collect();
+        out.sort();
+        return Ok(out);
     }
     for candidate in [
         path.join(INDEX_FILE),
@@ -83,9 +97,17 @@ pub fn find_indexes(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// Measures one index.
+/// Measures one index: a subagent's (in `…/agent-memory*/NAME/`) as its system prompt loads
+/// it, any other as the main session loads MEMORY.md.
 pub fn row(path: &Path) -> Row {
-    let index = measure_index(path);
+    let index = if path
+        .parent()
+        .is_some_and(crate::load::agent::memory::is_folder)
+    {
+        crate::load::agent::memory::measure_index(path)
+    } else {
+        measure_index(path)
+    };
     let (over, first_dark) = match &index {
         IndexState::Loaded(m) | IndexState::FromEnv(m) => (
             m.cut.is_some(),

@@ -33,12 +33,18 @@ pub struct Args {
     /// A ccmem.toml to use instead of the one in the memory folder.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// Audit subagent NAME's memory folder (as `ccmem receipt --agent NAME` shows it).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["dir", "all"])]
+    agent: Option<String>,
     #[command(flatten)]
     client: ClientArgs,
 }
 
 /// Runs the command.
-pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+pub fn run(mut args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+    if let Some(name) = args.agent.take() {
+        args.dir = Some(super::agent_memory::folder(&name, &args.client, process)?);
+    }
     let env = args.client.client_env(process)?;
     let now = match env.var("CCMEM_NOW") {
         Some(t) => t

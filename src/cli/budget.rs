@@ -15,11 +15,23 @@ pub struct Args {
     /// A MEMORY.md, a memory folder, a project folder, or a projects folder
     /// [default: the config dir's projects/, every project swept].
     path: Option<PathBuf>,
+    /// Measure subagent NAME's MEMORY.md (its memory folder, as `ccmem receipt --agent NAME`
+    /// shows it) instead of a path.
+    #[arg(long, value_name = "NAME", conflicts_with = "path")]
+    agent: Option<String>,
 }
 
 /// Runs the command.
 pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
-    let path = match args.path {
+    let agent_dir = match &args.agent {
+        Some(name) => Some(super::agent_memory::folder(
+            name,
+            &super::ClientArgs::default(),
+            process,
+        )?),
+        None => None,
+    };
+    let path = match args.path.or(agent_dir) {
         Some(p) => p,
         None => process
             .client_env(ClientFlags::default())?

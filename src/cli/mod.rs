@@ -2,6 +2,7 @@
 //! immutable values once; commands receive those, never raw strings.
 
 mod add;
+mod agent_memory;
 mod audit;
 mod budget;
 mod check;

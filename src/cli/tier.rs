@@ -47,6 +47,9 @@ pub struct Args {
     /// `[audit] target-utf16`, else 16000).
     #[arg(long, value_name = "N")]
     target_utf16: Option<usize>,
+    /// Restructure subagent NAME's memory folder (as `ccmem receipt --agent NAME` shows it).
+    #[arg(long, value_name = "NAME", conflicts_with = "dir")]
+    agent: Option<String>,
     #[command(flatten)]
     client: ClientArgs,
 }
@@ -83,6 +86,14 @@ pub(super) fn load_library(
         config.1.clone(),
         home,
     )?)
+}
+
+/// `--agent NAME` resolved to the agent's memory folder, which then stands as MEMORY_DIR.
+fn with_agent_dir(mut args: Args, process: &ProcessEnv) -> anyhow::Result<Args> {
+    if let Some(name) = args.agent.take() {
+        args.dir = Some(super::agent_memory::folder(&name, &args.client, process)?);
+    }
+    Ok(args)
 }
 
 /// The write-module changes for planned files.
@@ -127,6 +138,7 @@ struct Report<'a> {
 
 /// Runs the command.
 pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+    let args = with_agent_dir(args, process)?;
     let folder = memory_dir(args.dir.clone(), &args.client, process)?;
     let config = Config::find(&folder, None)?;
     let (lines, utf16) = config.0.target();

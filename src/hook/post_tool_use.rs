@@ -40,7 +40,10 @@ pub fn run(input: &PostToolUse, env: &ProcessEnv) -> anyhow::Result<Option<HookO
         Target::Other if !under_memory_override(&path, env) => Ok(None),
         Target::MemoryIndex => {
             if in_agent_memory_folder(&path) {
-                return Ok(index_verdict(file_path, &measure_agent_index(&path)));
+                return Ok(index_verdict(
+                    file_path,
+                    &load::agent::memory::measure_index(&path),
+                ));
             }
             if !in_memory_folder(&path, &input.common.cwd, env) {
                 return Ok(None);
@@ -94,21 +97,7 @@ fn in_memory_folder(path: &Path, cwd: &str, process: &ProcessEnv) -> bool {
 /// (the client's own write check fires for these too; SPEC-agents, issue 11). From the path
 /// alone.
 fn in_agent_memory_folder(path: &Path) -> bool {
-    path.parent()
-        .and_then(Path::parent)
-        .and_then(Path::file_name)
-        .is_some_and(|n| n == "agent-memory" || n == "agent-memory-local")
-}
-
-/// A subagent's MEMORY.md measured as its system prompt loads it (no frontmatter or comment
-/// stripping; `load::agent::memory`).
-fn measure_agent_index(path: &Path) -> IndexState {
-    match crate::fsread::read_capped(path, crate::constants::MAX_FILE_BYTES) {
-        Ok(bytes) => IndexState::Loaded(
-            automem::index::process_agent(&String::from_utf8_lossy(&bytes)).measure,
-        ),
-        Err(_) => IndexState::Missing,
-    }
+    path.parent().is_some_and(load::agent::memory::is_folder)
 }
 
 /// What to say after a write to MEMORY.md measured as `state`.

@@ -20,7 +20,8 @@ use serde::Serialize;
 use super::defs::Scope;
 use crate::constants::INDEX_FILE as INDEX;
 use crate::env::ClientEnv;
-use crate::load::automem::{Measure, folder, index, slug};
+use crate::fsread::Unread;
+use crate::load::automem::{IndexState, Measure, folder, index, slug};
 use crate::text::js;
 
 /// Text of the section when MEMORY.md is empty or unreadable.
@@ -121,6 +122,31 @@ pub fn folder(env: &ClientEnv, agent: &str, scope: Scope) -> String {
         }
     };
     format!("{path}/")
+}
+
+/// Whether `dir` is a subagent's memory folder: `…/agent-memory/NAME` or
+/// `…/agent-memory-local/NAME`, the last two components of every scope's folder ([`folder`]).
+pub fn is_folder(dir: &Path) -> bool {
+    dir.parent()
+        .and_then(Path::file_name)
+        .is_some_and(|n| n == "agent-memory" || n == "agent-memory-local")
+}
+
+/// A subagent's MEMORY.md measured as its system prompt loads it ([`read`] without the
+/// entrypoint checks): read whole (`Oa` uses `readFileSync`: no 4 MiB cap), no frontmatter or
+/// comment stripping, cut at 200 lines / 25,000 units.
+pub fn measure_index(path: &Path) -> IndexState {
+    match crate::fsread::read_capped(path, u64::MAX / 2) {
+        Ok(bytes) => {
+            IndexState::Loaded(index::process_agent(&String::from_utf8_lossy(&bytes)).measure)
+        }
+        Err(Unread::Missing) => IndexState::Missing,
+        Err(Unread::NotRegular(what)) => IndexState::NotRegular { what: what.into() },
+        Err(Unread::TooLarge(bytes)) => IndexState::TooLarge { bytes },
+        Err(Unread::Unreadable(e)) => IndexState::Unreadable {
+            error: e.to_string(),
+        },
+    }
 }
 
 /// Resolves, reads and renders the memory of `agent` in `scope`.
