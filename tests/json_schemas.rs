@@ -5,7 +5,8 @@
 //! `ccmem.<command>/<n>` whose file `docs/schemas/ccmem.<command>.<n>.schema.json` exists and
 //! validates it, and every schema file there must be exercised by at least one run: a schema
 //! added without a run here, or a new JSON output without a schema file, fails this test.
-//! Not run here (no schema file yet): `receipt --session ID` (needs a live session's log).
+//! `receipt --session ID` reads the log that `hook instructions-loaded` writes: one event is
+//! logged first.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -148,7 +149,21 @@ fn every_json_output_matches_its_schema_file_and_every_schema_file_is_checked() 
     let history = w.home.join("history.json");
     std::fs::write(&history, r#"[{"read": "CLAUDE.md"}]"#).unwrap();
     let history = history.to_str().unwrap().to_owned();
+    let loaded = serde_json::json!({"session_id": "s-1", "cwd": w.proj,
+        "hook_event_name": "InstructionsLoaded", "file_path": w.proj.join("CLAUDE.md"),
+        "memory_type": "Project", "load_reason": "session_start"});
+    Command::cargo_bin("ccmem")
+        .unwrap()
+        .args(["hook", "instructions-loaded"])
+        .env_clear()
+        .env("HOME", &w.home)
+        .env("CCMEM_MANAGED_DIR", w.home.join("no-managed"))
+        .current_dir(&w.proj)
+        .write_stdin(loaded.to_string())
+        .assert()
+        .success();
     let cases: Vec<(Vec<&str>, Option<String>, i32)> = vec![
+        (vec!["receipt", "--session", "s-1", "--json"], None, 0),
         (vec!["receipt", "--json"], None, 1),
         (vec!["receipt", "--agents", "--json"], None, 0),
         (
