@@ -113,6 +113,20 @@ pub const BASH_READ_MAX_BYTES: u64 = 10_485_760;
 /// Longest path operand the client considers, in UTF-16 units (`xk`, SPEC-compaction B3).
 pub const PATH_MAX_UTF16: usize = 4_096;
 
+// ---- Settings files (`vx`, `TA`, `xje`; see `crate::settings`) ------------------------------
+
+/// The largest settings file the client loads, in bytes: one more and it loads none of it
+/// (`$m`, read by `vx` through `yW`; measured with 2.1.332: 2,097,152 bytes load, 2,097,153 do
+/// not; case `mem-off-setting-over-size-limit`).
+pub const MAX_SETTINGS_BYTES: u64 = 2 * 1024 * 1024;
+/// The nesting depth of the copy of a settings document the client validates: a container
+/// inside one this deep (the root is 1) is cut (`xje`'s default depth `ue`).
+pub const SETTINGS_COPY_MAX_DEPTH: usize = 64;
+/// Containers `xje` copies before it gives up on a document (`mr`, a `RangeError`: the file is
+/// not loaded); a file the client reads holds fewer (each takes at least its two brackets), so
+/// ccmem never meets the limit.
+pub const SETTINGS_COPY_MAX_CONTAINERS: u64 = 2_000_000;
+
 // ---- ccmem's margins below the client's limits (defaults; `ccmem.toml` overrides) ------------
 
 /// Lines past which ccmem warns that MEMORY.md is close to its cut (`index-over-safety-line`,
@@ -137,6 +151,7 @@ const _: () = {
     assert!(TARGET_LINES < SAFETY_LINES && SAFETY_LINES < INDEX_MAX_LINES);
     assert!(TARGET_UTF16 < SAFETY_UTF16 && SAFETY_UTF16 < INDEX_MAX_UTF16);
     assert!(INDEX_LINE_GUIDE_UTF16 < INDEX_LINE_LONG_UTF16);
+    assert!(MAX_SETTINGS_BYTES / 2 < SETTINGS_COPY_MAX_CONTAINERS);
 };
 
 #[cfg(test)]

@@ -9,13 +9,15 @@
 //! no second one and says so.
 //!
 //! The planning functions are pure (text in, [`Plan`] out); the write goes through
-//! [`crate::write`] (lock, journal, backup, temp file + swap, links written through). What the
-//! client accepts, found with the real client 2.1.332: strict JSON (no comments, no trailing
-//! commas), a UTF-8 BOM (skipped), any nesting depth, invalid UTF-8 inside strings (decoded
-//! lossily), files of at most [`MAX_SETTINGS_BYTES`]; a larger file is not loaded at all.
+//! [`crate::write`] (lock, journal, backup, temp file + swap, links written through). The text
+//! is parsed with the loader's parse ([`Doc`], `JSON.parse` as the client runs it: strict JSON,
+//! any nesting depth; see [`crate::settings`] for the whole read): a file the client would not
+//! load is refused, never edited. A UTF-8 BOM is kept, bytes that are not UTF-8 inside strings
+//! are kept as they were, a UTF-16 file (which the client reads) is refused with the command that
+//! converts it, and so is a file over [`crate::constants::MAX_SETTINGS_BYTES`].
 
 mod bin;
-mod json;
+mod edits;
 
 use std::path::{Path, PathBuf};
 
@@ -23,8 +25,9 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::env::ClientEnv;
+use crate::settings::json::{Doc, Prop, Span};
 pub use bin::{Resolved, resolve_bin};
-use json::{Doc, Edits, Prop, Span, Style, line_indent};
+use edits::{Edits, Style, line_indent};
 
 /// The marker that ends every command ccmem installs.
 pub const MARKER: &str = "# ccmem-managed";
@@ -36,10 +39,6 @@ pub const POST_TOOL_USE_MATCHER: &str = "Write|Edit|MultiEdit|Bash";
 /// Matchers earlier versions of ccmem installed for its PostToolUse entry: a group of ours still
 /// carrying one is brought up to date (not duplicated beside the new one).
 const OLD_POST_TOOL_USE_MATCHERS: &[&str] = &["Write|Edit|MultiEdit"];
-
-/// The largest settings file the client loads (bytes; one more and it loads none of it).
-/// Measured with the client 2.1.332: 2,097,152 bytes load, 2,097,153 do not. // constants.rs
-pub const MAX_SETTINGS_BYTES: u64 = 2 * 1024 * 1024;
 
 const BOM: &str = "\u{feff}";
 
@@ -179,20 +178,29 @@ pub enum Unusable {
     /// A shape ccmem cannot add to without changing the user's values.
     #[error("{0}")]
     Shape(String),
-    /// UTF-16 text.
+    /// UTF-16 text with a little-endian BOM (the client reads it).
     #[error(
         "is UTF-16 text; the client reads it, but ccmem edits UTF-8 only: convert it (iconv -f \
          UTF-16 -t UTF-8), then run again"
     )]
     Utf16,
+    /// UTF-16 text with a big-endian BOM (the client reads it as UTF-8: not JSON).
+    #[error(
+        "is UTF-16 big-endian text, which the client does not load (it reads UTF-8, and UTF-16 \
+         only little-endian): convert it (iconv -f UTF-16 -t UTF-8), then run again"
+    )]
+    Utf16BigEndian,
 }
 
 /// The text ccmem parses: the file's bytes without a UTF-8 BOM, each byte that is not UTF-8
 /// replaced by `?` (one byte for one byte, so every offset still points into the file; the
 /// client reads such bytes as U+FFFD, and ccmem never edits inside them).
 fn decode(bytes: &[u8]) -> Result<(bool, String), Unusable> {
-    if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
+    if bytes.starts_with(&[0xff, 0xfe]) {
         return Err(Unusable::Utf16);
+    }
+    if bytes.starts_with(&[0xfe, 0xff]) {
+        return Err(Unusable::Utf16BigEndian);
     }
     let bom = bytes.starts_with(BOM.as_bytes());
     let body = if bom { &bytes[3..] } else { bytes };

@@ -11,10 +11,11 @@ use std::path::{Path, PathBuf};
 use clap::ArgGroup;
 use serde::Serialize;
 
+use crate::constants::MAX_SETTINGS_BYTES;
 use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::fsread::{self, Unread};
-use crate::hook::install::{self, ENTRIES, MAX_SETTINGS_BYTES, Scope};
+use crate::hook::install::{self, ENTRIES, Scope};
 use crate::write::{self, Change, Hash, Undone};
 
 #[derive(Debug, clap::Args)]

@@ -258,7 +258,18 @@ fn malformed_settings_are_refused_with_a_location() {
     let err = plan_install(Some(&utf16), "ccmem", ENTRIES)
         .unwrap_err()
         .to_string();
-    assert!(err.contains("UTF-16"), "{err}");
+    assert!(
+        err.contains("UTF-16") && err.contains("the client reads it"),
+        "{err}"
+    );
+    let big_endian: Vec<u8> = "\u{feff}{}"
+        .encode_utf16()
+        .flat_map(u16::to_be_bytes)
+        .collect();
+    let err = plan_install(Some(&big_endian), "ccmem", ENTRIES)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("does not load"), "{err}");
 }
 
 #[test]

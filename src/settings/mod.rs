@@ -7,14 +7,21 @@
 //! from the start directory only, never from an ancestor. `--setting-sources` switches the user,
 //! project and local layers off; the flag and policy layers always count.
 //!
-//! A layer that is missing is simply absent; one that does not parse as a JSON object is absent
-//! too (as in the client), and is reported in [`Settings::problems`].
+//! A layer that is missing is simply absent. A file is read whole or not at all, as the client
+//! reads it ([`file`]: its size limit, UTF-8 or UTF-16LE, `JSON.parse`, the schema's types of
+//! the keys ccmem reads); one the client would drop is absent too, and is reported in
+//! [`Settings::problems`].
+
+pub mod file;
+pub mod json;
 
 use std::path::PathBuf;
 
 use serde_json::Value;
 
+use crate::constants::MAX_SETTINGS_BYTES;
 use crate::env::ClientEnv;
+use crate::fsread::{self, Unread};
 
 /// Where a settings layer comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -152,43 +159,30 @@ impl Settings {
 
     fn read_file(&mut self, source: Source, path: PathBuf) {
         let origin = path.to_string_lossy().into_owned();
-        match crate::fsread::read_regular(&path, MAX_SETTINGS_BYTES) {
-            Ok(Some(bytes)) => {
-                let text = String::from_utf8_lossy(&bytes).into_owned();
-                self.push_text(source, origin, &text);
-            }
-            Ok(None) => {}
-            Err(e) => self.problems.push(Problem {
-                origin,
-                message: e.to_string(),
-            }),
-        }
+        let message = match fsread::read_capped(&path, MAX_SETTINGS_BYTES) {
+            Ok(bytes) => return self.push_text(source, origin, &file::decode(&bytes)),
+            Err(Unread::Missing) => return,
+            Err(Unread::TooLarge(n)) => format!(
+                "{n} bytes, over the client's limit of {MAX_SETTINGS_BYTES}: the client loads \
+                 none of its settings"
+            ),
+            Err(e) => e.to_string(),
+        };
+        self.problems.push(Problem { origin, message });
     }
 
     fn push_text(&mut self, source: Source, origin: String, text: &str) {
-        if text.trim().is_empty() {
-            return;
-        }
-        match serde_json::from_str::<Value>(text) {
-            Ok(value @ Value::Object(_)) => self.layers.push(Layer {
+        match file::parse(text) {
+            Ok(Some(value)) => self.layers.push(Layer {
                 source,
                 origin,
                 value,
             }),
-            Ok(_) => self.problems.push(Problem {
-                origin,
-                message: "not a JSON object".into(),
-            }),
-            Err(e) => self.problems.push(Problem {
-                origin,
-                message: format!("invalid JSON: {e}"),
-            }),
+            Ok(None) => {}
+            Err(message) => self.problems.push(Problem { origin, message }),
         }
     }
 }
-
-/// Settings files larger than this are not read (no real settings file comes near it).
-const MAX_SETTINGS_BYTES: u64 = 16 * 1024 * 1024;
 
 /// `--setting-sources user,project,local` → which of user/project/local count.
 fn enabled_sources(flag: Option<&str>) -> [bool; 3] {
