@@ -2,11 +2,11 @@
 //!
 //! Modules, in dependency order (each uses only those before it):
 //!
-//! `env`, `settings`, `fsread` (what the client sees) → `text` (JavaScript string semantics,
-//! frontmatter, comments, Markdown import scan, the MEMORY.md cut, sanitizing) → `load` (the
-//! simulated client: startup list with provenance, auto memory, lazy reads) → `render` (the
-//! client's exact reminder text; human and JSON views) → `cli` (argument parsing, one file per
-//! subcommand).
+//! `text` (JavaScript string semantics, frontmatter, comments, Markdown import scan, the
+//! MEMORY.md cut, sanitizing; it uses only `constants`) → `env`, `settings`, `fsread` (what the
+//! client sees) → `load` (the simulated client: startup list with provenance, auto memory, lazy
+//! reads, the client's size warnings) → `render` (the client's exact reminder text; human and
+//! JSON views) → `cli` (argument parsing, one file per subcommand).
 //!
 //! The loader is a pure function of the file system and a [`env::ClientEnv`]: it never writes.
 

@@ -21,6 +21,7 @@
 use serde_json::Value;
 
 use super::json;
+use crate::text::js;
 
 /// The settings text of a file's bytes, decoded the way `Owe` decides and without the one
 /// leading U+FEFF `ki` skips.
@@ -46,7 +47,7 @@ pub fn decode(bytes: &[u8]) -> String {
 /// The settings of one file's text (`Ok(None)`: blank, an empty layer), or why the client
 /// loads none of it.
 pub fn parse(text: &str) -> Result<Option<Value>, String> {
-    if text.chars().all(js_whitespace) {
+    if js::trim(text).is_empty() {
         return Ok(None);
     }
     let doc = json::Doc::parse(text).map_err(|e| format!("invalid JSON: {e}"))?;
@@ -115,11 +116,6 @@ fn check_known_keys(value: &Value) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// JavaScript's `String.prototype.trim` set: WhiteSpace (with U+FEFF) and LineTerminator.
-fn js_whitespace(c: char) -> bool {
-    c == '\u{feff}' || (c.is_whitespace() && c != '\u{85}')
 }
 
 #[cfg(test)]
