@@ -19,9 +19,9 @@
 
 use serde::Serialize;
 
-use crate::constants::{INSTRUCTION_TOTAL_WARN_UTF16, INSTRUCTION_WARN_UTF16};
 use crate::env::{CLIENT_VERSION, ClientEnv};
 use crate::load::automem::{IndexState, Report};
+use crate::load::size::{self, SizeModel};
 use crate::load::{Kind, Lazy, Loaded, Session, SkipWhy, Skipped, Why};
 use crate::settings::Problem;
 use crate::text::js;
@@ -169,6 +169,9 @@ pub struct Receipt {
     /// be half-written (what the client loads now is measured as it is on disk).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_pending: Option<crate::memory::Pending>,
+    /// The model the size warnings assume (`--context-window`, `--chars-per-token`).
+    #[serde(skip)]
+    pub size_model: SizeModel,
 }
 
 /// What a file read later in the session attaches.
@@ -187,7 +190,12 @@ pub fn tokens_estimate(utf16: usize) -> usize {
 
 impl Receipt {
     /// Builds the receipt of a session; `fail_on` selects which findings count.
-    pub fn build(env: &ClientEnv, session: &Session, fail_on: &[Finding]) -> Self {
+    pub fn build(
+        env: &ClientEnv,
+        session: &Session,
+        fail_on: &[Finding],
+        size_model: &SizeModel,
+    ) -> Self {
         let loaded: Vec<LoadedView> = session.entries.iter().map(view).collect();
         let totals = Totals {
             files: loaded.len(),
@@ -197,7 +205,7 @@ impl Receipt {
             tokens_estimate: loaded.iter().map(|l| l.tokens_estimate).sum(),
             tokens_method: "UTF-16 units / 4 (the client's rough count; no offline Claude tokenizer exists)",
         };
-        let warnings = size_warnings(&session.entries);
+        let warnings = size_warnings(env, &session.entries, size_model);
         let mut findings = Vec::new();
         if let Some(f) = index_finding(&session.automem) {
             findings.push(f);
@@ -215,8 +223,8 @@ impl Receipt {
         for w in &warnings {
             findings.push(FindingView {
                 kind: Finding::Oversized,
-                path: String::new(),
-                message: w.clone(),
+                path: w.path.clone().unwrap_or_default(),
+                message: w.text.clone(),
                 fix: Some(fix::OVERSIZED.to_owned()),
             });
         }
@@ -231,12 +239,13 @@ impl Receipt {
             auto_memory: session.automem.clone(),
             lazy: session.lazy.clone(),
             skipped: session.skipped.clone(),
-            warnings,
+            warnings: warnings.into_iter().map(|w| w.text).collect(),
             problems: session.settings.problems.clone(),
             findings,
             reads: Vec::new(),
             client_note: None,
             memory_pending: crate::memory::pending::of_session(session),
+            size_model: *size_model,
         }
     }
 
@@ -312,36 +321,40 @@ fn view(e: &Loaded) -> LoadedView {
     }
 }
 
-/// The client's own warnings about large instruction files (managed files and MEMORY.md are
-/// exempt), worded as the client words them.
-pub fn size_warnings(entries: &[Loaded]) -> Vec<String> {
-    let counted: Vec<&Loaded> = entries
-        .iter()
-        .filter(|e| matches!(e.kind, Kind::User | Kind::Project | Kind::Local))
-        .collect();
-    let mut out: Vec<String> = counted
-        .iter()
-        .map(|e| (e, js::utf16_len(&e.content)))
-        .filter(|(_, n)| *n > INSTRUCTION_WARN_UTF16)
-        .map(|(e, n)| {
-            format!(
-                "Large {} will impact performance ({} chars > {})",
-                e.path,
-                group(n),
-                group(INSTRUCTION_WARN_UTF16)
-            )
-        })
-        .collect();
-    let total: usize = counted.iter().map(|e| js::utf16_len(&e.content)).sum();
-    if total > INSTRUCTION_TOTAL_WARN_UTF16 {
-        out.push(format!(
-            "{} instruction files add up to {} chars, over the {}-char total limit",
-            counted.len(),
-            group(total),
-            group(INSTRUCTION_TOTAL_WARN_UTF16)
-        ));
-    }
-    out
+/// One of the client's size warnings, in its words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SizeWarning {
+    /// The file it is about (`None`: the total).
+    pub path: Option<String>,
+    /// The text, as the client's `/status` shows it (`OHa`).
+    pub text: String,
+}
+
+/// The client's own warnings about large instruction files ([`crate::load::size`], the model
+/// `ccmem check` uses), worded and ordered as the client's `/status` shows them: the total
+/// first, then each large file in load order, its path shown as the client shows it.
+pub fn size_warnings(env: &ClientEnv, entries: &[Loaded], model: &SizeModel) -> Vec<SizeWarning> {
+    let w = size::warnings(entries, model);
+    let count = |n: usize| js::compact(n as u64);
+    let total = w.total.map(|t| SizeWarning {
+        path: None,
+        text: format!(
+            "Instruction files will impact performance: {} files, {} chars in total > {}",
+            t.files.len(),
+            count(t.chars),
+            count(model.total_limit())
+        ),
+    });
+    let large = w.large.into_iter().map(|(e, n)| SizeWarning {
+        path: Some(e.path.clone()),
+        text: format!(
+            "Large {} will impact performance ({} chars > {})",
+            size::shown(&e.path, &env.cwd, &env.home),
+            count(n),
+            count(model.file_limit())
+        ),
+    });
+    total.into_iter().chain(large).collect()
 }
 
 /// `12345` → `12,345` (the client's `toLocaleString`).
@@ -408,32 +421,54 @@ mod tests {
         assert_eq!(group(1234567), "1,234,567");
     }
 
+    /// The receipt words the one model of `load::size` as the client does; the figures
+    /// themselves are pinned by the cases in `tests/oracle/size-warnings/`.
     #[test]
-    fn size_warnings_skip_managed_and_memory() {
-        let mk = |kind, n| Loaded {
-            path: format!("/{kind:?}"),
+    fn size_warnings_in_the_clients_words_total_first() {
+        let mk = |kind, path: &str, n| Loaded {
+            path: path.into(),
             kind,
             content: "x".repeat(n),
             why: Why::UserFile,
             unverified: false,
             size: Default::default(),
         };
-        let w = size_warnings(&[
-            mk(Kind::Managed, 50_000),
-            mk(Kind::AutoMem, 50_000),
-            mk(Kind::Project, 40_001),
-        ]);
+        let env = ClientEnv::new("/r".into(), Default::default(), Default::default());
+        let model = SizeModel::default();
+        let entries = [
+            mk(Kind::AutoMem, "/m/MEMORY.md", 50_000),
+            mk(Kind::Project, "/r/CLAUDE.md", 50_000),
+            mk(Kind::Project, "/r/a.md", 40_000),
+            mk(Kind::Local, "/r/b.md", 40_000),
+        ];
+        let w = size_warnings(&env, &entries, &model);
         assert_eq!(
             w,
-            ["Large /Project will impact performance (40,001 chars > 40,000)"]
+            [SizeWarning {
+                path: Some("/r/CLAUDE.md".into()),
+                text: "Large CLAUDE.md will impact performance (50.0k chars > 40.0k)".into(),
+            }],
+            "80,000 under the limit is no total warning, though 130,000 in all"
         );
-        let w = size_warnings(&[
-            mk(Kind::Project, 40_000),
-            mk(Kind::User, 40_000),
-            mk(Kind::Local, 40_001),
-        ]);
-        assert_eq!(w.len(), 2, "{w:?}");
-        assert!(w[1].starts_with("3 instruction files add up to 120,001 chars"));
+        let more = [
+            &entries[..],
+            &[
+                mk(Kind::Project, "/r/c.md", 40_000),
+                mk(Kind::Local, "/r/d.md", 1),
+            ],
+        ]
+        .concat();
+        let texts: Vec<_> = size_warnings(&env, &more, &model)
+            .into_iter()
+            .map(|w| w.text)
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "Instruction files will impact performance: 5 files, 170.0k chars in total > 120.0k",
+                "Large CLAUDE.md will impact performance (50.0k chars > 40.0k)",
+            ]
+        );
     }
 
     #[test]

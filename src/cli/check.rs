@@ -4,9 +4,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::ClientArgs;
+use super::{ClientArgs, SizeArgs};
 use crate::check::config::Config;
-use crate::check::{self, Environment, Options, SizeModel};
+use crate::check::{self, Environment, Options};
 use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::render::check::{self as view, Format, View};
@@ -40,13 +40,8 @@ pub struct Args {
     /// A ccmem.toml to use instead of the one at the repository root.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// The model's context window in tokens, for the size warnings (default 200000).
-    #[arg(long, value_name = "TOKENS")]
-    context_window: Option<u64>,
-    /// Characters per token the client counts for the model: 4 up to Claude 4.6, 3 for newer
-    /// models (default 4).
-    #[arg(long, value_name = "N")]
-    chars_per_token: Option<u32>,
+    #[command(flatten)]
+    size: SizeArgs,
     /// Start directories checked at most (default 2000).
     #[arg(long, value_name = "N")]
     max_dirs: Option<usize>,
@@ -78,16 +73,9 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         anyhow::bail!("{}: not a directory", root.display());
     }
     let (config, _) = Config::find(&real, args.config.as_deref())?;
-    let size = SizeModel {
-        context_tokens: args
-            .context_window
-            .or(config.context_window)
-            .unwrap_or(crate::constants::DEFAULT_CONTEXT_TOKENS),
-        chars_per_token: args.chars_per_token.or(config.chars_per_token).unwrap_or(4),
-    };
-    if size.context_tokens == 0 || !(1..=8).contains(&size.chars_per_token) {
-        anyhow::bail!("--context-window must be positive and --chars-per-token between 1 and 8");
-    }
+    let size = args
+        .size
+        .model((config.context_window, config.chars_per_token))?;
     let home = tempfile::Builder::new().prefix("ccmem-check").tempdir()?;
     let env = if args.user_config {
         Environment::User(process.vars().clone())

@@ -16,12 +16,14 @@ pub mod output;
 pub mod progress;
 mod receipt;
 mod receipt_shapes;
+mod size_args;
 mod statusline;
 mod tier;
 mod undo;
 mod verify;
 
 pub use client_args::ClientArgs;
+pub use size_args::SizeArgs;
 pub(crate) use tier::recovered_line as tier_recovered_line;
 
 use clap::{Parser, Subcommand};

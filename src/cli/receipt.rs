@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use super::ClientArgs;
+use super::{ClientArgs, SizeArgs};
 use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::load;
@@ -43,6 +43,8 @@ pub struct Args {
     /// ccmem's prediction.
     #[arg(long, value_name = "ID")]
     session: Option<String>,
+    #[command(flatten)]
+    size: SizeArgs,
 }
 
 /// Runs the command.
@@ -65,10 +67,11 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     if let Some(view) = view {
         return super::receipt_shapes::run(view, &env, process, super::output::json());
     }
+    let size = args.size.model((None, None))?;
     let session = load::load_session(&env);
     let attached = load::reading::load(&env, &session, &args.reading);
     let mut receipt =
-        Receipt::build(&env, &session, &args.fail_on).with_reads(&args.reading, &attached);
+        Receipt::build(&env, &session, &args.fail_on, &size).with_reads(&args.reading, &attached);
     receipt.client_note = client_note(process);
     let text = if super::output::json() {
         render::receipt::json(&receipt)

@@ -16,6 +16,7 @@ pub mod memo;
 pub mod model;
 pub mod reading;
 pub mod rule_paths;
+pub mod size;
 pub mod steps;
 
 use std::collections::HashSet;

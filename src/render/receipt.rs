@@ -68,6 +68,16 @@ pub fn human(r: &Receipt, opts: HumanOptions) -> String {
         for w in &r.warnings {
             let _ = writeln!(o, "  {YELLOW}!{YELLOW:#} {w}");
         }
+        if !r.warnings.is_empty() {
+            let m = &r.size_model;
+            let _ = writeln!(
+                o,
+                "    {DIM}the size warnings assume a {}-token context window at {} characters per \
+                 token (set with --context-window and --chars-per-token){DIM:#}",
+                group(m.context_tokens as usize),
+                m.chars_per_token
+            );
+        }
         for p in &r.problems {
             let _ = writeln!(
                 o,

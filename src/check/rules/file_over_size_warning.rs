@@ -3,8 +3,7 @@
 use super::ByPlace;
 use crate::check::registry::declare_check;
 use crate::check::{Ctx, Finding, list_dirs};
-use crate::load::Kind;
-use crate::text::js;
+use crate::load::size;
 
 declare_check! {
     /// ## What it does
@@ -30,9 +29,8 @@ fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let limit = ctx.size.file_limit();
     let mut by = ByPlace::default();
     for s in ctx.sessions {
-        for e in s.session.entries.iter().filter(|e| counted(e.kind)) {
-            let n = js::utf16_len(&e.content);
-            if n <= limit || ctx.repo.rel(&e.path).is_none() {
+        for (e, n) in size::warnings(&s.session.entries, &ctx.size).large {
+            if ctx.repo.rel(&e.path).is_none() {
                 continue;
             }
             by.add((ctx.repo.show(&e.path).to_owned(), 1, String::new()), &s.start.dir, || {
@@ -51,11 +49,6 @@ fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             list_dirs(dirs)
         )
     });
-}
-
-/// The kinds the client's size warnings count (managed policy and MEMORY.md are exempt).
-pub fn counted(kind: Kind) -> bool {
-    matches!(kind, Kind::User | Kind::Project | Kind::Local)
 }
 
 #[cfg(test)]

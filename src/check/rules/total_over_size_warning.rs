@@ -1,10 +1,9 @@
 //! `total-over-size-warning` (soft).
 
 use super::ByPlace;
-use super::file_over_size_warning::counted;
 use crate::check::registry::declare_check;
 use crate::check::{Ctx, Finding, list_dirs};
-use crate::text::js;
+use crate::load::size;
 
 declare_check! {
     /// ## What it does
@@ -30,19 +29,16 @@ fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let (limit, total_limit) = (ctx.size.file_limit(), ctx.size.total_limit());
     let mut by = ByPlace::default();
     for s in ctx.sessions {
-        let sizes: Vec<(&str, usize)> = s
-            .session
-            .entries
-            .iter()
-            .filter(|e| counted(e.kind))
-            .map(|e| (e.path.as_str(), js::utf16_len(&e.content)))
-            .filter(|(_, n)| *n <= limit)
-            .collect();
-        let total: usize = sizes.iter().map(|(_, n)| n).sum();
-        if total <= total_limit {
+        let Some(total) = size::warnings(&s.session.entries, &ctx.size).total else {
             continue;
-        }
-        let Some((largest, _)) = sizes
+        };
+        let under: Vec<(&str, usize)> = total
+            .files
+            .iter()
+            .filter(|(_, n)| *n <= limit)
+            .map(|(e, n)| (e.path.as_str(), *n))
+            .collect();
+        let Some((largest, _)) = under
             .iter()
             .filter(|(p, _)| ctx.repo.rel(p).is_some())
             .max_by_key(|(_, n)| *n)
@@ -51,14 +47,14 @@ fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         };
         by.add((ctx.repo.show(largest).to_owned(), 1, String::new()), &s.start.dir, || {
             let mut f = ctx.finding(&RULE, largest, 1, String::new(), "move sections into path-scoped rules (`paths:`) so fewer characters load at start".into());
-            f.message = format!("{} files, {} characters", sizes.len(), crate::receipt::group(total));
+            f.message = format!("{} characters in {} files under the per-file limit", crate::receipt::group(total.under_limit_chars), under.len());
             f
         });
     }
     let model = ctx.size.describe();
     by.finish(out, |f, dirs| {
         format!(
-            "sessions started in {} load {} in all, over the client's total warning at {} (assuming {model}); this is the largest",
+            "sessions started in {} load {}, over the client's total warning at {} (assuming {model}); this is the largest",
             list_dirs(dirs),
             f.message,
             crate::receipt::group(total_limit)
