@@ -73,6 +73,22 @@ impl Signature {
     }
 }
 
+/// The signature two memories are compared by, for the audit's `near-duplicate` and for
+/// `add`'s refusal alike: the file's description and body (`None` for MEMORY.md, hubs and files
+/// without text).
+pub fn of_memory(file: &super::file::MemFile) -> Option<Signature> {
+    use super::file::Role;
+    if matches!(file.role, Role::Index | Role::Hub { .. }) {
+        return None;
+    }
+    let (text, parsed) = file.parsed()?;
+    let desc = file
+        .meta()
+        .and_then(|m| m.description.as_deref())
+        .unwrap_or("");
+    Some(Signature::of_parts(&[desc, &text[parsed.body_start..]]))
+}
+
 /// Estimated Jaccard similarity of the shingle sets, in `0.0..=1.0` (0 when either is empty).
 pub fn similarity(a: &Signature, b: &Signature) -> f64 {
     if a.empty || b.empty {

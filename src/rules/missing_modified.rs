@@ -7,7 +7,8 @@ declare_rule! {
     /// ## What it does
     /// Flags memory files whose frontmatter has no `modified` (nor `metadata.modified`), in
     /// a library where other files have one. When no memory file has one at all, the library
-    /// simply does not use the field: that is one note for the whole library, not one per file.
+    /// simply does not use the field: that is one note for the whole library, not one per file
+    /// (hubs do not count: a hub `tier` wrote with a date does not make the library use it).
     ///
     /// ## Why it matters
     /// File times change on every checkout, copy or sync, so they cannot tell when a memory was
@@ -39,7 +40,8 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         let Some(meta) = file.meta() else { continue };
         if meta.modified.as_deref().is_none_or(|m| m.trim().is_empty()) {
             without.push(i);
-        } else {
+        } else if !matches!(file.role, Role::Hub { .. }) {
+            // A hub `tier` or `add` stamped does not make the library one that uses `modified`.
             with += 1;
         }
     }
@@ -99,5 +101,17 @@ mod tests {
         ]);
         assert_eq!(f.found("missing-modified"), [(String::new(), 1)]);
         assert!(f.messages("missing-modified")[0].contains("3 files"));
+        let hub = "---\nname: h\ndescription: d\ntype: reference\nmodified: 2026-12-01\n---\n";
+        let f = Fixture::new(&[
+            ("MEMORY.md", "- [h](reference_h_hub.md)\n"),
+            ("reference_h_hub.md", hub),
+            ("user_a.md", e),
+            ("user_b.md", e),
+        ]);
+        assert_eq!(
+            f.found("missing-modified"),
+            [(String::new(), 1)],
+            "a stamped hub (tier's) does not turn the note into one finding per file"
+        );
     }
 }

@@ -3,7 +3,6 @@
 use rayon::prelude::*;
 
 use super::{Check, Ctx, Diagnostic, declare_rule};
-use crate::memory::file::Role;
 use crate::memory::similar::{self, Signature};
 
 declare_rule! {
@@ -11,7 +10,8 @@ declare_rule! {
     /// Flags pairs of memory files (entries, not MEMORY.md or hubs) whose description and body
     /// are nearly the same: the MinHash estimate of the Jaccard similarity of their 3-word
     /// shingles (each CJK character is a word) is at least `near-duplicate-similarity` (0.8).
-    /// The hash seed is fixed, so the same library always gives the same pairs. The finding is
+    /// The hash seed is fixed, so the same library always gives the same pairs. `ccmem add`
+    /// refuses a new memory by the same comparison and the same threshold. The finding is
     /// on the second file of the pair (by path) and names the first.
     ///
     /// ## Why it matters
@@ -28,24 +28,10 @@ declare_rule! {
     pub const RULE = ("near-duplicate", Soft, Both, Check::Library(check));
 }
 
-/// The signature of what is compared: description and body.
-fn signature(ctx: &Ctx, i: usize) -> Option<Signature> {
-    let file = &ctx.lib.files[i];
-    if matches!(file.role, Role::Index | Role::Hub { .. }) {
-        return None;
-    }
-    let (text, parsed) = file.parsed()?;
-    let desc = file
-        .meta()
-        .and_then(|m| m.description.as_deref())
-        .unwrap_or("");
-    Some(Signature::of_parts(&[desc, &text[parsed.body_start..]]))
-}
-
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let sigs: Vec<Option<Signature>> = (0..ctx.lib.files.len())
         .into_par_iter()
-        .map(|i| signature(ctx, i))
+        .map(|i| similar::of_memory(&ctx.lib.files[i]))
         .collect();
     for (i, j, s) in similar::pairs(&sigs, ctx.cfg.near_duplicate_similarity) {
         let first = &ctx.lib.files[i].rel;
