@@ -47,6 +47,10 @@ pub const INDEX_LINE_LONG_UTF16: usize = 200;
 pub const MEMORY_TYPES: [&str; 4] = ["user", "feedback", "project", "reference"];
 /// The client's tag its writer puts under `metadata:` (`node_type: memory`, SPEC-automemory §13.1).
 pub const NODE_TYPE_MEMORY: &str = "memory";
+/// The variable the client sets to its session id in the environment of the commands it runs
+/// (`kut`: `CLAUDE_CODE_SESSION_ID: e.sessionId`); its writer stamps the same id as
+/// `metadata.originSessionId` (`AEr`, SPEC-automemory §13.1).
+pub const SESSION_ID_ENV: &str = "CLAUDE_CODE_SESSION_ID";
 /// Top folders the backfill never indexes (`EEr`, SPEC-automemory §4).
 pub const BACKFILL_EXCLUDED: [&str; 4] = ["team", "logs", "sessions", "proposals"];
 /// Line cap of the generated index (`rQr` = ⌊200 · 0.7⌋, SPEC-automemory §0, §4).

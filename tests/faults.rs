@@ -86,6 +86,8 @@ const ADD: &[&str] = &[
     "x",
     "--description",
     "a new fact",
+    "--why",
+    "it matters",
 ];
 
 fn killed_at(args: &[&str], dir: &Path, k: usize) -> Output {

@@ -123,33 +123,191 @@ fn a_held_lock_is_a_clear_error_and_nothing_is_written() {
     assert_eq!(snapshot(dir.path()), old);
 }
 
+/// Every name in the folder, ccmem's own state included.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 #[test]
-fn bad_input_is_refused_with_a_reason_and_nothing_is_written() {
-    let cases: [(&str, &str); 3] = [
-        ("- [a](a.md\n", "MEMORY.md:1: unclosed Markdown link"),
-        (
-            "- [a](gone.md)\n",
-            "links to `gone.md`, which is not a file",
-        ),
-        ("- [[dup]]\n", "duplicate topic name"),
-    ];
-    for (index, expected) in cases {
-        let dir = tempfile::tempdir().unwrap();
-        put(dir.path(), "MEMORY.md", index);
-        put(dir.path(), "a.md", "---\nname: dup\n---\n");
-        put(dir.path(), "b.md", "---\nname: dup\n---\n");
-        let old = snapshot(dir.path());
-        let out = tier(dir.path()).arg("--write").assert().code(2);
-        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-        assert!(err.contains(expected), "{index:?}: {err}");
-        assert_eq!(snapshot(dir.path()), old);
-    }
+fn broken_links_long_lines_and_home_pointers_never_block() {
     let dir = library();
+    let index = fs::read_to_string(dir.path().join("MEMORY.md")).unwrap();
+    let long = "x".repeat(230);
+    let index = index.replacen(
+        "\r\n## Build\r\n",
+        &format!(
+            "\r\n- Runbook: [deploy](~/notes/deploy.md)\r\n- [a](a.md\r\n## Build\r\n- [Gone](project_gone.md) — {long}\r\n- [Lost](project_lost.md) — renamed\r\n"
+        ),
+        1,
+    );
+    put(dir.path(), "MEMORY.md", &index);
+    let out = tier(dir.path()).arg("--write").assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        text.contains("links to `project_gone.md`, which leads to no file: moved verbatim into reference_build_hub.md"),
+        "{text}"
+    );
+    assert!(!text.contains('✗'), "{text}");
+    let hub = fs::read_to_string(dir.path().join("reference_build_hub.md")).unwrap();
+    assert!(
+        hub.contains(&format!("- [Gone](project_gone.md) — {long}\r\n")),
+        "{hub}"
+    );
+    let index = fs::read_to_string(dir.path().join("MEMORY.md")).unwrap();
+    assert!(
+        index.contains("- Runbook: [deploy](~/notes/deploy.md)\r\n- [a](a.md\r\n"),
+        "{index}"
+    );
+}
+
+#[test]
+fn symlinked_index_and_impossible_targets_are_refused_and_create_nothing() {
+    let dir = library();
+    let names = listing(dir.path());
+    let old = snapshot(dir.path());
+    let out = cargo_bin_cmd!("ccmem")
+        .arg("tier")
+        .arg(dir.path())
+        .args(["--write", "--target-lines", "2"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("cannot get within the target (2 lines"),
+        "{err}"
+    );
+    assert!(
+        err.contains("--target-lines "),
+        "names the target that would work: {err}"
+    );
+    assert_eq!(snapshot(dir.path()), old);
+    assert_eq!(
+        listing(dir.path()),
+        names,
+        "a refusal creates nothing, not even state"
+    );
     fs::rename(dir.path().join("MEMORY.md"), dir.path().join("real.md")).unwrap();
     std::os::unix::fs::symlink("real.md", dir.path().join("MEMORY.md")).unwrap();
+    let names = listing(dir.path());
     let out = tier(dir.path()).arg("--write").assert().code(2);
     let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(err.contains("MEMORY.md: is a symbolic link"), "{err}");
+    assert_eq!(listing(dir.path()), names);
+}
+
+#[test]
+fn new_hubs_take_the_librarys_mode_and_a_modified_stamp() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = library();
+    for name in listing(dir.path()) {
+        let p = dir.path().join(name);
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    tier(dir.path())
+        .arg("--write")
+        .env("CCMEM_NOW", "2026-12-01T09:00:00Z")
+        .assert()
+        .success();
+    let hub = dir.path().join("reference_build_hub.md");
+    let mode = fs::metadata(&hub).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "the library's mode, not the umask's");
+    let text = fs::read_to_string(&hub).unwrap();
+    // No file says which spec the library follows: the client's own, which it writes.
+    assert!(
+        text.starts_with("---\r\nname: reference-build-hub\r\n")
+            && text.contains(
+                "\r\n  type: reference\r\n  modified: 2026-12-01T09:00:00.000Z\r\n---\r\n"
+            ),
+        "{text}"
+    );
+    let audit = cargo_bin_cmd!("ccmem")
+        .args(["audit", "--json"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&audit.stdout).unwrap();
+    let on_hubs: Vec<&serde_json::Value> = (v["diagnostics"].as_array().unwrap().iter())
+        .filter(|d| {
+            let path = d["path"].as_str().unwrap();
+            path.ends_with("_hub.md") && !path.ends_with("reference_deploy_hub.md")
+        })
+        .collect();
+    assert!(
+        on_hubs.is_empty(),
+        "the hubs tier wrote are clean: {on_hubs:?}"
+    );
+}
+
+#[test]
+fn add_past_the_cap_writes_nothing_exits_one_and_says_tier() {
+    let dir = tempfile::tempdir().unwrap();
+    put(
+        dir.path(),
+        "MEMORY.md",
+        &"- a rule that loads\n".repeat(210),
+    );
+    let names = listing(dir.path());
+    let out = cargo_bin_cmd!("ccmem")
+        .arg("add")
+        .arg(dir.path())
+        .args([
+            "--type",
+            "user",
+            "--topic",
+            "tz",
+            "--description",
+            "Lives in UTC+9",
+        ])
+        .assert()
+        .code(1);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        text.contains("would never be seen") && text.contains("ccmem tier"),
+        "{text}"
+    );
+    assert_eq!(
+        listing(dir.path()),
+        names,
+        "nothing written, no state either"
+    );
+    let dry = cargo_bin_cmd!("ccmem")
+        .arg("add")
+        .arg(dir.path())
+        .args([
+            "--type",
+            "user",
+            "--topic",
+            "tz",
+            "--description",
+            "Lives in UTC+9",
+        ])
+        .arg("--dry-run")
+        .assert()
+        .code(1);
+    drop(dry);
+    fs::write(dir.path().join("MEMORY.md"), "# M\n").unwrap();
+    let names = listing(dir.path());
+    cargo_bin_cmd!("ccmem")
+        .arg("add")
+        .arg(dir.path())
+        .args([
+            "--type",
+            "user",
+            "--topic",
+            "tz",
+            "--description",
+            "Lives in UTC+9",
+            "--dry-run",
+        ])
+        .assert()
+        .success();
+    assert_eq!(listing(dir.path()), names, "a dry run creates nothing");
 }
 
 #[test]
@@ -202,7 +360,7 @@ fn dry_run_writes_nothing_and_check_exits_one_when_over() {
     relaxed.assert().code(0);
     let json = tier(dir.path()).arg("--json").assert().success();
     let v: serde_json::Value = serde_json::from_slice(&json.get_output().stdout).unwrap();
-    assert_eq!(v["proof"]["checks"].as_array().unwrap().len(), 4);
+    assert_eq!(v["proof"]["checks"].as_array().unwrap().len(), 5);
 }
 
 #[test]
@@ -238,12 +396,14 @@ fn add_writes_entry_and_index_line_then_undo_removes_them() {
     assert_eq!(v["placed_in"], "MEMORY.md");
     let entry = fs::read_to_string(dir.path().join("feedback_globs.md")).unwrap();
     assert!(
-        entry.contains("description: \"use ** for deep globs\"\ntype: feedback\nmodified: 20"),
-        "{entry}"
+        entry.starts_with(
+            "---\nname: feedback-globs\ndescription: \"use ** for deep globs\"\nmetadata:\n  node_type: memory\n  type: feedback\n  modified: 20"
+        ),
+        "the client's own format in a library that follows no other: {entry}"
     );
     assert!(entry.ends_with("**Why:** it broke\n"));
     let index = fs::read_to_string(dir.path().join("MEMORY.md")).unwrap();
-    assert!(index.ends_with("- [globs](feedback_globs.md) — use ** for deep globs\n"));
+    assert!(index.ends_with("- [Globs](feedback_globs.md) — use ** for deep globs\n"));
     let out = add("globs2", "use ** for deep globs").assert().code(2);
     let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(err.contains("near-duplicate of feedback_globs.md"), "{err}");

@@ -1,20 +1,23 @@
-//! `ccmem add`: write a typed entry `<type>_<topic>.md` and its index line where the budget
-//! allows, refusing near-duplicates.
+//! `ccmem add`: write one memory `<type>_<topic>.md` in the library's write spec and its index
+//! line where the client will load it (see [`crate::tier::add`]), refusing near-duplicates.
+//! When no placement would load (MEMORY.md past the client's cap), nothing is written and the
+//! exit status is 1.
 //!
-//! JSON (`--json`): `{folder, file, placed_in, line, similar: [file, score] | null, dry_run,
-//! files: [{name, created, diff}], written}`.
+//! JSON (`--json`): `{folder, recovered, pending, file, spec, placed_in, placement, line,
+//! similar: [file, score] | null, dry_run, files: [{name, created}], written}`; refused for
+//! lack of room: `{folder, file, refused, message, fix, written: null}` (both `ccmem.add/1`).
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
 use super::ClientArgs;
-use crate::constants::INDEX_FILE;
+use crate::constants::SESSION_ID_ENV;
 use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::memory::Config;
-use crate::tier::add::{Request, plan_add};
+use crate::tier::add::{AddError, Placement, Request, plan_add};
 use crate::tier::budget::Target;
 use crate::tier::check_readable;
 use crate::write;
@@ -34,9 +37,16 @@ pub struct Args {
     /// One-line description (used in the index line and the frontmatter).
     #[arg(long, value_name = "D")]
     description: String,
-    /// Why (required for feedback unless the body has a `**Why:**` line).
+    /// The index line's title (default: from the topic).
+    #[arg(long, value_name = "T")]
+    title: Option<String>,
+    /// Why (required for feedback, and for project in the client's write spec, unless the body
+    /// has a `**Why:**` line).
     #[arg(long, value_name = "W")]
     why: Option<String>,
+    /// How to apply (the client's template asks for it in feedback and project memories).
+    #[arg(long, value_name = "H")]
+    how_to_apply: Option<String>,
     /// Group (hub) used when MEMORY.md is full (default: the type).
     #[arg(long, value_name = "G")]
     group: Option<String>,
@@ -70,37 +80,44 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let req = Request {
         kind: args.kind,
         topic: args.topic,
+        title: args.title,
         description: args.description,
         why: args.why,
+        how: args.how_to_apply,
         group: args.group,
         body,
         force: args.force,
+        session: process.var(SESSION_ID_ENV).map(str::to_owned),
     };
-    let lock = write::lock(&folder)?;
-    let recovered = lock.recover()?;
-    let lib = super::tier::load_library(&folder, &config, process)?;
-    let index_exists = check_readable(&lib, true)?;
-    // `CCMEM_NOW` pins the clock (as for `audit`), so runs can be compared byte for byte.
-    let now = match process.var("CCMEM_NOW") {
-        Some(t) => t
-            .parse::<jiff::Timestamp>()
-            .map_err(|e| anyhow::anyhow!("CCMEM_NOW: {e}"))?,
-        None => jiff::Timestamp::now(),
-    };
-    let modified = now.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
-    let mut plan = plan_add(&lib, &req, target, &modified)?;
-    if !index_exists {
-        for f in &mut plan.files {
-            if f.name == INDEX_FILE {
-                f.old = None;
-            }
-        }
-    }
-    let written = if args.dry_run {
+    // A dry run takes no lock and finishes no interrupted write: it writes nothing at all.
+    let lock = if args.dry_run {
         None
     } else {
-        let op = format!("add {}", plan.files[0].name);
-        Some(lock.apply(&op, &super::tier::changes_of(&plan.files))?)
+        Some(write::lock(&folder)?)
+    };
+    let recovered = match &lock {
+        Some(l) => l.recover()?,
+        None => None,
+    };
+    let pending = lock.is_none() && write::needs_recovery(&folder);
+    let lib = super::tier::load_library(&folder, &config, process)?;
+    check_readable(&lib, true)?;
+    let now = super::tier::now(process)?;
+    let plan = match plan_add(&lib, &req, target, now) {
+        Ok(plan) => plan,
+        Err(AddError::Refused(r)) => return Err(r.into()),
+        Err(dark @ AddError::Dark { .. }) => {
+            drop(lock);
+            let file = format!("{}_{}.md", req.kind, req.topic);
+            return refuse_dark(&folder, &file, &dark);
+        }
+    };
+    let written = match &lock {
+        Some(lock) => {
+            let op = format!("add {}", plan.files[0].name);
+            Some(lock.apply(&op, &super::tier::changes_of(&plan.files))?)
+        }
+        None => None,
     };
     drop(lock);
     let mut out = super::output::stdout_plain();
@@ -113,8 +130,11 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         let v = serde_json::json!({
             "folder": folder.display().to_string(),
             "recovered": recovered,
+            "pending": pending,
             "file": plan.files[0].name,
-            "placed_in": plan.placed_in,
+            "spec": plan.spec,
+            "placed_in": plan.placed_in(),
+            "placement": plan.placement,
             "line": plan.line,
             "similar": plan.similar,
             "dry_run": args.dry_run,
@@ -124,6 +144,16 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         let v = super::output::with_schema("ccmem.add/1", v);
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
     } else {
+        if let Some(r) = &recovered {
+            writeln!(out, "{}", super::tier::recovered_line(r))?;
+        }
+        if pending {
+            writeln!(
+                out,
+                "note: an interrupted ccmem write is pending here; this dry run left it as it \
+                 is (`ccmem undo` or the next write finishes it first)"
+            )?;
+        }
         let verb = if args.dry_run {
             "would create"
         } else {
@@ -131,19 +161,53 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         };
         writeln!(
             out,
-            "{verb} {}; index line in {}:",
-            plan.files[0].name, plan.placed_in
+            "{verb} {} ({} write spec); index line in {}:",
+            plan.files[0].name,
+            plan.spec,
+            plan.placed_in()
         )?;
         writeln!(out, "  {}", plan.line)?;
+        if let Placement::Hub {
+            hub,
+            pointer_added: true,
+        } = &plan.placement
+        {
+            writeln!(out, "MEMORY.md now links {hub}.")?;
+        }
         if let Some((f, s)) = &plan.similar {
-            writeln!(out, "closest existing entry: {f} (similarity {s:.2})")?;
+            writeln!(out, "closest existing memory: {f} (similarity {s:.2})")?;
         }
         if args.dry_run {
             for f in &plan.files {
                 writeln!(out, "\n--- {}\n{}", f.name, f.new)?;
             }
+            writeln!(out, "Dry run: nothing written.")?;
+        } else {
+            writeln!(out, "Undo with `ccmem undo`.")?;
         }
     }
     out.flush()?;
     Ok(ExitStatus::Clean)
+}
+
+/// Nothing would load: says so (exit 1), writes nothing.
+fn refuse_dark(folder: &Path, file: &str, why: &AddError) -> anyhow::Result<ExitStatus> {
+    let mut out = super::output::stdout_plain();
+    if super::output::json() {
+        let v = serde_json::json!({
+            "folder": folder.display().to_string(),
+            "file": file,
+            "refused": "index-past-cap",
+            "message": why.to_string(),
+            "fix": format!("ccmem tier {} --write", folder.display()),
+            "written": null,
+        });
+        let v = super::output::with_schema("ccmem.add/1", v);
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+    } else {
+        writeln!(out, "ccmem add: {}: {why}", folder.display())?;
+        writeln!(out, "  fix: ccmem tier {} --write", folder.display())?;
+    }
+    out.flush()?;
+    Ok(ExitStatus::Findings)
 }

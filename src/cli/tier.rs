@@ -1,8 +1,9 @@
 //! `ccmem tier`: plan (and with `--write` apply) a hub-first restructure of MEMORY.md, with
 //! its proof. Dry run by default.
 //!
-//! JSON (`--json`): `{folder, mode, recovered, before, after, target, steps, files: [{name,
-//! created, diff}], suggestions, proof: {checks}, written, proof_on_disk}`.
+//! JSON (`--json`): `{folder, mode, recovered, pending, before, after, target, cap, steps,
+//! notes, files: [{name, created, diff}], suggestions, proof: {checks}, written,
+//! proof_on_disk, changed_since}`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -16,7 +17,7 @@ use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::memory::{Config, Library};
 use crate::tier::budget::{self, CAP, Size, Target};
-use crate::tier::plan::{FilePlan, Plan, Suggestion};
+use crate::tier::plan::{FilePlan, Note, Plan, Suggestion};
 use crate::tier::proof::{Proof, prove};
 use crate::tier::{Options, applied, check_readable, plan, text_of, topic};
 use crate::write::{self, Applied, Change, Hash, Recovered, WriteError};
@@ -96,6 +97,16 @@ fn with_agent_dir(mut args: Args, process: &ProcessEnv) -> anyhow::Result<Args> 
     Ok(args)
 }
 
+/// "Now": `CCMEM_NOW` when set (so runs compare byte for byte, as for `audit`), else the clock.
+pub(super) fn now(process: &ProcessEnv) -> anyhow::Result<jiff::Timestamp> {
+    match process.var("CCMEM_NOW") {
+        Some(t) => t
+            .parse::<jiff::Timestamp>()
+            .map_err(|e| anyhow::anyhow!("CCMEM_NOW: {e}")),
+        None => Ok(jiff::Timestamp::now()),
+    }
+}
+
 /// The write-module changes for planned files.
 pub(super) fn changes_of(files: &[FilePlan]) -> Vec<Change> {
     files
@@ -125,6 +136,7 @@ struct Report<'a> {
     target: Target,
     cap: Target,
     steps: &'a [crate::tier::Step],
+    notes: &'a [Note],
     files: Vec<FileView>,
     suggestions: &'a [Suggestion],
     proof: &'a Proof,
@@ -163,6 +175,7 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let opts = Options {
         target,
         compress: args.compress,
+        now: now(process)?,
     };
     // A file that changes between the read and the write (the client adding an entry) makes
     // the plan stale: nothing is written, and tier plans again from the new content.
@@ -194,6 +207,7 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         target,
         cap: CAP,
         steps: &plan.steps,
+        notes: &plan.notes,
         files: plan.files.iter().map(view).collect(),
         suggestions: &plan.suggestions,
         proof: &proof,
@@ -202,7 +216,21 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     };
     let mut failure = None;
     if args.write && !plan.is_noop() {
-        if !proof.ok() {
+        let only_size = (proof.checks.iter()).all(|c| c.ok || c.id == 1);
+        if !proof.ok() && only_size && CAP.fits(plan.after) {
+            failure = Some(format!(
+                "cannot get within the target ({} lines / {} UTF-16 units): the most tier can \
+                 do is {} lines / {} units (prose, rule lines, crowns and pointers stay in \
+                 MEMORY.md); nothing was written. To accept that, run again with \
+                 `--target-lines {} --target-utf16 {}`",
+                plan.target.lines,
+                plan.target.utf16,
+                plan.after.lines,
+                plan.after.utf16,
+                plan.after.lines.max(plan.target.lines),
+                plan.after.utf16.max(plan.target.utf16)
+            ));
+        } else if !proof.ok() {
             failure = Some("the plan does not prove (see above); nothing was written".to_owned());
         } else {
             let applied = applied.context("a proven plan is written")?;
@@ -412,6 +440,9 @@ fn render(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
         };
         writeln!(out, "  step: {text}")?;
     }
+    for n in r.notes {
+        writeln!(out, "  note: {}", note_line(n))?;
+    }
     for f in &r.files {
         writeln!(out)?;
         out.write_all(f.diff.as_bytes())?;
@@ -458,6 +489,32 @@ fn render(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
             )
         }
         _ => Ok(()),
+    }
+}
+
+fn note_line(n: &Note) -> String {
+    match n {
+        Note::BrokenLink {
+            line,
+            targets,
+            moved_to,
+        } => {
+            let targets: Vec<String> = targets.iter().map(|t| format!("`{t}`")).collect();
+            let place = match moved_to {
+                Some(hub) => format!("moved verbatim into {hub}"),
+                None => "kept in MEMORY.md".to_owned(),
+            };
+            format!(
+                "MEMORY.md:{line} links to {}, which leads to no file: {place} (`ccmem audit` \
+                 reports it as broken-link)",
+                targets.join(", ")
+            )
+        }
+        Note::LongLine { line, utf16 } => format!(
+            "MEMORY.md:{line} is {utf16} UTF-16 units long (the client calls over {} too long): \
+             kept as written; `--compress` proposes a shorter line",
+            crate::constants::INDEX_LINE_LONG_UTF16
+        ),
     }
 }
 

@@ -1,38 +1,84 @@
-//! `ccmem add`: a new typed entry `<type>_<topic>.md` with frontmatter, and its index line
-//! where the budget allows (MEMORY.md while it stays within the target, else the group's hub,
-//! which MEMORY.md is then made to link). Refuses near-duplicates of existing entries.
+//! `ccmem add`: one new memory, written in the library's write spec, and its index line placed
+//! where the client will see it.
+//!
+//! **Never into the dark.** Each placement is tried on the library in memory
+//! ([`Library::with`]), whose reach comes from the loader's own cut of MEMORY.md
+//! (`load::automem`): the new entry must be reached from the part of MEMORY.md that loads
+//! (its line there, or in a hub a loaded line links), and no file the loaded part reached
+//! before may stop being reached. In order:
+//!
+//! 1. its line in MEMORY.md, while MEMORY.md stays within the target;
+//! 2. its line in the group's hub, when a loaded line of MEMORY.md links that hub;
+//! 3. its line in MEMORY.md, while it still loads (over the target, under the client's cap);
+//! 4. its line in the group's hub (created when missing) and a pointer to the hub in MEMORY.md.
+//!
+//! When none of them loads (MEMORY.md is past the client's cap), nothing is written and the
+//! command says to run `ccmem tier` ([`Placement::Dark`]).
+//!
+//! The entry is written the way the library's spec writes memories (see
+//! [`crate::memory::spec`]): the client's own (`name:` kebab slug, `description:`, `metadata:`
+//! with `node_type: memory`, `type`, `originSessionId` when the session is known, `modified`;
+//! `**Why:**` and `**How to apply:**` lines) or claude-memory-manager's (top-level `type`,
+//! `modified`, `## Why` and `## How to apply` sections). Topics are checked by the audit's own
+//! naming rule, and near-duplicates by the audit's own comparison and threshold.
 
+use jiff::Timestamp;
 use serde::Serialize;
 
-use super::budget::measure;
-use super::groups::slug;
-use super::parse::eol_of;
+use super::budget::{Target, measure};
+use super::groups::HUBS_HEADING;
+use super::names;
+use super::parse::{Kind, eol_of, parse};
 use super::plan::FilePlan;
-use super::{Refusal, Target, is_hub, text_of, topic};
-use crate::constants::INDEX_FILE as INDEX;
-use crate::memory::Library;
-use crate::memory::similar::{Signature, similarity};
-
-/// Similarity from which an existing entry counts as a near-duplicate.
-pub const DUPLICATE_AT: f64 = 0.6;
+use super::{Refusal, text_of, topic};
+use crate::constants::{INDEX_FILE as INDEX, INDEX_LINE_GUIDE_UTF16, MEMORY_TYPES};
+use crate::memory::file::{MemFile, Role, role_of};
+use crate::memory::library::Reach;
+use crate::memory::similar::{self, similarity};
+use crate::memory::spec::topic_problem;
+use crate::memory::{Library, Spec};
+use crate::text::js::utf16_len;
 
 /// What to add.
 #[derive(Debug, Clone, Default)]
 pub struct Request {
     /// `user`, `feedback`, `project` or `reference`.
     pub kind: String,
-    /// Topic slug (file name part).
+    /// Topic (file name part): `a-z 0-9 _ -`.
     pub topic: String,
+    /// The index line's title (default: from the topic).
+    pub title: Option<String>,
     /// One-line description.
     pub description: String,
-    /// Why (required for feedback unless the body has a Why section).
+    /// Why (required for feedback, and for project in the client's spec, unless the body has
+    /// one).
     pub why: Option<String>,
-    /// Group (hub) when the index is full; defaults to the type.
+    /// How to apply.
+    pub how: Option<String>,
+    /// Group (hub) used when MEMORY.md is full; defaults to the type.
     pub group: Option<String>,
     /// Body text.
     pub body: Option<String>,
     /// Create even if a near-duplicate exists.
     pub force: bool,
+    /// The client session writing (`CLAUDE_CODE_SESSION_ID`), stamped as `originSessionId`.
+    pub session: Option<String>,
+}
+
+/// Where the entry's index line goes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "placement", rename_all = "kebab-case")]
+pub enum Placement {
+    /// In MEMORY.md.
+    Index,
+    /// In this hub, which a loaded line of MEMORY.md links (`pointer_added`: tier added that
+    /// line now).
+    Hub {
+        /// The hub file.
+        hub: String,
+        /// A pointer to the hub was added to MEMORY.md.
+        pointer_added: bool,
+    },
 }
 
 /// The files to write for one added entry.
@@ -42,143 +88,279 @@ pub struct AddPlan {
     pub files: Vec<FilePlan>,
     /// The index line.
     pub line: String,
-    /// Where the index line goes (MEMORY.md or a hub).
-    pub placed_in: String,
-    /// The most similar existing entry (kept even with `--force`, for the report).
+    /// Where it goes.
+    pub placement: Placement,
+    /// The write spec it was written in.
+    pub spec: Spec,
+    /// The most similar existing memory and the similarity (kept even with `--force`).
     pub similar: Option<(String, f64)>,
 }
 
-/// Plans the addition; `modified` is the ISO 8601 time stamped in the frontmatter.
+impl AddPlan {
+    /// The file the index line is in.
+    pub fn placed_in(&self) -> &str {
+        match &self.placement {
+            Placement::Index => INDEX,
+            Placement::Hub { hub, .. } => hub,
+        }
+    }
+}
+
+/// Why `add` wrote nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AddError {
+    /// The request is invalid, a near-duplicate, or the file exists.
+    Refused(Refusal),
+    /// No placement would load: MEMORY.md is past the client's cap.
+    Dark {
+        /// MEMORY.md as the client measures it.
+        lines: usize,
+        /// Its UTF-16 units.
+        utf16: usize,
+    },
+}
+
+impl std::fmt::Display for AddError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AddError::Refused(r) => r.fmt(f),
+            AddError::Dark { lines, utf16 } => write!(
+                f,
+                "{INDEX}: {lines} lines / {utf16} UTF-16 units, past what the client loads \
+                 ({} / {}): the new entry's line would never be seen, so nothing was written; \
+                 run `ccmem tier` to make room, then add it again",
+                super::budget::CAP.lines,
+                super::budget::CAP.utf16
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AddError {}
+
+impl From<Refusal> for AddError {
+    fn from(r: Refusal) -> Self {
+        AddError::Refused(r)
+    }
+}
+
+/// Plans the addition; `now` is stamped as `modified`.
 pub fn plan_add(
     lib: &Library,
     req: &Request,
     target: Target,
-    modified: &str,
-) -> Result<AddPlan, Refusal> {
+    now: Timestamp,
+) -> Result<AddPlan, AddError> {
     let file = validate(lib, req)?;
-    let text = entry_text(req, modified);
-    let similar = nearest(lib, req);
+    let spec = lib.spec();
+    let text = entry_text(spec, req, &file, now);
+    let similar = nearest(lib, &file, &text);
+    let threshold = lib.config.audit.near_duplicate_similarity;
     if let Some((other, s)) = &similar
-        && *s >= DUPLICATE_AT
+        && *s >= threshold
         && !req.force
     {
         return Err(Refusal {
             file: file.clone(),
             line: None,
             why: format!(
-                "near-duplicate of {other} (similarity {s:.2}); update that entry instead, or pass --force"
+                "near-duplicate of {other} (similarity {s:.2}, the audit's near-duplicate \
+                 threshold is {threshold}); update that entry instead, or pass --force"
             ),
-        });
+        }
+        .into());
     }
-    let line = format!("- [{}]({file}) — {}", req.topic, req.description);
-    let mut files = vec![FilePlan {
-        name: file,
+    let line = index_line(req, &file);
+    let entry = FilePlan {
+        name: file.clone(),
         old: None,
         new: text,
-    }];
-    let index_text = lib.index_text();
-    let in_index = append_line(index_text, &line);
-    let placed_in = if target.fits(measure(&in_index)) {
-        files.push(index_plan(lib, in_index));
-        INDEX.to_owned()
-    } else {
-        let key = slug(req.group.as_deref().unwrap_or(&req.kind));
-        let key = if key.is_empty() {
-            req.kind.clone()
-        } else {
-            key
-        };
-        let hub = format!("reference_{key}_hub.md");
-        let old = topic(lib, &hub).map(|f| text_of(f).to_owned());
-        let base = old.clone().unwrap_or_else(|| {
-            format!(
-                "---\nname: {}\ndescription: \"Hub of the {key} entries\"\ntype: reference\n---\n# {key}\n",
-                hub.trim_end_matches(".md")
-            )
-        });
-        files.push(FilePlan {
-            name: hub.clone(),
-            old,
-            new: append_line(&base, &line),
-        });
-        let linked = index_text
-            .lines()
-            .any(|l| crate::text::links::links(l).iter().any(|k| k.target == hub));
-        if !linked {
-            let pointer = format!("- [{key}]({hub}) — hub of {key} entries");
-            files.push(index_plan(lib, append_line(index_text, &pointer)));
-        }
-        hub
     };
-    Ok(AddPlan {
-        files,
-        line,
-        placed_in,
-        similar,
+    for candidate in candidates(lib, req, &line, target, now) {
+        let mut files = vec![entry.clone()];
+        files.extend(candidate.files);
+        let after = lib.with(
+            files
+                .iter()
+                .map(|f| (f.name.as_str(), Some(f.new.as_str()))),
+        );
+        if loads(lib, &after, &file) {
+            return Ok(AddPlan {
+                files,
+                line,
+                placement: candidate.placement,
+                spec,
+                similar,
+            });
+        }
+    }
+    let size = measure(lib.index_text());
+    Err(AddError::Dark {
+        lines: size.lines,
+        utf16: size.utf16,
     })
 }
 
-fn index_plan(lib: &Library, new: String) -> FilePlan {
-    FilePlan {
-        name: INDEX.to_owned(),
-        old: Some(lib.index_text().to_owned()),
-        new,
-    }
+/// A way to place the index line: the files it changes besides the entry.
+struct Candidate {
+    files: Vec<FilePlan>,
+    placement: Placement,
 }
 
+/// The placements, in order of preference (see the module documentation).
+fn candidates(
+    lib: &Library,
+    req: &Request,
+    line: &str,
+    target: Target,
+    now: Timestamp,
+) -> Vec<Candidate> {
+    let index_text = lib.index_text();
+    let in_index = insert_entry(index_text, line);
+    let index = |new: String| FilePlan {
+        name: INDEX.to_owned(),
+        old: lib.index().map(|_| index_text.to_owned()),
+        new,
+    };
+    let key = names::key(req.group.as_deref().unwrap_or(&req.kind));
+    let hub = names::hub_file(&key);
+    let hub_loaded = lib
+        .find(&hub)
+        .is_some_and(|h| lib.reach()[h] == Reach::Direct);
+    let old_hub = topic(lib, &hub).map(|f| text_of(f).to_owned());
+    let hub_plan = || {
+        let base = old_hub.clone().unwrap_or_else(|| {
+            new_hub(
+                lib.spec(),
+                &hub,
+                req.group.as_deref().unwrap_or(&req.kind),
+                now,
+            )
+        });
+        FilePlan {
+            name: hub.clone(),
+            old: old_hub.clone(),
+            new: append_line(&base, line),
+        }
+    };
+    let in_hub = |pointer_added| Placement::Hub {
+        hub: hub.clone(),
+        pointer_added,
+    };
+    let mut out = Vec::new();
+    if target.fits(measure(&in_index)) {
+        out.push(Candidate {
+            files: vec![index(in_index.clone())],
+            placement: Placement::Index,
+        });
+    }
+    if hub_loaded {
+        out.push(Candidate {
+            files: vec![hub_plan()],
+            placement: in_hub(false),
+        });
+    }
+    out.push(Candidate {
+        files: vec![index(in_index)],
+        placement: Placement::Index,
+    });
+    if !hub_loaded {
+        let title = req.group.as_deref().unwrap_or(&req.kind);
+        let pointer = format!(
+            "- [{}]({hub}) — hub of the {title} entries",
+            capitalized(title)
+        );
+        out.push(Candidate {
+            files: vec![hub_plan(), index(insert_pointer(index_text, &pointer))],
+            placement: in_hub(true),
+        });
+    }
+    out
+}
+
+/// Whether `file` is reached from the loaded part of MEMORY.md in `after`, and nothing the
+/// loaded part reached in `before` is lost.
+fn loads(before: &Library, after: &Library, file: &str) -> bool {
+    let reached =
+        |lib: &Library, i: usize| matches!(lib.reach()[i], Reach::Direct | Reach::ViaHub(_));
+    let new = after.find(file).is_some_and(|i| reached(after, i));
+    let kept = (0..before.files.len())
+        .filter(|&i| reached(before, i))
+        .all(|i| {
+            after
+                .find(&before.files[i].rel)
+                .is_some_and(|j| reached(after, j))
+        });
+    new && kept
+}
+
+/// The file name, after checking the request against the rules the audit applies.
 fn validate(lib: &Library, req: &Request) -> Result<String, Refusal> {
+    let file = format!("{}_{}.md", req.kind, req.topic);
     let refuse = |why: String| Refusal {
-        file: format!("{}_{}.md", req.kind, req.topic),
+        file: file.clone(),
         line: None,
         why,
     };
-    if !crate::constants::MEMORY_TYPES.contains(&req.kind.as_str()) {
+    if !MEMORY_TYPES.contains(&req.kind.as_str()) {
         return Err(refuse(format!(
             "unknown type `{}` (one of {})",
             req.kind,
-            crate::constants::MEMORY_TYPES.join(", ")
+            MEMORY_TYPES.join(", ")
         )));
     }
-    let topic_ok = !req.topic.is_empty()
-        && !req.topic.starts_with(['.', '-'])
-        && req
-            .topic
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '-' || c == '_');
-    if !topic_ok {
-        return Err(refuse("topic must be letters, digits, `-` or `_`".into()));
+    if let Some(problem) = topic_problem(&req.topic) {
+        return Err(refuse(format!(
+            "topic `{}`: {problem} (the audit's bad-file-name rule)",
+            req.topic
+        )));
+    }
+    if !matches!(role_of(&file), Role::Entry { .. }) {
+        return Err(refuse(
+            "is a hub's name; add writes memories (tier writes hubs)".into(),
+        ));
     }
     if req.description.trim().is_empty() || req.description.contains(['\n', '\r']) {
         return Err(refuse("description must be one non-empty line".into()));
     }
-    let body_has_why = req.body.as_deref().is_some_and(|b| {
-        b.lines().any(|l| {
-            let l = l.trim_start();
-            l.starts_with("**Why:**") || l.starts_with("## Why") || l.starts_with("Why:")
-        })
-    });
-    if req.kind == "feedback" && req.why.is_none() && !body_has_why {
-        return Err(refuse(
-            "feedback needs a Why section: pass --why or put `**Why:**` in the body".into(),
-        ));
+    let body_has_why = req
+        .body
+        .as_deref()
+        .is_some_and(|b| b.lines().any(|l| is_why_line(l.trim_start())));
+    let needs_why = req.kind == "feedback" || (req.kind == "project" && lib.spec() == Spec::Client);
+    if needs_why && req.why.is_none() && !body_has_why {
+        return Err(refuse(format!(
+            "a {} memory needs its Why (the audit's missing-why rule): pass --why, or put \
+             `**Why:**` in the body",
+            req.kind
+        )));
     }
-    let file = format!("{}_{}.md", req.kind, req.topic);
-    if topic(lib, &file).is_some() || is_hub(&file) {
+    if lib.file(&file).is_some() {
         return Err(refuse("already exists; update it instead".into()));
     }
     Ok(file)
 }
 
-/// A YAML scalar: plain when unambiguous, else double-quoted (JSON escapes are valid YAML).
+fn is_why_line(l: &str) -> bool {
+    let l = l.to_ascii_lowercase();
+    l.starts_with("**why:**")
+        || l.starts_with("**why**:")
+        || l.starts_with("## why")
+        || l.starts_with("why:")
+}
+
+/// A YAML scalar the client reads back as written: plain when unambiguous, else
+/// double-quoted (JSON escapes are valid YAML), as the client's writer quotes `,` and `: `.
 fn yaml_scalar(s: &str) -> String {
     let plain = s.chars().next().is_some_and(char::is_alphanumeric)
         && s.chars()
-            .all(|c| c.is_alphanumeric() || " -.,()'/".contains(c))
+            .all(|c| c.is_alphanumeric() || " -.()'/".contains(c))
         && !s.ends_with(' ')
         && !matches!(
             s.to_ascii_lowercase().as_str(),
-            "y" | "n" | "yes" | "no" | "on" | "off" | "true" | "false" | "null"
-        );
+            "y" | "n" | "yes" | "no" | "on" | "off" | "true" | "false" | "null" | "~"
+        )
+        && s.parse::<f64>().is_err();
     if plain {
         s.to_owned()
     } else {
@@ -186,59 +368,207 @@ fn yaml_scalar(s: &str) -> String {
     }
 }
 
-fn entry_text(req: &Request, modified: &str) -> String {
-    let mut t = format!(
-        "---\nname: {}\ndescription: {}\ntype: {}\n",
-        req.topic,
-        yaml_scalar(&req.description),
-        req.kind
-    );
-    if let Some(g) = &req.group {
-        t.push_str(&format!("group: {}\n", yaml_scalar(g)));
+/// `<type>-<topic>` as a kebab-case slug (`feedback_wild_card` → `feedback-wild-card`).
+fn kebab(kind: &str, topic: &str) -> String {
+    std::iter::once(kind)
+        .chain(topic.split(['-', '_']))
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// The new memory's text, in `spec`.
+fn entry_text(spec: Spec, req: &Request, file: &str, now: Timestamp) -> String {
+    let description = yaml_scalar(req.description.trim());
+    let mut t = String::from("---\n");
+    match spec {
+        Spec::Client => {
+            t.push_str(&format!("name: {}\n", kebab(&req.kind, &req.topic)));
+            t.push_str(&format!("description: {description}\nmetadata:\n"));
+            t.push_str(&format!(
+                "  node_type: {}\n",
+                crate::constants::NODE_TYPE_MEMORY
+            ));
+            t.push_str(&format!("  type: {}\n", req.kind));
+            if let Some(g) = &req.group {
+                t.push_str(&format!("  group: {}\n", yaml_scalar(g)));
+            }
+            if let Some(s) = req.session.as_deref().filter(|s| !s.trim().is_empty()) {
+                t.push_str(&format!("  originSessionId: {}\n", yaml_scalar(s.trim())));
+            }
+            t.push_str(&format!(
+                "  modified: {}\n",
+                now.strftime("%Y-%m-%dT%H:%M:%S%.3fZ")
+            ));
+        }
+        Spec::Manager => {
+            t.push_str(&format!("name: {}\n", file.trim_end_matches(".md")));
+            t.push_str(&format!("description: {description}\ntype: {}\n", req.kind));
+            if let Some(g) = &req.group {
+                t.push_str(&format!("group: {}\n", yaml_scalar(g)));
+            }
+            t.push_str(&format!("modified: {}\n", now.strftime("%Y-%m-%d")));
+        }
     }
-    t.push_str(&format!("modified: {modified}\n---\n\n"));
-    if let Some(body) = req
-        .body
-        .as_deref()
-        .map(str::trim_end)
-        .filter(|b| !b.is_empty())
-    {
-        t.push_str(body);
-        t.push_str("\n\n");
-    }
-    if let Some(why) = &req.why {
-        t.push_str(&format!("**Why:** {}\n", why.trim()));
-    }
-    while t.ends_with("\n\n") {
-        t.pop();
+    t.push_str("---\n\n");
+    let body = req.body.as_deref().map(str::trim).filter(|b| !b.is_empty());
+    t.push_str(body.unwrap_or(req.description.trim()));
+    t.push('\n');
+    let why = req.why.as_deref().map(str::trim).filter(|w| !w.is_empty());
+    let how = req.how.as_deref().map(str::trim).filter(|h| !h.is_empty());
+    match spec {
+        Spec::Client => {
+            if why.is_some() || how.is_some() {
+                t.push('\n');
+            }
+            if let Some(w) = why {
+                t.push_str(&format!("**Why:** {w}\n"));
+            }
+            if let Some(h) = how {
+                t.push_str(&format!("**How to apply:** {h}\n"));
+            }
+        }
+        Spec::Manager => {
+            if let Some(w) = why {
+                t.push_str(&format!("\n## Why\n{w}\n"));
+            }
+            if let Some(h) = how {
+                t.push_str(&format!("\n## How to apply\n{h}\n"));
+            }
+        }
     }
     t
 }
 
-/// The most similar existing entry: the larger of description-to-description and
-/// whole-text similarity (a short description is diluted by a long body otherwise).
-fn nearest(lib: &Library, req: &Request) -> Option<(String, f64)> {
-    let body = req.body.as_deref().unwrap_or("");
-    let my_desc = Signature::of(&req.description);
-    let my_all = Signature::of(&format!("{} {body}", req.description));
-    lib.top_level()
-        .filter(|f| !is_hub(&f.rel))
-        .map(|f| {
-            let (n, text) = (&f.rel, text_of(f));
-            let their_body = crate::text::frontmatter::split(text).body;
-            let desc = f
-                .meta()
-                .and_then(|m| m.description.as_deref())
-                .unwrap_or("");
-            let by_desc = if desc.is_empty() {
-                0.0
-            } else {
-                similarity(&my_desc, &Signature::of(desc))
-            };
-            let by_all = similarity(&my_all, &Signature::of(&format!("{desc} {their_body}")));
-            (n.clone(), by_desc.max(by_all))
-        })
+/// `- [Title](file.md) — hook`, the hook cut so the line stays under the length the client
+/// asks for (150 UTF-16 units).
+fn index_line(req: &Request, file: &str) -> String {
+    let title = match req
+        .title
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+    {
+        Some(t) => t.to_owned(),
+        None => capitalized(&req.topic.replace(['-', '_'], " ")),
+    };
+    let head = format!("- [{title}]({file}) — ");
+    let mut line = head;
+    for c in req.description.trim().chars() {
+        if utf16_len(&line) + c.len_utf16() + 1 > INDEX_LINE_GUIDE_UTF16 - 1 {
+            line = line.trim_end().to_owned();
+            line.push('…');
+            return line;
+        }
+        line.push(c);
+    }
+    line
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// The most similar existing memory, by the audit's own comparison ([`similar::of_memory`]).
+fn nearest(lib: &Library, file: &str, text: &str) -> Option<(String, f64)> {
+    let new = MemFile::from_text(&lib.root, file.to_owned(), text.to_owned());
+    let mine = similar::of_memory(&new)?;
+    lib.files
+        .iter()
+        .filter_map(|f| Some((f.rel.clone(), similarity(&mine, &similar::of_memory(f)?))))
         .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+}
+
+/// A new hub for `group`, in `spec`, stamped `modified`.
+fn new_hub(spec: Spec, hub: &str, group: &str, now: Timestamp) -> String {
+    let description =
+        serde_json::to_string(&format!("Hub of the {group} entries")).unwrap_or_default();
+    match spec {
+        Spec::Client => format!(
+            "---\nname: {}\ndescription: {description}\nmetadata:\n  node_type: {}\n  type: reference\n  modified: {}\n---\n\n# {}\n\n",
+            names::kebab_name(hub),
+            crate::constants::NODE_TYPE_MEMORY,
+            now.strftime("%Y-%m-%dT%H:%M:%S%.3fZ"),
+            capitalized(group)
+        ),
+        Spec::Manager => format!(
+            "---\nname: {}\ndescription: {description}\ntype: reference\nmodified: {}\n---\n\n# {}\n\n",
+            hub.trim_end_matches(".md"),
+            now.strftime("%Y-%m-%d"),
+            capitalized(group)
+        ),
+    }
+}
+
+/// The index with the entry line added: before tier's `## Hubs` section when the index ends
+/// with one, else at the end.
+fn insert_entry(text: &str, line: &str) -> String {
+    let idx = parse(text);
+    let hubs = (idx.lines.iter()).rposition(|l| {
+        matches!(&l.kind, Kind::Heading { title, .. } if title.eq_ignore_ascii_case(HUBS_HEADING))
+    });
+    let last_heading = (idx.lines.iter()).rposition(|l| matches!(l.kind, Kind::Heading { .. }));
+    match hubs.filter(|&h| Some(h) == last_heading) {
+        Some(h) => {
+            let before = (0..h)
+                .rev()
+                .find(|&i| !matches!(idx.lines[i].kind, Kind::Blank));
+            insert_after(text, &idx, before, line)
+        }
+        None => append_line(text, line),
+    }
+}
+
+/// The index with a pointer line added: at the end of its `## Hubs` section when it has one,
+/// else at the end.
+fn insert_pointer(text: &str, line: &str) -> String {
+    let idx = parse(text);
+    let hubs = (idx.lines.iter()).position(|l| {
+        matches!(&l.kind, Kind::Heading { title, .. } if title.eq_ignore_ascii_case(HUBS_HEADING))
+    });
+    match hubs {
+        Some(h) => {
+            let end = idx.section_end(h);
+            let last = (h..end)
+                .rev()
+                .find(|&i| !matches!(idx.lines[i].kind, Kind::Blank));
+            insert_after(text, &idx, last, line)
+        }
+        None => append_line(text, line),
+    }
+}
+
+/// `text` with `line` inserted after index line `after` (`None`: before the first line).
+fn insert_after(text: &str, idx: &super::parse::Index, after: Option<usize>, line: &str) -> String {
+    let eol = idx.eol;
+    // Byte offset where line `after + 1` starts.
+    let skip = idx.frontmatter.len();
+    let mut at = skip;
+    if let Some(a) = after {
+        let mut seen = 0;
+        for (k, b) in text.bytes().enumerate().skip(skip) {
+            if b == b'\n' {
+                if seen == a {
+                    at = k + 1;
+                    break;
+                }
+                seen += 1;
+            }
+        }
+        if seen < a || at == skip {
+            return append_line(text, line);
+        }
+    }
+    let mut out = String::with_capacity(text.len() + line.len() + 2);
+    out.push_str(&text[..at]);
+    out.push_str(line);
+    out.push_str(eol);
+    out.push_str(&text[at..]);
+    out
 }
 
 /// `text` with `line` appended on a line of its own, in `text`'s line ending.
@@ -254,103 +584,4 @@ fn append_line(text: &str, line: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::memory::Config;
-
-    const T: Target = Target {
-        lines: 3,
-        utf16: 16_000,
-    };
-
-    fn req(kind: &str, topic: &str, desc: &str) -> Request {
-        Request {
-            kind: kind.into(),
-            topic: topic.into(),
-            description: desc.into(),
-            ..Request::default()
-        }
-    }
-
-    fn lib(index: &str) -> Library {
-        Library::from_texts(
-            std::path::Path::new("/m"),
-            Config::default(),
-            [
-                ("MEMORY.md", index.to_owned()),
-                ("project_deploy.md", "---\ndescription: deploys go through the staging cluster first\n---\nAlways deploy to staging before production on Fridays.\n".to_owned()),
-            ],
-        )
-    }
-
-    #[test]
-    fn writes_frontmatter_and_indexes_in_memory_md_while_it_fits() {
-        let mut r = req("feedback", "wild-card", "Globs: use ** not *");
-        r.why = Some("it broke twice".into());
-        let p = plan_add(
-            &lib("- [d](project_deploy.md)\r\n"),
-            &r,
-            T,
-            "2026-11-29T18:00:00.000Z",
-        )
-        .unwrap();
-        assert_eq!(
-            p.files[0].new,
-            "---\nname: wild-card\ndescription: \"Globs: use ** not *\"\ntype: feedback\nmodified: 2026-11-29T18:00:00.000Z\n---\n\n**Why:** it broke twice\n"
-        );
-        assert_eq!(p.placed_in, "MEMORY.md");
-        assert_eq!(
-            p.files[1].new,
-            "- [d](project_deploy.md)\r\n- [wild-card](feedback_wild-card.md) — Globs: use ** not *\r\n"
-        );
-        let Front::Parsed(meta) = crate::memory::meta::parse(&p.files[0].new).front else {
-            panic!("the new entry's frontmatter parses");
-        };
-        assert_eq!(meta.description.as_deref(), Some("Globs: use ** not *"));
-    }
-
-    #[test]
-    fn goes_to_the_group_hub_when_memory_md_is_full_and_links_the_hub() {
-        let p = plan_add(
-            &lib("a\nb\nc\n"),
-            &req("user", "tz", "Lives in UTC+9"),
-            T,
-            "t",
-        )
-        .unwrap();
-        assert_eq!(p.placed_in, "reference_user_hub.md");
-        assert!(
-            p.files[1]
-                .new
-                .ends_with("# user\n- [tz](user_tz.md) — Lives in UTC+9\n")
-        );
-        assert_eq!(
-            p.files[2].new,
-            "a\nb\nc\n- [user](reference_user_hub.md) — hub of user entries\n"
-        );
-    }
-
-    #[test]
-    fn refuses_duplicates_missing_why_bad_names_and_existing_files() {
-        let dup = req(
-            "project",
-            "deploy2",
-            "deploys go through the staging cluster first",
-        );
-        let err = plan_add(&lib(""), &dup, T, "t").unwrap_err();
-        assert!(
-            err.why.starts_with("near-duplicate of project_deploy.md"),
-            "{err}"
-        );
-        let forced = Request { force: true, ..dup };
-        assert!(plan_add(&lib(""), &forced, T, "t").is_ok());
-        let err = plan_add(&lib(""), &req("feedback", "x", "d"), T, "t").unwrap_err();
-        assert!(err.why.contains("Why section"));
-        assert!(plan_add(&lib(""), &req("note", "x", "d"), T, "t").is_err());
-        assert!(plan_add(&lib(""), &req("user", "../x", "d"), T, "t").is_err());
-        let err = plan_add(&lib(""), &req("project", "deploy", "other"), T, "t").unwrap_err();
-        assert!(err.why.contains("already exists"));
-    }
-
-    use crate::memory::meta::Front;
-}
+mod tests;

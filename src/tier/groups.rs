@@ -1,354 +1,472 @@
-//! Who goes where: resolving links to files, finding crowns and pointers, and assigning every
-//! other index line to a group (the index's own heading, else the linked file's `group`
-//! field, else its type prefix `feedback_…`, else its `type`, else `misc`).
+//! Who goes where: every line of MEMORY.md gets a role, and every entry a group (its hub).
+//!
+//! Links are the library's own ([`Library::links`]: the same resolution the audit uses, `~/`,
+//! `[[name]]`, code spans and reference links included), so tier and the audit never disagree
+//! about what a line links.
+//!
+//! - Blank lines, prose and plain rule lines (no link: the rule itself, in force because it
+//!   loads) stay where they are, and so do lines that only point out of the library.
+//! - The title (a leading `# H1`) stays on top and is never a group.
+//! - Crowns (⭐ / ⚠️, or a file pinned in `[tier] pins`) go to the top, verbatim.
+//! - A list line linking a hub is a pointer; it stays (or is folded, see `shape`).
+//! - Every other list line with a link is an entry of a group:
+//!   1. a section that already has exactly one hub pointer keeps feeding that hub (the user
+//!      made it for this section);
+//!   2. else the linked file's frontmatter: `group:`, then its `type` as the client reads it;
+//!   3. else the heading it is under (the title excluded);
+//!   4. else its file-name prefix (`feedback_…`);
+//!   5. else `misc`.
+//!
+//!   An entry whose links all lead nowhere is a broken line: it is grouped by 1, 3, 4, 5 and
+//!   moves verbatim like any other (the plan reports it).
+//! - A group with one entry and no hub of its own joins the `Other` group: tier never makes a
+//!   hub for a single entry.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
+use jiff::Timestamp;
+
+use super::names;
 use super::parse::{Index, Kind, has_crown_mark};
-use super::{Refusal, is_hub, topic};
-use crate::constants::INDEX_FILE as INDEX;
 use crate::memory::Library;
-
-/// Resolves link targets to library files.
-#[derive(Debug)]
-pub struct Resolver<'a> {
-    lib: &'a Library,
-    by_name: HashMap<&'a str, Vec<&'a str>>,
-}
-
-impl<'a> Resolver<'a> {
-    /// Builds the name table; refuses file names that differ only in case. Files sharing a
-    /// frontmatter `name` are refused only where a link uses that name (see
-    /// [`Resolver::ambiguous`]).
-    pub fn new(lib: &'a Library) -> Result<Self, Refusal> {
-        let mut by_name: HashMap<&str, Vec<&str>> = HashMap::new();
-        let mut folded: HashMap<String, &str> = HashMap::new();
-        for f in lib.top_level() {
-            let file = f.rel.as_str();
-            if let Some(other) = folded.insert(file.to_lowercase(), file) {
-                return Err(dup(file, other, "file names differ only in case"));
-            }
-            if let Some(name) = f.meta().and_then(|m| m.name.as_deref()) {
-                by_name.entry(name).or_default().push(file);
-            }
-        }
-        Ok(Resolver { lib, by_name })
-    }
-
-    /// The file a link target names: the file itself, `target.md`, a file whose frontmatter
-    /// `name` is `target`, or an existing nested path.
-    pub fn resolve(&self, target: &str) -> Option<&'a str> {
-        if let Some(f) = topic(self.lib, target) {
-            return Some(&f.rel);
-        }
-        if let Some(f) = topic(self.lib, &format!("{target}.md")) {
-            return Some(&f.rel);
-        }
-        if let Some(k) = self.by_name.get(target) {
-            return Some(k[0]);
-        }
-        let nested = target
-            .contains('/')
-            .then(|| self.lib.file(target))
-            .flatten();
-        nested.map(|f| f.rel.as_str())
-    }
-}
-
-impl Resolver<'_> {
-    /// A refusal when `target` resolves only through a frontmatter `name` that several files
-    /// share (the link is ambiguous).
-    pub fn ambiguous(&self, target: &str) -> Option<Refusal> {
-        let direct =
-            topic(self.lib, target).is_some() || topic(self.lib, &format!("{target}.md")).is_some();
-        match self.by_name.get(target) {
-            Some(files) if !direct && files.len() > 1 => Some(dup(
-                files[1],
-                files[0],
-                &format!("both are named `{target}`, and a link uses that name"),
-            )),
-            _ => None,
-        }
-    }
-}
-
-fn dup(file: &str, other: &str, why: &str) -> Refusal {
-    Refusal {
-        file: file.to_owned(),
-        line: None,
-        why: format!("duplicate topic name with {other} ({why}); rename one first"),
-    }
-}
+use crate::memory::file::{Role as FileRole, role_of};
+use crate::memory::library::{FileLink, Target};
 
 /// What happens to an index line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
-    /// Stays where it is (blank lines, preamble prose, lines of groups that are not moved).
+    /// Stays where it is: blank lines, prose, rule lines, outward links.
     Keep,
+    /// The index's title: stays first.
+    Title,
+    /// A heading: stays while anything of its section stays (see `shape`).
+    Heading,
     /// Goes to the top, verbatim.
     Crown,
-    /// Already points to a hub: stays.
-    Pointer,
-    /// Belongs to group N (moves to its hub if the group is pushed).
-    Group(usize),
+    /// Links a hub: pointer N (into [`Layout::pointers`]).
+    Pointer(usize),
+    /// An entry of group N (into [`Layout::groups`]).
+    Entry(usize),
 }
 
-/// A group of index lines sharing one hub.
+/// A group of entries sharing one hub.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Group {
-    /// Slug used in the hub name.
+    /// ASCII slug used in the hub name.
     pub key: String,
-    /// Human title (the heading text, or the key).
+    /// Human title (the heading, `group:` or type).
     pub title: String,
-    /// `reference_<key>_hub.md`.
+    /// The hub file (`reference_<key>_hub.md`, or the section's own hub).
     pub hub: String,
-    /// Line indices (into [`Index::lines`]) that move with the group, in order.
+    /// Entry lines (indices into [`Index::lines`]), in order.
     pub lines: Vec<usize>,
-    /// How many of them are entries.
-    pub entries: usize,
-    /// First linked file of each entry (for the pointer's description).
+    /// Each entry's title (its link text, else its file's topic), for the pointer's hook.
     pub topics: Vec<String>,
-    /// MEMORY.md already has a line linking the hub.
-    pub has_pointer: bool,
-    /// Those lines (indices into [`Index::lines`]): they stay unless the group is folded.
-    pub pointers: Vec<usize>,
-    /// Every hub file those lines link, in order.
-    pub pointer_hubs: Vec<String>,
-    /// The newest `modified` among the group's entry files and hubs: how recently the group
-    /// was needed (`None`: nothing says).
-    pub last_used: Option<jiff::Timestamp>,
+    /// The hub file exists already.
+    pub hub_exists: bool,
+    /// A pointer line of MEMORY.md links the hub already (pushing generates no pointer).
+    pub linked: bool,
+    /// The newest `modified` among the entries' files and the hub (`None`: nothing says).
+    pub last_used: Option<Timestamp>,
 }
 
 impl Group {
-    /// The hubs an aggregate line links for this group: those its own pointer lines link, or
-    /// the hub this plan gives it.
-    pub fn linked_hubs(&self) -> Vec<&str> {
-        if self.has_pointer {
-            self.pointer_hubs.iter().map(String::as_str).collect()
-        } else {
-            vec![self.hub.as_str()]
-        }
+    /// Whether tier may move this group into its hub: never a new hub for one entry.
+    pub fn pushable(&self) -> bool {
+        self.lines.len() >= 2 || (!self.lines.is_empty() && (self.hub_exists || self.linked))
     }
 }
 
-/// Every index line's role, and the groups.
+/// An existing line of MEMORY.md that links one or more hubs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pointer {
+    /// Its line (index into [`Index::lines`]).
+    pub line: usize,
+    /// The hub files it links, in order.
+    pub hubs: Vec<String>,
+    /// Its label on the aggregate line: its section's heading when it is the section's only
+    /// pointer, else the hub's group.
+    pub title: String,
+    /// The newest `modified` among those hubs.
+    pub last_used: Option<Timestamp>,
+    /// It may be folded onto the aggregate line: not a crown's, not right under the title.
+    pub foldable: bool,
+}
+
+/// An entry line none of whose links leads to a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Broken {
+    /// Its line (index into [`Index::lines`]).
+    pub line: usize,
+    /// The targets, as written.
+    pub targets: Vec<String>,
+}
+
+/// Every index line's role, the groups and the pointers.
 #[derive(Debug, Clone)]
 pub struct Layout {
     /// One per index line.
     pub roles: Vec<Role>,
     /// Groups in order of first appearance.
     pub groups: Vec<Group>,
+    /// Pointer lines in order.
+    pub pointers: Vec<Pointer>,
+    /// Broken entry lines in order.
+    pub broken: Vec<Broken>,
+    /// An existing heading titled `Hubs`: where tier puts the pointers it writes.
+    pub hubs_heading: Option<usize>,
 }
 
-/// A file-name-safe, lower-case slug (Unicode letters and digits kept).
-pub fn slug(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars().flat_map(char::to_lowercase) {
-        if c.is_alphanumeric() {
-            out.push(c);
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
-        }
-        if out.chars().count() >= 48 {
-            break;
-        }
-    }
-    out.trim_end_matches('-').to_owned()
-}
+/// The title of the heading under which tier writes its pointers.
+pub const HUBS_HEADING: &str = "Hubs";
 
-/// Classifies every line of `idx`. Refuses entry lines linking files that do not exist, naming
-/// every such link at once.
-pub fn classify(lib: &Library, idx: &Index, resolver: &Resolver) -> Result<Layout, Refusal> {
-    broken_links(idx, resolver)?;
-    let mut roles = Vec::with_capacity(idx.lines.len());
-    let mut groups: Vec<Group> = Vec::new();
-    let mut by_key: BTreeMap<String, usize> = BTreeMap::new();
-    let mut group_of = |key: String, title: &str, groups: &mut Vec<Group>| -> usize {
-        *by_key.entry(key.clone()).or_insert_with(|| {
-            groups.push(Group {
-                hub: format!("reference_{key}_hub.md"),
-                key,
-                title: title.to_owned(),
-                lines: Vec::new(),
-                entries: 0,
-                topics: Vec::new(),
-                has_pointer: false,
-                pointers: Vec::new(),
-                pointer_hubs: Vec::new(),
-                last_used: None,
-            });
-            groups.len() - 1
-        })
+/// The group single entries join.
+const OTHER: &str = "Other";
+
+/// Classifies every line of `idx` (MEMORY.md of `lib`).
+pub fn classify(lib: &Library, idx: &Index) -> Layout {
+    let by_line = links_by_line(lib);
+    let no_links: &[FileLink] = &[];
+    let links_of = |i: usize| {
+        by_line
+            .get(&idx.lines[i].no)
+            .map_or(no_links, Vec::as_slice)
     };
-    let heading_key = |i: Option<usize>| -> Option<(String, String)> {
-        let Kind::Heading { title } = &idx.lines[i?].kind else {
-            return None;
-        };
-        let key = slug(title);
-        (!key.is_empty()).then(|| (key, title.clone()))
-    };
+    let mut roles = vec![Role::Keep; idx.lines.len()];
+    let mut pointers = Vec::new();
     for (i, line) in idx.lines.iter().enumerate() {
-        let role = match &line.kind {
+        roles[i] = match &line.kind {
             Kind::Blank => Role::Keep,
-            Kind::Heading { .. } => match heading_key(Some(i)) {
-                Some((key, title)) => Role::Group(group_of(key, &title, &mut groups)),
-                None => Role::Keep,
-            },
+            Kind::Heading { .. } if idx.title == Some(i) => Role::Title,
+            Kind::Heading { .. } => Role::Heading,
             Kind::Text if has_crown_mark(line.text) => Role::Crown,
-            Kind::Text => match heading_key(line.section) {
-                Some((key, title)) => Role::Group(group_of(key, &title, &mut groups)),
-                None => Role::Keep,
-            },
-            Kind::Entry { targets } => {
-                let mut files = Vec::new();
-                for t in targets {
-                    if let Some(r) = resolver.ambiguous(t) {
-                        return Err(r);
-                    }
-                    // Every target resolves: `broken_links` checked.
-                    files.extend(resolver.resolve(t));
-                }
-                let pinned = files
-                    .iter()
-                    .any(|f| lib.config.tier.pins.iter().any(|p| p == f));
-                if has_crown_mark(line.text) || pinned {
+            Kind::Text => Role::Keep,
+            Kind::Entry => {
+                let links = links_of(i);
+                let pinned = links.iter().any(|l| match l.target {
+                    Target::File(t) => lib.config.tier.pins.contains(&lib.files[t].rel),
+                    _ => false,
+                });
+                let hubs = hubs_linked(lib, links);
+                if links.is_empty() {
+                    // In an HTML comment: the client never shows it.
+                    Role::Keep
+                } else if has_crown_mark(line.text) || pinned {
                     Role::Crown
-                } else if let Some(hub) = files.iter().find(|f| is_hub(f)) {
-                    // A pointer under a heading names the hub of that heading's group.
-                    let g = match heading_key(line.section) {
-                        Some((key, title)) => {
-                            let g = group_of(key, &title, &mut groups);
-                            if !groups[g].has_pointer {
-                                groups[g].hub = (*hub).to_owned();
-                            }
-                            g
-                        }
-                        None => {
-                            let key =
-                                hub["reference_".len()..hub.len() - "_hub.md".len()].to_owned();
-                            group_of(key.clone(), &key, &mut groups)
-                        }
-                    };
-                    let group = &mut groups[g];
-                    group.has_pointer = true;
-                    group.pointers.push(i);
-                    for f in files.iter().filter(|f| is_hub(f)) {
-                        if !group.pointer_hubs.iter().any(|h| h == f) {
-                            group.pointer_hubs.push((*f).to_owned());
-                        }
-                        group.last_used = group.last_used.max(modified(lib, f));
-                    }
-                    Role::Pointer
+                } else if !hubs.is_empty() {
+                    let last_used = hubs.iter().filter_map(|h| modified(lib, h)).max();
+                    let under_title = idx.title.is_some() && line.section.is_none();
+                    pointers.push(Pointer {
+                        line: i,
+                        title: hub_key(&hubs[0]),
+                        hubs,
+                        last_used,
+                        foldable: !under_title,
+                    });
+                    Role::Pointer(pointers.len() - 1)
                 } else {
-                    let (key, title) =
-                        heading_key(line.section).unwrap_or_else(|| entry_group(lib, files[0]));
-                    let g = group_of(key, &title, &mut groups);
-                    let group = &mut groups[g];
-                    group.entries += 1;
-                    group
-                        .topics
-                        .push(files[0].trim_end_matches(".md").to_owned());
-                    for f in &files {
-                        group.last_used = group.last_used.max(modified(lib, f));
-                    }
-                    Role::Group(g)
+                    // Decided below, once the sections' hubs are known.
+                    Role::Entry(usize::MAX)
                 }
             }
         };
-        if let Role::Group(g) = role {
-            groups[g].lines.push(i);
+    }
+    crown_sections(idx, &mut roles, &mut pointers);
+    let section_hubs = section_hubs(idx, &roles, &pointers);
+    for p in &mut pointers {
+        if let Some(h) = idx.lines[p.line].section
+            && section_hubs.contains_key(&h)
+        {
+            p.title = heading_title(idx, h);
         }
-        roles.push(role);
     }
-    crown_headings(idx, &mut roles, &mut groups);
-    Ok(Layout { roles, groups })
-}
-
-/// Refuses an index with links to files that do not exist: the first one, with the others
-/// listed after it (up to ten), so one run shows what to fix.
-fn broken_links(idx: &Index, resolver: &Resolver) -> Result<(), Refusal> {
-    let mut broken = (idx.lines.iter()).flat_map(|line| match &line.kind {
-        Kind::Entry { targets } => (targets.iter())
-            .filter(|t| resolver.resolve(t).is_none())
-            .map(|t| (line.no, t.as_str()))
-            .collect(),
-        _ => Vec::new(),
+    let mut groups: Vec<Group> = Vec::new();
+    let mut by_key: HashMap<String, usize> = HashMap::new();
+    let mut broken = Vec::new();
+    let undecided: Vec<usize> = (0..roles.len())
+        .filter(|&i| roles[i] == Role::Entry(usize::MAX))
+        .collect();
+    for i in undecided {
+        let links = links_of(i);
+        let file = links.iter().find_map(|l| match l.target {
+            Target::File(t) | Target::Named(t) => Some(t),
+            _ => None,
+        });
+        let Some(file) = file.or_else(|| {
+            let missing = links.iter().any(|l| l.target == Target::Missing);
+            missing.then_some(usize::MAX)
+        }) else {
+            // Links only out of the library: an outward pointer, like a rule.
+            roles[i] = Role::Keep;
+            continue;
+        };
+        let file = (file != usize::MAX).then_some(file);
+        if file.is_none() {
+            broken.push(Broken {
+                line: i,
+                targets: links.iter().map(|l| l.link.target.clone()).collect(),
+            });
+        }
+        let (key, title, hub) = match idx.lines[i].section.and_then(|h| section_hubs.get(&h)) {
+            Some(hub) => {
+                let h = idx.lines[i].section.unwrap_or(i);
+                (hub_key(hub), heading_title(idx, h), hub.clone())
+            }
+            None => {
+                let (key, title) = group_of(lib, idx, i, file, &links[0].link.target);
+                let hub = names::hub_file(&key);
+                (key, title, hub)
+            }
+        };
+        let g = *by_key.entry(hub.clone()).or_insert_with(|| {
+            groups.push(new_group(lib, &pointers, key, title, hub));
+            groups.len() - 1
+        });
+        let group = &mut groups[g];
+        group.lines.push(i);
+        group
+            .topics
+            .push(label(lib, idx.lines[i].text, file, &links[0].link.target));
+        if let Some(t) = file {
+            group.last_used = group.last_used.max(lib.files[t].modified());
+        }
+        roles[i] = Role::Entry(g);
+    }
+    join_singles(lib, &pointers, &mut groups, &mut roles);
+    let hubs_heading = (0..idx.lines.len()).find(|&i| {
+        roles[i] == Role::Heading
+            && matches!(&idx.lines[i].kind, Kind::Heading { title, .. }
+                if title.eq_ignore_ascii_case(HUBS_HEADING))
     });
-    let Some((no, first)) = broken.next() else {
-        return Ok(());
-    };
-    let mut why = format!("links to `{first}`, which is not a file in the memory folder");
-    let rest: Vec<(usize, &str)> = broken.collect();
-    if !rest.is_empty() {
-        let shown: Vec<String> = (rest.iter().take(10))
-            .map(|(n, t)| format!("{INDEX}:{n} `{t}`"))
-            .collect();
-        let more = if rest.len() > 10 { ", …" } else { "" };
-        why.push_str(&format!(
-            "; {} more broken links: {}{more} (`ccmem audit` lists them all as broken-link)",
-            rest.len(),
-            shown.join(", ")
-        ));
+    Layout {
+        roles,
+        groups,
+        pointers,
+        broken,
+        hubs_heading,
     }
-    Err(Refusal::line(INDEX, no, why))
 }
 
-/// A heading whose section holds only crowns (e.g. `## ⚠️ Read first`) goes to the top with
-/// them instead of staying behind empty.
-fn crown_headings(idx: &Index, roles: &mut [Role], groups: &mut [Group]) {
+/// MEMORY.md's links, by 1-based line.
+fn links_by_line(lib: &Library) -> HashMap<usize, Vec<FileLink>> {
+    let mut by_line: HashMap<usize, Vec<FileLink>> = HashMap::new();
+    if let Some(index) = lib.index() {
+        for l in lib.links(index) {
+            by_line.entry(l.line).or_default().push(l.clone());
+        }
+    }
+    by_line
+}
+
+/// The hub files among `links`' targets, in order, once each.
+fn hubs_linked(lib: &Library, links: &[FileLink]) -> Vec<String> {
+    let mut hubs: Vec<String> = Vec::new();
+    for l in links {
+        if let Target::File(t) = l.target
+            && matches!(lib.files[t].role, FileRole::Hub { .. })
+            && !lib.files[t].rel.contains('/')
+            && !hubs.contains(&lib.files[t].rel)
+        {
+            hubs.push(lib.files[t].rel.clone());
+        }
+    }
+    hubs
+}
+
+/// A heading marked as a crown (`## ⚠️ Read first`) crowns its whole section; a heading whose
+/// own lines are all crowns goes to the top with them instead of staying behind empty. A
+/// pointer in a crown section stays a pointer but is never folded.
+fn crown_sections(idx: &Index, roles: &mut [Role], pointers: &mut [Pointer]) {
     for h in 0..idx.lines.len() {
-        if !matches!(idx.lines[h].kind, Kind::Heading { .. }) {
+        if roles[h] != Role::Heading {
             continue;
         }
-        let marked = has_crown_mark(idx.lines[h].text);
-        if marked {
-            // A crown-marked heading crowns its whole section.
-            for (i, l) in idx.lines.iter().enumerate() {
-                if l.section == Some(h) && !matches!(l.kind, Kind::Blank) {
-                    if let Role::Group(g) = roles[i] {
-                        groups[g].lines.retain(|&x| x != i);
-                        if matches!(l.kind, Kind::Entry { .. }) {
-                            groups[g].entries -= 1;
-                        }
-                    }
-                    if roles[i] != Role::Pointer {
-                        roles[i] = Role::Crown;
-                    }
+        let end = idx.section_end(h);
+        if has_crown_mark(idx.lines[h].text) {
+            roles[h] = Role::Crown;
+            let lines = &idx.lines[h + 1..end];
+            for (role, line) in roles[h + 1..end].iter_mut().zip(lines) {
+                match role {
+                    Role::Pointer(p) => pointers[*p].foldable = false,
+                    Role::Keep if matches!(line.kind, Kind::Blank) => {}
+                    other => *other = Role::Crown,
                 }
             }
+            continue;
         }
-        let mut members = (idx.lines.iter().enumerate())
-            .filter(|(_, l)| l.section == Some(h) && !matches!(l.kind, Kind::Blank))
-            .peekable();
-        let only_crowns = members.peek().is_some() && members.all(|(i, _)| roles[i] == Role::Crown);
-        if marked || only_crowns {
-            if let Role::Group(g) = roles[h] {
-                groups[g].lines.retain(|&i| i != h);
-            }
+        let mut own = (h + 1..end).filter(|&i| !matches!(idx.lines[i].kind, Kind::Blank));
+        let first = own.next();
+        if first.is_some()
+            && first
+                .into_iter()
+                .chain(own)
+                .all(|i| roles[i] == Role::Crown)
+        {
             roles[h] = Role::Crown;
         }
     }
 }
 
-/// A file's `modified`, when it has a readable one.
-fn modified(lib: &Library, file: &str) -> Option<jiff::Timestamp> {
-    topic(lib, file)?.modified()
+/// Sections (headings) with exactly one pointer line among their own lines, linking exactly
+/// one hub: the hub the section's entries go to.
+fn section_hubs(idx: &Index, roles: &[Role], pointers: &[Pointer]) -> HashMap<usize, String> {
+    let mut count: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (i, role) in roles.iter().enumerate() {
+        if let (Role::Pointer(p), Some(h)) = (role, idx.lines[i].section) {
+            count.entry(h).or_default().push(*p);
+        }
+    }
+    count
+        .into_iter()
+        .filter_map(|(h, ps)| match ps.as_slice() {
+            [p] if pointers[*p].hubs.len() == 1 => Some((h, pointers[*p].hubs[0].clone())),
+            _ => None,
+        })
+        .collect()
 }
 
-fn entry_group(lib: &Library, file: &str) -> (String, String) {
-    let meta = topic(lib, file).and_then(|f| f.meta());
-    let from_meta = meta.and_then(|m| m.group.as_deref()).map(slug);
-    let prefix = file
-        .split_once('_')
-        .map(|(p, _)| slug(p))
-        .filter(|p| !p.is_empty() && !file.contains('/'));
-    let kind = meta.and_then(|m| m.kind.as_deref()).map(slug);
-    let key = [from_meta, prefix, kind]
-        .into_iter()
-        .flatten()
-        .find(|k| !k.is_empty())
-        .unwrap_or_else(|| "misc".to_owned());
-    (key.clone(), key)
+fn hub_key(hub: &str) -> String {
+    match role_of(hub) {
+        FileRole::Hub { group } => group,
+        _ => hub.trim_end_matches(".md").to_owned(),
+    }
+}
+
+fn heading_title(idx: &Index, h: usize) -> String {
+    match &idx.lines[h].kind {
+        Kind::Heading { title, .. } => title.clone(),
+        _ => String::new(),
+    }
+}
+
+/// The group `(key, title)` of entry line `i` linking `file` (`None`: broken, first target
+/// `target`).
+fn group_of(
+    lib: &Library,
+    idx: &Index,
+    i: usize,
+    file: Option<usize>,
+    target: &str,
+) -> (String, String) {
+    let meta = file.and_then(|t| lib.files[t].meta());
+    if let Some(g) = meta.and_then(|m| m.group.as_deref()).map(str::trim)
+        && !g.is_empty()
+    {
+        return (names::key(g), g.to_owned());
+    }
+    if let Some(kind) = meta.and_then(|m| m.kind.as_deref()).map(str::trim)
+        && !kind.is_empty()
+    {
+        return (names::key(kind), capitalized(kind));
+    }
+    if let Some(h) = idx.lines[i].section {
+        let title = heading_title(idx, h);
+        if !title.is_empty() {
+            return (names::key(&title), title);
+        }
+    }
+    let name = match file {
+        Some(t) => lib.files[t].name(),
+        None => target.rsplit('/').next().unwrap_or(target),
+    };
+    if let Some((prefix, _)) = name.split_once('_')
+        && !prefix.is_empty()
+    {
+        return (names::key(prefix), capitalized(prefix));
+    }
+    ("misc".to_owned(), "Misc".to_owned())
+}
+
+/// An entry's label on its group's pointer: its link text, else the linked file's topic (the
+/// name without `<type>_` and `.md`).
+fn label(lib: &Library, line: &str, file: Option<usize>, target: &str) -> String {
+    if let Some(title) = super::parse::entry_title(line) {
+        return title.to_owned();
+    }
+    let name = match file {
+        Some(t) => lib.files[t].name(),
+        None => target.rsplit('/').next().unwrap_or(target),
+    };
+    let stem = name.strip_suffix(".md").unwrap_or(name);
+    match role_of(name) {
+        FileRole::Entry { topic, .. } => topic,
+        _ => stem.to_owned(),
+    }
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+fn new_group(
+    lib: &Library,
+    pointers: &[Pointer],
+    key: String,
+    title: String,
+    hub: String,
+) -> Group {
+    let hub_exists = lib.file(&hub).is_some();
+    let linked = pointers.iter().any(|p| p.hubs.contains(&hub));
+    Group {
+        last_used: if hub_exists {
+            modified(lib, &hub)
+        } else {
+            None
+        },
+        key,
+        title,
+        hub,
+        lines: Vec::new(),
+        topics: Vec::new(),
+        hub_exists,
+        linked,
+    }
+}
+
+/// Groups of one entry without a hub of their own join [`OTHER`] (which may stay a single
+/// entry, and then is never pushed).
+fn join_singles(lib: &Library, pointers: &[Pointer], groups: &mut Vec<Group>, roles: &mut [Role]) {
+    let single = |g: &Group| g.lines.len() == 1 && !g.hub_exists && !g.linked;
+    if groups.iter().filter(|g| single(g)).count() < 2 {
+        return;
+    }
+    let other_key = names::key(OTHER);
+    let other_hub = names::hub_file(&other_key);
+    let mut other = match groups.iter().position(|g| g.hub == other_hub) {
+        Some(k) => groups.remove(k),
+        None => new_group(lib, pointers, other_key, OTHER.to_owned(), other_hub),
+    };
+    let mut kept = Vec::new();
+    for g in std::mem::take(groups) {
+        if single(&g) {
+            other.lines.extend(g.lines);
+            other.topics.extend(g.topics);
+            other.last_used = other.last_used.max(g.last_used);
+        } else {
+            kept.push(g);
+        }
+    }
+    let mut order: Vec<usize> = (0..other.lines.len()).collect();
+    order.sort_by_key(|&k| other.lines[k]);
+    other.lines = order.iter().map(|&k| other.lines[k]).collect();
+    other.topics = order.iter().map(|&k| other.topics[k].clone()).collect();
+    kept.push(other);
+    kept.sort_by_key(|g| g.lines.first().copied().unwrap_or(usize::MAX));
+    *groups = kept;
+    for (g, group) in groups.iter().enumerate() {
+        for &i in &group.lines {
+            roles[i] = Role::Entry(g);
+        }
+    }
+}
+
+/// A hub's `modified`, when it has a readable one.
+fn modified(lib: &Library, file: &str) -> Option<Timestamp> {
+    lib.file(file)?.modified()
 }
 
 #[cfg(test)]
@@ -357,75 +475,132 @@ mod tests {
     use super::super::tests::lib;
     use super::*;
 
+    fn layout_of(l: &Library) -> Layout {
+        classify(l, &parse(l.index_text()))
+    }
+
+    fn keys(layout: &Layout) -> Vec<&str> {
+        layout.groups.iter().map(|g| g.key.as_str()).collect()
+    }
+
     #[test]
-    fn groups_come_from_headings_then_frontmatter_then_prefix() {
+    fn frontmatter_first_then_headings_then_prefixes() {
         let l = lib(
-            "- [a](feedback_a.md)\n- [b](b.md)\n- [[c]]\n## Tools & Co\n- [d](project_d.md)\n- ⭐ [e](e.md)\n- [h](reference_x_hub.md)\n",
+            "# Memory\n- [a](feedback_a.md)\n- [a2](feedback_a2.md)\n- [b](b.md)\n- [b2](b2.md)\n## Tools & Co\n- [d](d.md)\n- [d2](d2.md)\n- [e](project_e.md)\n- [e2](project_e2.md)\n",
             &[
-                ("feedback_a.md", "a"),
-                ("b.md", "---\ngroup: Build Stuff\n---\n"),
-                ("c.md", "---\ntype: user\n---\n"),
-                ("project_d.md", ""),
-                ("e.md", ""),
+                ("feedback_a.md", "---\ntype: project\n---\n"),
+                ("feedback_a2.md", "---\nmetadata:\n  type: project\n---\n"),
+                ("b.md", "---\ngroup: Build Stuff\ntype: user\n---\n"),
+                ("b2.md", "---\ngroup: Build Stuff\n---\n"),
+                ("d.md", "no frontmatter"),
+                ("d2.md", "---\nname: d2\n---\n"),
+                ("project_e.md", "---\n[broken\n---\n"),
+                ("project_e2.md", ""),
+            ],
+        );
+        let layout = layout_of(&l);
+        assert_eq!(keys(&layout), ["project", "build-stuff", "tools-co"]);
+        assert_eq!(
+            layout.groups[0].title, "Project",
+            "frontmatter wins over the prefix"
+        );
+        assert_eq!(layout.groups[2].lines, [6, 7, 8, 9]);
+        assert_eq!(
+            layout.roles[0],
+            Role::Title,
+            "the H1 title is never a group"
+        );
+        assert_eq!(layout.roles[5], Role::Heading);
+    }
+
+    #[test]
+    fn rule_lines_outward_links_and_comments_stay() {
+        let l = lib(
+            "- Always answer in Korean.\n- Deploy with `make ship` only.\n- See [runbook](~/notes/run.md)\n<!--\n- [x](user_x.md)\n-->\n1. [y](user_y.md) and [z](user_z.md)\n",
+            &[("user_x.md", ""), ("user_y.md", ""), ("user_z.md", "")],
+        );
+        let layout = layout_of(&l);
+        let roles: Vec<Role> = layout.roles.clone();
+        assert_eq!(
+            &roles[..6],
+            &[Role::Keep; 6],
+            "rules, ~/ (no HOME: outside), a comment"
+        );
+        assert!(matches!(roles[6], Role::Entry(_)));
+    }
+
+    #[test]
+    fn pointers_crowns_and_section_hubs() {
+        let l = lib(
+            "## ⚠️ Read first\n- [must](user_m.md)\n- [crown hub](reference_c_hub.md)\n## Build\n- [Build hub](reference_b_hub.md) — all\n- [b1](user_b1.md)\n- [b2](user_b2.md)\n## Hubs\n- [x](reference_x_hub.md)\n- [y](reference_y_hub.md)\n",
+            &[
+                ("user_m.md", ""),
+                ("reference_c_hub.md", ""),
+                ("reference_b_hub.md", "---\nmodified: 2026-01-02\n---\n"),
+                ("user_b1.md", "---\ntype: user\n---\n"),
+                ("user_b2.md", "---\ntype: user\n---\n"),
                 ("reference_x_hub.md", ""),
+                ("reference_y_hub.md", ""),
             ],
         );
-        let idx = parse(l.index_text()).unwrap();
-        let r = Resolver::new(&l).unwrap();
-        let layout = classify(&l, &idx, &r).unwrap();
-        let keys: Vec<_> = layout.groups.iter().map(|g| g.key.as_str()).collect();
-        assert_eq!(keys, ["feedback", "build-stuff", "user", "tools-co"]);
-        assert_eq!(layout.roles[5], Role::Crown);
-        assert_eq!(layout.roles[6], Role::Pointer);
-        assert!(layout.groups[3].has_pointer);
-        assert_eq!(
-            layout.groups[3].hub, "reference_x_hub.md",
-            "a pointer under a heading names the section's hub"
+        let layout = layout_of(&l);
+        assert_eq!(&layout.roles[..2], &[Role::Crown, Role::Crown]);
+        assert_eq!(layout.roles[2], Role::Pointer(0));
+        assert!(
+            !layout.pointers[0].foldable,
+            "a crown section's pointer stays"
         );
+        let g = &layout.groups[0];
         assert_eq!(
-            layout.groups[3].lines,
-            [3, 4],
-            "heading moves with its entries"
+            (g.hub.as_str(), g.title.as_str(), g.linked, g.hub_exists),
+            ("reference_b_hub.md", "Build", true, true),
+            "a section with its own hub keeps feeding it, whatever the frontmatter says"
         );
+        assert!(g.last_used.is_some());
+        assert_eq!(layout.hubs_heading, Some(7));
+        assert!(layout.pointers[2].foldable);
     }
 
     #[test]
-    fn refuses_missing_links_and_duplicate_names() {
-        let l = lib("x\n- [a](gone.md)\n", &[] as &[(&str, &str)]);
-        let idx = parse(l.index_text()).unwrap();
-        let err = classify(&l, &idx, &Resolver::new(&l).unwrap()).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "MEMORY.md:2: links to `gone.md`, which is not a file in the memory folder"
-        );
+    fn single_entries_join_other_and_a_lone_single_is_never_pushed() {
         let l = lib(
-            "- [a](gone.md)\n- [b](b.md) [c](also-gone.md)\n- [[lost]]\n",
-            &[("b.md", "")],
-        );
-        let idx = parse(l.index_text()).unwrap();
-        let err = classify(&l, &idx, &Resolver::new(&l).unwrap()).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "MEMORY.md:1: links to `gone.md`, which is not a file in the memory folder; 2 more \
-             broken links: MEMORY.md:2 `also-gone.md`, MEMORY.md:3 `lost` (`ccmem audit` lists \
-             them all as broken-link)"
-        );
-        let l = lib(
-            "- [[n]]\n",
+            "- [a](user_a.md)\n- [b](project_b.md)\n- [c](feedback_c.md)\n- [c2](feedback_c2.md)\n",
             &[
-                ("a.md", "---\nname: n\n---\n"),
-                ("b.md", "---\nname: n\n---\n"),
+                ("user_a.md", ""),
+                ("project_b.md", ""),
+                ("feedback_c.md", ""),
+                ("feedback_c2.md", ""),
             ],
         );
-        let r = Resolver::new(&l).expect("shared names alone are fine");
-        let err = classify(&l, &parse(l.index_text()).unwrap(), &r).unwrap_err();
-        assert!(err.to_string().contains("duplicate topic name"), "{err}");
+        let layout = layout_of(&l);
+        assert_eq!(keys(&layout), ["other", "feedback"]);
+        assert_eq!(layout.groups[0].lines, [0, 1]);
+        assert!(layout.groups.iter().all(Group::pushable));
+        let l = lib(
+            "- [a](user_a.md)\n- [c](feedback_c.md)\n- [c2](feedback_c2.md)\n",
+            &[
+                ("user_a.md", ""),
+                ("feedback_c.md", ""),
+                ("feedback_c2.md", ""),
+            ],
+        );
+        let layout = layout_of(&l);
+        assert_eq!(keys(&layout), ["user", "feedback"]);
+        assert!(!layout.groups[0].pushable(), "one entry never makes a hub");
     }
 
     #[test]
-    fn slugs_keep_unicode_letters() {
-        assert_eq!(slug("  Tools & Co!! "), "tools-co");
-        assert_eq!(slug("日本語 メモ"), "日本語-メモ");
-        assert_eq!(slug("🔧"), "");
+    fn broken_lines_are_entries_grouped_without_frontmatter() {
+        let l = lib(
+            "## Archive\n- [gone](feedback_gone.md) — renamed\n- [[lost-name]]\n- [ok](user_ok.md)\n",
+            &[("user_ok.md", "---\ntype: user\n---\n")],
+        );
+        let layout = layout_of(&l);
+        let targets: Vec<&str> = (layout.broken.iter())
+            .flat_map(|b| b.targets.iter().map(String::as_str))
+            .collect();
+        assert_eq!(targets, ["feedback_gone.md", "lost-name"]);
+        assert!(matches!(layout.roles[1], Role::Entry(_)));
+        assert_eq!(layout.groups[0].key, "archive");
     }
 }

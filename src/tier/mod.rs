@@ -1,15 +1,17 @@
 //! `ccmem tier`: a hub-first restructure of an over-budget MEMORY.md, planned as a pure
-//! function of a [`Library`] snapshot and proved by four invariants.
+//! function of a [`Library`] snapshot and proved by five invariants ([`proof`]).
 //!
-//! Shape: crown entries (⭐ / ⚠️ / pinned in `ccmem.toml`) verbatim at the top of MEMORY.md, one
-//! pointer line per moved group, every other line of a moved group verbatim in its hub
-//! `reference_<group>_hub.md`. Slimming stops as soon as the index fits the target:
-//! crowns to the top → groups pushed into hubs, biggest first → the pointer lines of the least
-//! recently needed groups (oldest `modified` among their files and hubs; none counts as oldest)
-//! aggregated onto `- More hubs:` lines that link every hub directly. A pointer line the user
-//! wrote (with its heading) is never dropped: it moves verbatim into
-//! `reference_more-hubs_hub.md`, which the aggregate line links too, so every hub stays one
-//! link from MEMORY.md and every topic two.
+//! Shape: the title stays on top, crown entries (⭐ / ⚠️ / pinned in `ccmem.toml`) verbatim
+//! right under it, plain rule lines and prose where they are; entries move verbatim, in groups
+//! ([`groups`]: frontmatter first, then headings, then file-name prefixes), into hubs
+//! `reference_<key>_hub.md` with ASCII names ([`names`]), each group leaving one pointer line
+//! under the index's `## Hubs` heading. Slimming stops as soon as the index fits the target and
+//! never overshoots ([`plan`]): groups pushed into hubs → blank lines dropped → the pointer
+//! lines of the least recently needed hubs aggregated onto `- More hubs:` lines that link every
+//! hub directly (a pointer line the user wrote moves verbatim into
+//! `reference_more-hubs_hub.md`), so every hub stays one link from MEMORY.md and every entry
+//! two. Broken links and long lines never block: they move (or stay) verbatim and the plan
+//! reports them.
 //!
 //! Data flow: the memory library ([`crate::memory::Library`], loaded by the command) →
 //! [`check_readable`] → [`plan::plan`] → [`proof::prove`] on the planned library
@@ -22,6 +24,7 @@
 pub mod add;
 pub mod budget;
 pub mod groups;
+pub mod names;
 pub mod parse;
 pub mod plan;
 pub mod proof;
@@ -31,7 +34,7 @@ use std::fmt;
 use std::path::Path;
 
 pub use budget::{Size, Target};
-pub use plan::{FilePlan, Plan, Step};
+pub use plan::{FilePlan, Note, Plan, Step};
 
 use crate::constants::INDEX_FILE;
 use crate::memory::Library;
@@ -87,6 +90,8 @@ pub struct Options {
     pub target: Target,
     /// Also propose shorter descriptions for long index lines (shown, never applied).
     pub compress: bool,
+    /// The time new hubs are stamped `modified` with.
+    pub now: jiff::Timestamp,
 }
 
 impl Default for Options {
@@ -94,6 +99,7 @@ impl Default for Options {
         Options {
             target: budget::DEFAULT_TARGET,
             compress: false,
+            now: jiff::Timestamp::UNIX_EPOCH,
         }
     }
 }
@@ -164,9 +170,13 @@ pub fn check_readable(lib: &Library, allow_missing: bool) -> Result<bool, Refusa
     Ok(exists)
 }
 
-/// Whether `name` is a hub file name (`reference_<group>_hub.md`).
+/// Whether `name` is a hub file name (`reference_<group>_hub.md`), as the library model and
+/// the audit see it.
 pub fn is_hub(name: &str) -> bool {
-    name.starts_with("reference_") && name.ends_with("_hub.md") && name.len() > 17
+    matches!(
+        crate::memory::file::role_of(name),
+        crate::memory::file::Role::Hub { .. }
+    )
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
-//! Reading MEMORY.md as lines: frontmatter, headings, entries (list lines linking a file),
-//! crowns (⭐ / ⚠️ or pinned), and everything else, with the line numbers of the file on disk.
+//! Reading MEMORY.md as lines: frontmatter, the title, headings and the sections they open,
+//! entries (list lines linking a file), and everything else, with the line numbers of the file
+//! on disk. Nothing here refuses: a line that is not clearly an entry is text, and text stays.
 
 use crate::text::links::links;
 
@@ -12,7 +13,8 @@ pub struct Line<'a> {
     pub text: &'a str,
     /// What the line is.
     pub kind: Kind,
-    /// Index (in [`Index::lines`]) of the heading this line is under, if any.
+    /// Index (in [`Index::lines`]) of the innermost heading whose section holds this line (for
+    /// a heading: the nearest heading of a lower level before it), the title excluded.
     pub section: Option<usize>,
 }
 
@@ -25,12 +27,11 @@ pub enum Kind {
     Heading {
         /// The title, trimmed, without the `#` marks.
         title: String,
+        /// 1 for `#` … 6 for `######`.
+        level: usize,
     },
-    /// A list line with at least one file link.
-    Entry {
-        /// Link targets in order, as written (see [`crate::text::links`]).
-        targets: Vec<String>,
-    },
+    /// A list line with at least one file link (which file, the library says).
+    Entry,
     /// Anything else (prose, fenced code, comments).
     Text,
 }
@@ -42,17 +43,11 @@ pub struct Index<'a> {
     pub frontmatter: &'a str,
     /// The lines after the frontmatter.
     pub lines: Vec<Line<'a>>,
+    /// The index's title: its first non-blank line when that is an `# H1` (never a group: it
+    /// stays on top).
+    pub title: Option<usize>,
     /// The line terminator the file mostly uses (`"\r\n"` or `"\n"`).
     pub eol: &'static str,
-}
-
-/// A line the planner cannot read unambiguously.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Malformed {
-    /// 1-based line number.
-    pub no: usize,
-    /// What is wrong.
-    pub why: String,
 }
 
 /// The terminator `text` mostly uses.
@@ -76,7 +71,7 @@ pub fn split_lines(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Parses the index.
-pub fn parse(text: &str) -> Result<Index<'_>, Malformed> {
+pub fn parse(text: &str) -> Index<'_> {
     let split = crate::text::frontmatter::split(text);
     let (frontmatter, body) = if split.yaml.is_some() {
         text.split_at(split.body_start)
@@ -84,8 +79,10 @@ pub fn parse(text: &str) -> Result<Index<'_>, Malformed> {
         ("", text)
     };
     let first_no = frontmatter.matches('\n').count() + 1;
-    let mut lines = Vec::new();
-    let mut section = None;
+    let mut lines: Vec<Line> = Vec::new();
+    let mut title = None;
+    // Open headings, outermost first: (level, line index).
+    let mut open: Vec<(usize, usize)> = Vec::new();
     let mut fence: Option<&str> = None;
     for (i, raw) in split_lines(body).enumerate() {
         let no = first_no + i;
@@ -101,37 +98,68 @@ pub fn parse(text: &str) -> Result<Index<'_>, Malformed> {
             Kind::Text
         } else if raw.trim().is_empty() {
             Kind::Blank
-        } else if let Some(title) = heading(raw) {
-            section = Some(lines.len());
-            Kind::Heading { title }
-        } else if is_list_item(raw) {
-            check_brackets(raw).map_err(|why| Malformed { no, why })?;
-            let targets: Vec<String> = links(raw).into_iter().map(|l| l.target).collect();
-            if targets.is_empty() {
-                Kind::Text
-            } else {
-                Kind::Entry { targets }
-            }
+        } else if let Some((level, title)) = heading(raw) {
+            Kind::Heading { title, level }
+        } else if lead(raw).is_some_and(|l| l.starts_with(['[', '`'])) && !links(raw).is_empty() {
+            Kind::Entry
         } else {
             Kind::Text
         };
-        let in_section = if matches!(kind, Kind::Heading { .. }) {
-            None
-        } else {
-            section
+        let at = lines.len();
+        let section = match &kind {
+            Kind::Heading { level, .. } => {
+                while open.last().is_some_and(|&(l, _)| l >= *level) {
+                    open.pop();
+                }
+                let parent = open.last().map(|&(_, h)| h);
+                let first = lines.iter().all(|l| matches!(l.kind, Kind::Blank));
+                if first && *level == 1 && title.is_none() {
+                    title = Some(at);
+                } else {
+                    open.push((*level, at));
+                }
+                parent
+            }
+            _ => open.last().map(|&(_, h)| h),
         };
         lines.push(Line {
             no,
             text: raw,
             kind,
-            section: in_section,
+            section,
         });
     }
-    Ok(Index {
+    Index {
         frontmatter,
         lines,
+        title,
         eol: eol_of(text),
-    })
+    }
+}
+
+impl Index<'_> {
+    /// The end (exclusive) of heading `h`'s section: the next heading of the same or a lower
+    /// level, else the end of the file.
+    pub fn section_end(&self, h: usize) -> usize {
+        let Kind::Heading { level, .. } = self.lines[h].kind else {
+            return h + 1;
+        };
+        (h + 1..self.lines.len())
+            .find(|&i| matches!(self.lines[i].kind, Kind::Heading { level: l, .. } if l <= level))
+            .unwrap_or(self.lines.len())
+    }
+
+    /// The headings line `i` is under, outermost first (the title excluded).
+    pub fn headings_of(&self, i: usize) -> Vec<usize> {
+        let mut chain = Vec::new();
+        let mut at = self.lines[i].section;
+        while let Some(h) = at {
+            chain.push(h);
+            at = self.lines[h].section;
+        }
+        chain.reverse();
+        chain
+    }
 }
 
 /// Whether a line carries a crown mark (⭐ or ⚠, with or without a variation selector).
@@ -139,47 +167,54 @@ pub fn has_crown_mark(text: &str) -> bool {
     text.contains('\u{2B50}') || text.contains('\u{26A0}')
 }
 
-fn heading(raw: &str) -> Option<String> {
+fn heading(raw: &str) -> Option<(usize, String)> {
     let t = raw.strip_prefix("   ").or_else(|| raw.strip_prefix("  "));
     let t = t.or_else(|| raw.strip_prefix(' ')).unwrap_or(raw);
     let hashes = t.len() - t.trim_start_matches('#').len();
     let rest = &t[hashes..];
     let ok = (1..=6).contains(&hashes) && (rest.is_empty() || rest.starts_with([' ', '\t']));
-    ok.then(|| rest.trim().trim_end_matches('#').trim().to_owned())
+    ok.then(|| (hashes, rest.trim().trim_end_matches('#').trim().to_owned()))
 }
 
-fn is_list_item(raw: &str) -> bool {
+/// A list item's text after its marker, a task box, crown marks and emphasis: where an index
+/// entry has its link (`- ⭐ **[Title](file.md)** — hook`). `None` for a line that is no list
+/// item. A list item whose link comes later (`3. Ask first ([why](feedback_x.md))`) is a rule
+/// that cites a file, not an entry.
+fn lead(raw: &str) -> Option<&str> {
     let t = raw.trim_start();
-    if let Some(rest) = t.strip_prefix(['-', '*', '+']) {
-        return rest.is_empty() || rest.starts_with([' ', '\t']);
+    let rest = if let Some(rest) = t.strip_prefix(['-', '*', '+']) {
+        rest
+    } else {
+        let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits == 0 || digits >= 10 {
+            return None;
+        }
+        t[digits..].strip_prefix(['.', ')'])?
+    };
+    if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
+        return None;
     }
-    let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    digits > 0
-        && digits < 10
-        && t[digits..]
-            .strip_prefix(['.', ')'])
-            .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t']))
+    let mut rest = rest.trim_start();
+    for boxed in ["[ ] ", "[x] ", "[X] "] {
+        rest = rest.strip_prefix(boxed).unwrap_or(rest);
+    }
+    Some(rest.trim_start_matches(|c: char| {
+        c.is_whitespace() || matches!(c, '\u{2B50}' | '\u{26A0}' | '\u{FE0F}' | '*' | '_' | '~')
+    }))
 }
 
-/// An entry line with a link opener and no closer is ambiguous: which file does it point to?
-fn check_brackets(raw: &str) -> Result<(), String> {
-    for (i, _) in raw.match_indices("](") {
-        if !raw[i + 2..].contains(')') {
-            return Err(format!(
-                "unclosed Markdown link at column {} (`](` without `)`)",
-                raw[..i].chars().count() + 1
-            ));
-        }
-    }
-    for (i, _) in raw.match_indices("[[") {
-        if !raw[i + 2..].contains("]]") {
-            return Err(format!(
-                "unclosed wiki link at column {} (`[[` without `]]`)",
-                raw[..i].chars().count() + 1
-            ));
-        }
-    }
-    Ok(())
+/// The title of an entry line: the text of its leading `[Title](…)` or `[[name|title]]`.
+pub fn entry_title(raw: &str) -> Option<&str> {
+    let t = lead(raw)?;
+    let title = if let Some(wiki) = t.strip_prefix("[[") {
+        let inner = &wiki[..wiki.find("]]")?];
+        inner.rsplit('|').next()?
+    } else {
+        let inner = t.strip_prefix('[')?;
+        &inner[..inner.find(']')?]
+    };
+    let title = title.trim().trim_matches(['*', '_', '`']).trim();
+    (!title.is_empty()).then_some(title)
 }
 
 #[cfg(test)]
@@ -189,7 +224,7 @@ mod tests {
     #[test]
     fn kinds_sections_and_line_numbers() {
         let t = "---\nname: x\n---\n- ⭐ [a](a.md)\r\n\r\n## Tools 🔧\n- [b](b.md) — b\n```\n- [c](c.md)\n```\nprose\n";
-        let idx = parse(t).unwrap();
+        let idx = parse(t);
         assert_eq!(idx.frontmatter, "---\nname: x\n---\n");
         let kinds: Vec<_> = idx
             .lines
@@ -200,7 +235,8 @@ mod tests {
         assert_eq!(
             idx.lines[2].kind,
             Kind::Heading {
-                title: "Tools 🔧".into()
+                title: "Tools 🔧".into(),
+                level: 2
             }
         );
         assert_eq!(kinds[3], (7, "- [b](b.md) — b", Some(2)));
@@ -211,15 +247,51 @@ mod tests {
         );
         assert_eq!(idx.lines[7].kind, Kind::Text);
         assert!(has_crown_mark(idx.lines[0].text));
+        assert_eq!(idx.title, None, "a title is a leading `# H1`");
     }
 
     #[test]
-    fn malformed_links_are_refused_with_their_line() {
-        let err = parse("# T\n- [a](a.md\n").unwrap_err();
-        assert_eq!(err.no, 2);
-        assert!(err.why.contains("unclosed Markdown link"));
-        assert_eq!(parse("x\n\n- [[a\n").unwrap_err().no, 3);
-        assert!(parse("- plain [text] (not a link)\n").is_ok());
+    fn the_title_opens_no_section_and_headings_nest() {
+        let idx =
+            parse("\n# Memory\n- [a](a.md)\n## A\n### A1\n- [b](b.md)\n## B\nrule\n# Other\nx\n");
+        assert_eq!(idx.title, Some(1));
+        assert_eq!(
+            idx.lines[2].section, None,
+            "entries under the title are in no section"
+        );
+        assert_eq!(idx.lines[4].section, Some(3));
+        assert_eq!(idx.headings_of(5), [3, 4]);
+        assert_eq!(idx.section_end(3), 6);
+        assert_eq!(idx.section_end(4), 6);
+        assert_eq!(idx.lines[7].section, Some(6));
+        assert_eq!(idx.lines[9].section, Some(8), "a later H1 is a section");
+        assert_eq!(idx.section_end(8), idx.lines.len());
+    }
+
+    #[test]
+    fn entries_start_with_their_link_and_rules_that_cite_a_file_are_text() {
+        let idx = parse(
+            "- ⭐ **[Title](a.md)** — hook\n3. Ask first ([why](feedback_x.md)).\n- [ ] [[b|Bee]]\n* `c.md` — code\n- see [d](d.md)\n",
+        );
+        let kinds: Vec<&Kind> = idx.lines.iter().map(|l| &l.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                &Kind::Entry,
+                &Kind::Text,
+                &Kind::Entry,
+                &Kind::Entry,
+                &Kind::Text
+            ]
+        );
+        let titles: Vec<Option<&str>> = idx.lines.iter().map(|l| entry_title(l.text)).collect();
+        assert_eq!(titles, [Some("Title"), None, Some("Bee"), None, None]);
+    }
+
+    #[test]
+    fn unclosed_links_are_text_not_refusals() {
+        let idx = parse("# T\n- [a](a.md\n- [[a\n- plain [text] (not a link)\n");
+        assert!(idx.lines[1..].iter().all(|l| l.kind == Kind::Text));
     }
 
     #[test]

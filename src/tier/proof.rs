@@ -1,33 +1,52 @@
-//! The four invariants, checked on the planned library and again on the files read back from
-//! disk after writing:
+//! The five invariants, checked on the planned library and again on the files read back from
+//! disk after writing. Reach and links are the library model's ([`Library::reach`]), and the
+//! last invariant runs the audit's own rules, so tier proves exactly what `ccmem audit` will
+//! find:
 //!
 //! 1. MEMORY.md is within the target and within the client's cap, measured as the loader does.
-//! 2. Bulk lives in topic/hub files: every index line other than a crown is one short line
-//!    (≤ 200 UTF-16 units) and the index holds no more entry lines than before.
-//! 3. Every file reachable before is reachable after, and every file that was shallow (linked
-//!    from MEMORY.md or from a hub MEMORY.md links) is still shallow.
+//! 2. Bulk lives in topic/hub files: MEMORY.md holds no more entry lines than before, and no
+//!    line tier wrote into it is longer than the client calls too long (200 UTF-16 units).
+//!    Long lines the user wrote stay as written (they are reported, not refused).
+//! 3. Every file the loaded part of MEMORY.md reached before (directly or through a hub it
+//!    links) is reached after, and so is every file only lines past the client's cut reached;
+//!    after the plan nothing is past the cut.
 //! 4. Nothing is deleted: the multiset of non-blank lines of all files before, plus the lines the
 //!    plan generated, equals the multiset after; every file other than MEMORY.md is unchanged
 //!    or a superset (its old text is a prefix of its new text).
+//! 5. The audit agrees: no finding of [`AGREE`] that was not there before (a broken link that
+//!    moved into a hub is the same finding).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use super::budget::{CAP, Size};
-use super::groups::Resolver;
 use super::parse::{Kind, parse, split_lines};
 use super::plan::{Plan, Suggestion};
 use super::{Target, is_hub, text_of, topic};
 use crate::constants::{INDEX_LINE_GUIDE_UTF16, INDEX_LINE_LONG_UTF16};
 use crate::memory::Library;
+use crate::memory::library::Reach;
+use crate::rules::{self, Check as RuleCheck, Ctx, Diagnostic};
 use crate::text::js::utf16_len;
-use crate::text::links::links;
+
+/// The audit rules whose findings tier must never add: reach, naming, links, and the
+/// frontmatter of the hubs it writes.
+pub const AGREE: [&str; 8] = [
+    "unreachable-file",
+    "bad-file-name",
+    "name-not-slug",
+    "broken-link",
+    "missing-field",
+    "missing-frontmatter",
+    "invalid-frontmatter",
+    "invalid-type",
+];
 
 /// One invariant's result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Check {
-    /// 1–4.
+    /// 1–5.
     pub id: u8,
     /// Short name.
     pub name: &'static str,
@@ -37,10 +56,10 @@ pub struct Check {
     pub detail: String,
 }
 
-/// The four checks.
+/// The five checks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Proof {
-    /// In order 1–4.
+    /// In order 1–5.
     pub checks: Vec<Check>,
 }
 
@@ -60,6 +79,7 @@ pub fn prove(before: &Library, after: &Library, plan: &Plan, after_size: Size) -
             bulk_check(before, after, plan),
             reach_check(before, after),
             kept_check(before, after, plan),
+            audit_check(before, after),
         ],
     }
 }
@@ -76,31 +96,23 @@ fn size_check(target: Target, s: Size) -> Check {
     }
 }
 
-fn entry_count(text: &str) -> Option<usize> {
-    let idx = parse(text).ok()?;
-    Some(
-        idx.lines
-            .iter()
-            .filter(|l| matches!(l.kind, Kind::Entry { .. }))
-            .count(),
-    )
+fn entry_count(text: &str) -> usize {
+    (parse(text).lines.iter())
+        .filter(|l| l.kind == Kind::Entry)
+        .count()
 }
 
 fn bulk_check(before: &Library, after: &Library, plan: &Plan) -> Check {
     let name = "bulk lives in topic and hub files";
-    let (Some(was), Some(now), Ok(idx)) = (
+    let (was, now) = (
         entry_count(before.index_text()),
         entry_count(after.index_text()),
-        parse(after.index_text()),
-    ) else {
-        return fail(2, name, "MEMORY.md after the plan does not parse".into());
-    };
-    let crowns: BTreeSet<&str> = plan.crowns.iter().map(String::as_str).collect();
-    let long: Vec<usize> = idx
-        .lines
-        .iter()
-        .filter(|l| !crowns.contains(l.text) && utf16_len(l.text) > INDEX_LINE_LONG_UTF16)
-        .map(|l| l.no)
+    );
+    let long: Vec<usize> = (split_lines(after.index_text()).enumerate())
+        .filter(|(_, l)| {
+            utf16_len(l) > INDEX_LINE_LONG_UTF16 && plan.generated.iter().any(|g| g == l)
+        })
+        .map(|(i, _)| i + 1)
         .collect();
     let hub_lines: usize = (after.top_level())
         .filter(|f| is_hub(&f.rel))
@@ -111,11 +123,54 @@ fn bulk_check(before: &Library, after: &Library, plan: &Plan) -> Check {
         format!("MEMORY.md holds {now} entry lines (was {was}); hubs hold {hub_lines} lines");
     if !long.is_empty() {
         detail.push_str(&format!(
-            "; non-crown lines over {INDEX_LINE_LONG_UTF16} UTF-16 units at lines {long:?}"
+            "; lines tier wrote over {INDEX_LINE_LONG_UTF16} UTF-16 units at lines {long:?}"
         ));
     }
     Check {
         id: 2,
+        name,
+        ok,
+        detail,
+    }
+}
+
+/// Files by how the loaded part of MEMORY.md reaches them: (reached directly or through a hub,
+/// reached only past the cut).
+fn reached(lib: &Library) -> (Vec<&str>, Vec<&str>) {
+    let (mut shallow, mut dark) = (Vec::new(), Vec::new());
+    for (f, r) in lib.files.iter().zip(lib.reach()) {
+        match r {
+            Reach::Direct | Reach::ViaHub(_) => shallow.push(f.rel.as_str()),
+            Reach::PastCut => dark.push(f.rel.as_str()),
+            Reach::Index | Reach::Unreachable => {}
+        }
+    }
+    (shallow, dark)
+}
+
+fn reach_check(before: &Library, after: &Library) -> Check {
+    let name = "every file still reached from the loaded index, no deeper";
+    let (was, was_dark) = reached(before);
+    let (now, now_dark) = reached(after);
+    let lost: Vec<&str> = (was.iter().chain(&was_dark))
+        .filter(|f| now.binary_search(f).is_err())
+        .copied()
+        .collect();
+    let ok = lost.is_empty() && now_dark.is_empty();
+    let mut detail = format!(
+        "{} files reached from the loaded part of MEMORY.md or a hub it links, was {} (+{} only past the client's cut)",
+        now.len(),
+        was.len(),
+        was_dark.len()
+    );
+    if !lost.is_empty() {
+        detail.push_str(&format!("; no longer reached: {lost:?}"));
+    }
+    if !now_dark.is_empty() {
+        detail.push_str(&format!("; still only past the cut: {now_dark:?}"));
+    }
+    Check {
+        id: 3,
         name,
         ok,
         detail,
@@ -127,70 +182,6 @@ fn fail(id: u8, name: &'static str, detail: String) -> Check {
         id,
         name,
         ok: false,
-        detail,
-    }
-}
-
-/// Files reachable from MEMORY.md: (all, at any depth; shallow: direct or via a direct hub).
-pub fn reachable(lib: &Library) -> Result<(BTreeSet<String>, BTreeSet<String>), String> {
-    let resolver = Resolver::new(lib).map_err(|r| r.to_string())?;
-    let direct_of = |text: &str| -> BTreeSet<String> {
-        let mut out = BTreeSet::new();
-        for line in split_lines(text) {
-            for l in links(line) {
-                if let Some(f) = resolver.resolve(&l.target) {
-                    out.insert(f.to_owned());
-                }
-            }
-        }
-        out
-    };
-    let direct = direct_of(lib.index_text());
-    let mut shallow = direct.clone();
-    let mut cache: HashMap<String, BTreeSet<String>> = HashMap::new();
-    let mut all = BTreeSet::new();
-    let mut stack: Vec<String> = direct.iter().cloned().collect();
-    while let Some(f) = stack.pop() {
-        if !all.insert(f.clone()) {
-            continue;
-        }
-        let Some(file) = topic(lib, &f) else {
-            continue;
-        };
-        let next = cache
-            .entry(f.clone())
-            .or_insert_with(|| direct_of(text_of(file)));
-        if direct.contains(&f) && is_hub(&f) {
-            shallow.extend(next.iter().cloned());
-        }
-        stack.extend(next.iter().filter(|n| !all.contains(*n)).cloned());
-    }
-    Ok((all, shallow))
-}
-
-fn reach_check(before: &Library, after: &Library) -> Check {
-    let name = "every file still reachable, no deeper";
-    let (b, a) = match (reachable(before), reachable(after)) {
-        (Ok(b), Ok(a)) => (b, a),
-        (Err(e), _) | (_, Err(e)) => return fail(3, name, e),
-    };
-    let lost: Vec<&String> = b.0.difference(&a.0).collect();
-    let deeper: Vec<&String> = b.1.difference(&a.1).collect();
-    let ok = lost.is_empty() && deeper.is_empty();
-    let mut detail = format!(
-        "{} files reachable before, {} after; {} linked from MEMORY.md or a hub it links (was {})",
-        b.0.len(),
-        a.0.len(),
-        a.1.len(),
-        b.1.len()
-    );
-    if !ok {
-        detail.push_str(&format!("; lost {lost:?}; deeper {deeper:?}"));
-    }
-    Check {
-        id: 3,
-        name,
-        ok,
         detail,
     }
 }
@@ -249,17 +240,74 @@ fn kept_check(before: &Library, after: &Library, plan: &Plan) -> Check {
     }
 }
 
+/// The findings of the [`AGREE`] rules the library's spec runs, counted by what identifies
+/// them across a move: a broken link by its message (it names the target), anything else by
+/// its file and message.
+fn agreed_findings(lib: &Library) -> BTreeMap<(&'static str, String), usize> {
+    let ctx = Ctx::new(lib, jiff::Timestamp::UNIX_EPOCH);
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    for rule in AGREE.iter().filter_map(|n| rules::find(n)) {
+        if !rule.applies.to(lib.spec()) || !lib.config.audit.enabled(rule.name) {
+            continue;
+        }
+        match rule.check {
+            RuleCheck::File(check) => (0..lib.files.len()).for_each(|i| check(&ctx, i, &mut diags)),
+            RuleCheck::Library(check) => check(&ctx, &mut diags),
+        }
+    }
+    let mut out = BTreeMap::new();
+    for d in diags {
+        let key = if d.rule == "broken-link" {
+            d.message
+        } else {
+            format!("{}: {}", d.path, d.message)
+        };
+        *out.entry((d.rule, key)).or_default() += 1;
+    }
+    out
+}
+
+fn audit_check(before: &Library, after: &Library) -> Check {
+    let name = "the audit finds nothing new";
+    let was = agreed_findings(before);
+    let now = agreed_findings(after);
+    let new: Vec<String> = (now.iter())
+        .filter(|(k, n)| was.get(*k).is_none_or(|w| w < n))
+        .map(|((rule, what), _)| format!("{rule}: {what}"))
+        .collect();
+    if !new.is_empty() {
+        return fail(5, name, format!("new findings: {new:?}"));
+    }
+    if before.spec() != after.spec() {
+        return fail(
+            5,
+            name,
+            format!(
+                "the library would be audited against another write spec ({} instead of {})",
+                after.spec(),
+                before.spec()
+            ),
+        );
+    }
+    let total: usize = now.values().sum();
+    Check {
+        id: 5,
+        name,
+        ok: true,
+        detail: format!(
+            "no new finding of {} ({total} there before, kept as they were)",
+            AGREE.join(", ")
+        ),
+    }
+}
+
 /// `--compress`: for entry lines of `index` longer than the client's guide (150 UTF-16 units), a version whose
 /// description (the text after ` — ` or ` - `) is cut to fit, ending in `…`.
 pub fn compress_suggestions(index: &str) -> Vec<Suggestion> {
-    let Ok(idx) = parse(index) else {
-        return Vec::new();
-    };
+    let idx = parse(index);
     let mut out = Vec::new();
     for line in &idx.lines {
-        if !matches!(line.kind, Kind::Entry { .. })
-            || utf16_len(line.text) <= INDEX_LINE_GUIDE_UTF16
-        {
+        if line.kind != Kind::Entry || utf16_len(line.text) <= INDEX_LINE_GUIDE_UTF16 {
             continue;
         }
         let Some(at) = line.text.find(" — ").or_else(|| line.text.find(" - ")) else {

@@ -33,6 +33,7 @@ fn opts(lines: usize) -> Options {
             utf16: 16_000,
         },
         compress: false,
+        ..Options::default()
     }
 }
 
@@ -60,37 +61,60 @@ fn under_target_is_a_noop() {
     assert!(proof::prove(&l, &applied(&l, &p), &p, p.after).ok());
 }
 
-#[test]
-fn pushes_the_biggest_group_first_and_only_as_far_as_needed() {
-    let l = sample();
-    let p = plan::plan(&l, &opts(12)).unwrap();
-    let pushed: Vec<_> = p
-        .steps
+fn pushed(p: &Plan) -> Vec<&str> {
+    p.steps
         .iter()
         .filter_map(|s| match s {
             Step::Pushed { group, .. } => Some(group.as_str()),
             _ => None,
         })
-        .collect();
-    assert_eq!(pushed, ["build"], "Tests still fits in the index");
+        .collect()
+}
+
+#[test]
+fn pushes_only_as_far_as_needed_and_pointers_go_under_their_own_heading() {
+    let l = sample();
+    let p = plan::plan(&l, &opts(12)).unwrap();
+    assert_eq!(pushed(&p), ["build"], "Tests still fits in the index");
     let index = &p.files[0].new;
-    assert!(
-        index
-            .starts_with("# Memory\n- ⭐ [Never push](feedback_push.md) — ask first\n\n## Tests\n"),
-        "{index}"
+    assert_eq!(
+        index,
+        "# Memory\n\n- ⭐ [Never push](feedback_push.md) — ask first\n\n## Tests\n- [t0](feedback_t0.md) — test fact 0\n- [t1](feedback_t1.md) — test fact 1\n- [t2](feedback_t2.md) — test fact 2\n\n## Hubs\n- [Build](reference_build_hub.md) — 6 entries: b0, b1, b2, b3, b4, b5\n"
     );
-    assert!(index.contains("## Tests\n- [t0](feedback_t0.md)"));
-    assert!(index.ends_with("- [Build](reference_build_hub.md) — 6 entries: project_b0, project_b1, project_b2, project_b3, project_b4, project_b5\n"));
     let hub = &p.files[1];
     assert_eq!(hub.name, "reference_build_hub.md");
     assert!(hub.old.is_none());
     assert!(
+        hub.new.contains(
+            "  type: reference\n  modified: 1970-01-01T00:00:00.000Z\n---\n\n## Build\n- [b0](project_b0.md) — build fact 0\n"
+        ),
+        "{}",
         hub.new
-            .contains("type: reference\n---\n## Build\n- [b0](project_b0.md) — build fact 0\n")
     );
     let after = applied(&l, &p);
     let proof = proof::prove(&l, &after, &p, p.after);
     assert!(proof.ok(), "{proof:?}");
+}
+
+/// Overshoot: moving more than the target needs. When one group is enough, tier moves the
+/// smallest group that is, and every group it moves is needed.
+#[test]
+fn never_overshoots_the_smallest_sufficient_group_moves() {
+    let l = sample();
+    let before = plan::plan(&l, &opts(100)).unwrap().before.lines;
+    assert_eq!(before, 16);
+    let p = plan::plan(&l, &opts(14)).unwrap();
+    assert_eq!(
+        pushed(&p),
+        ["tests"],
+        "Build (6 entries) would overshoot; Tests (3) is enough"
+    );
+    assert!(p.after.lines <= 14, "{:?}", p.after);
+    let p = plan::plan(&l, &opts(12)).unwrap();
+    assert_eq!(pushed(&p), ["build"], "only Build is enough");
+    let p = plan::plan(&l, &opts(9)).unwrap();
+    assert_eq!(pushed(&p), ["build", "tests"], "both are needed");
+    assert!(p.after.lines <= 9, "{:?}", p.after);
 }
 
 #[test]
@@ -101,7 +125,8 @@ fn aggregates_pointers_when_hubs_alone_do_not_fit_and_appends_to_existing_hubs()
         "reference_tests_hub.md",
         "# Old tests hub\n- [old](feedback_push.md)",
     );
-    let p = plan::plan(&l, &opts(3)).unwrap();
+    // Title, crown, `## Hubs` and the aggregate line.
+    let p = plan::plan(&l, &opts(4)).unwrap();
     assert!(p.steps.iter().any(|s| matches!(s, Step::Aggregated { .. })));
     let index = &p.files[0].new;
     assert!(
@@ -117,7 +142,7 @@ fn aggregates_pointers_when_hubs_alone_do_not_fit_and_appends_to_existing_hubs()
         .unwrap();
     assert_eq!(
         hub.new,
-        "# Old tests hub\n- [old](feedback_push.md)\n## Tests\n- [t0](feedback_t0.md) — test fact 0\n- [t1](feedback_t1.md) — test fact 1\n- [t2](feedback_t2.md) — test fact 2\n"
+        "# Old tests hub\n- [old](feedback_push.md)\n\n## Tests\n- [t0](feedback_t0.md) — test fact 0\n- [t1](feedback_t1.md) — test fact 1\n- [t2](feedback_t2.md) — test fact 2\n"
     );
     let proof = proof::prove(&l, &applied(&l, &p), &p, p.after);
     assert!(proof.ok(), "{proof:?}");
@@ -215,16 +240,23 @@ fn a_section_with_a_hub_pointer_appends_to_that_hub_and_blank_lines_go_before_ag
     assert!(
         p.files[1]
             .new
-            .starts_with("# B\n## Build\n- [b0](project_b0.md)")
+            .starts_with("# B\n\n## Build\n- [b0](project_b0.md)"),
+        "{}",
+        p.files[1].new
     );
     assert!(
         p.files[0]
             .new
-            .contains("- [Build hub](reference_b_hub.md) — all build\n")
+            .contains("## Build\n- [Build hub](reference_b_hub.md) — all build\n"),
+        "the heading stays with the pointer"
     );
-    assert!(p.generated.is_empty(), "the existing pointer is reused");
+    assert_eq!(
+        p.generated,
+        ["## Build"],
+        "the existing pointer is reused; the hub gets a copy of the section's heading"
+    );
     assert!(proof::prove(&l, &applied(&l, &p), &p, p.after).ok());
-    let tight = plan::plan(&sample(), &opts(3)).unwrap();
+    let tight = plan::plan(&sample(), &opts(4)).unwrap();
     let steps: Vec<&Step> = tight.steps.iter().collect();
     assert!(matches!(steps[steps.len() - 2], Step::BlankLinesDropped));
     assert!(matches!(steps[steps.len() - 1], Step::Aggregated { .. }));
@@ -274,9 +306,8 @@ fn pointer_only_sections_fold_least_recently_needed_first_and_hubs_stay_one_link
         .collect();
     assert_eq!(hubs, &expected, "oldest `modified` first");
     assert_eq!(
-        *folded,
-        2 * n,
-        "each folded group moves its heading and its pointer"
+        *folded, n,
+        "each folded pointer line moves, its heading with it"
     );
     for i in 0..8 {
         let linked = index.contains(&format!("[Area {i}](reference_area{i}_hub.md)"));
@@ -351,7 +382,7 @@ fn folding_appends_to_an_existing_more_hubs_file() {
         .unwrap();
     assert!(
         more.new
-            .starts_with("# Earlier\n- [x](feedback_a0.md)\n## Area ")
+            .starts_with("# Earlier\n- [x](feedback_a0.md)\n\n## Area ")
             && more.new.ends_with(
                 "## Area 7\n- [area-7-hub](reference_area7_hub.md) — the area 7 map: start here\n"
             ),
