@@ -190,15 +190,24 @@ fn tier_then_audit(lib: &Path, target_lines: Option<usize>) {
         .filter(|f| f["created"] == true)
         .map(|f| f["name"].as_str().unwrap().to_owned())
         .collect();
-    let hard_on_created: Vec<&(String, String)> = (after.keys())
+    // A finding on a hub tier wrote is one that moved with its line (a secret in an entry
+    // line, say), or one about the hub itself: there must be none of the latter. The line
+    // count of a big hub is a fair signal (oversized-file), not tier's fault.
+    let moved = |rule: &str, key: &str| {
+        let what = key.split_once(": ").map_or(key, |(_, m)| m);
+        (before.keys())
+            .any(|(r, k)| r == rule && k.split_once(": ").map_or(k.as_str(), |(_, m)| m) == what)
+    };
+    let on_created: Vec<&(String, String)> = (after.keys())
         .filter(|(rule, key)| {
             created.iter().any(|c| key.starts_with(&format!("{c}: ")))
-                && !matches!(rule.as_str(), "oversized-file" | "stale-entry")
+                && rule != "oversized-file"
+                && !moved(rule, key)
         })
         .collect();
     assert!(
-        hard_on_created.is_empty(),
-        "{name}: findings on the hubs tier wrote: {hard_on_created:?}"
+        on_created.is_empty(),
+        "{name}: findings about the hubs tier wrote: {on_created:?}"
     );
     if report["written"].is_object() {
         ccmem(&home).arg("undo").arg(&memory).assert().success();

@@ -3,12 +3,13 @@
 //!
 //! JSON (`--json`): `{folder, mode, recovered, pending, before, after, target, cap, steps,
 //! notes, files: [{name, created, diff}], suggestions, proof: {checks}, written,
-//! proof_on_disk, changed_since}`.
+//! proof_on_disk, changed_since, failure}`. A `--write` that fails (exit 2) prints this report
+//! with `failure` set, and the reason on stderr.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use serde::Serialize;
 
 use super::ClientArgs;
@@ -146,6 +147,8 @@ struct Report<'a> {
     pending: bool,
     /// Files another writer added lines to after tier wrote them (kept; not a proof failure).
     changed_since: Vec<String>,
+    /// Why `--write` wrote nothing or left files that do not prove (exit 2).
+    failure: Option<String>,
 }
 
 /// Runs the command.
@@ -202,6 +205,7 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         recovered,
         pending,
         changed_since: Vec::new(),
+        failure: None,
         before: plan.before,
         after: plan.after,
         target,
@@ -250,6 +254,8 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         }
     }
     drop(lock);
+    let failure = failure.map(|why| format!("{}: {why}", folder.join(INDEX).display()));
+    report.failure = failure.clone();
     let mut out = super::output::stdout_plain();
     if super::output::json() {
         let v = super::output::with_schema("ccmem.tier/1", serde_json::to_value(&report)?);
@@ -259,8 +265,10 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         render(&mut out, &report)?;
     }
     out.flush()?;
+    // The report says why (one JSON document on stdout, with `failure`); stderr too.
     if let Some(why) = failure {
-        bail!("{}: {why}", folder.join(INDEX).display());
+        eprintln!("ccmem: error: {why}");
+        return Ok(ExitStatus::Error);
     }
     Ok(ExitStatus::Clean)
 }

@@ -321,6 +321,7 @@ pub(super) fn hub_files(
                     let title = format!("# {}", about.title);
                     t.push_str(&title);
                     t.push_str(eol);
+                    t.push_str(eol);
                     generated.push(title);
                 }
                 t
