@@ -2,8 +2,9 @@
 //! of its write system calls in turn (`CCMEM_FAULT_AT=k`, a fault point compiled into debug
 //! builds), and after each kill the state must be exactly the old or the new one, as the next
 //! command (and [`ccmem::write::preview`], which readers use) sees it, with no temp file left.
-//! Plus the concurrent-writer test: the check-to-swap window of `tier --write` widened to 30 ms
-//! (`CCMEM_TEST_DELAY_MS`) while another process appends lines: no line is ever lost.
+//! Plus the concurrent-writer tests: the check-to-swap window of `tier --write` widened
+//! (`CCMEM_TEST_DELAY_MS`) while another process appends lines (no line is ever lost) or rewrites
+//! one (their version is kept and the tier rolled back).
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -228,6 +229,90 @@ fn a_line_appended_in_the_widened_rename_window_is_never_lost() {
     }
     eprintln!("{rounds} rounds, {merged} with lines merged from inside the window");
     assert!(merged > 0, "the window was never hit");
+}
+
+/// Issue 14 case 9, the no-merge branch, as a user meets it: another writer rewrites a line of
+/// MEMORY.md (not an addition) after `tier --write` checked it and before its swap (the window
+/// widened by `CCMEM_TEST_DELAY_MS`). Their version must survive byte for byte, every file of
+/// the tier must be restored, the error must say so and name a next step that works, and `undo`
+/// must not reach past the rolled-back tier into the operation before it.
+#[test]
+fn a_line_rewritten_in_the_window_is_kept_and_tier_rolls_back() {
+    let dir = library();
+    let memory = dir.path().join("MEMORY.md");
+    let journal = dir.path().join(".ccmem/journal.json");
+    // An earlier operation, which `undo` must leave alone afterwards.
+    ccmem(ADD, dir.path()).assert().success();
+    let before = snapshot(dir.path());
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ccmem"))
+        .args(TIER)
+        .arg(dir.path())
+        .env("CCMEM_TEST_DELAY_MS", "400")
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The pending journal is written after every target was checked and before the first swap,
+    // each swap waiting 400 ms: rewrite a line in place as soon as it appears.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !journal.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "tier never reached its swaps"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let text = fs::read_to_string(&memory).unwrap();
+    let theirs = text.replacen("fact 2 日本語", "fact 2, corrected by another writer", 1);
+    assert_ne!(theirs, text);
+    fs::write(&memory, &theirs).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "tier must fail: {stderr}");
+    assert!(
+        stderr.contains("MEMORY.md")
+            && stderr.contains("its version is kept")
+            && stderr.contains("every file of this `tier` was restored")
+            && stderr.contains("run the command again"),
+        "{stderr}"
+    );
+    // The hashes it names are the one tier read and the one it found.
+    let hash_after = |word: &str| {
+        let at = stderr.find(word).unwrap() + word.len();
+        stderr[at..].split('…').next().unwrap().to_owned()
+    };
+    assert_ne!(
+        hash_after("expected sha256 "),
+        hash_after("found sha256 "),
+        "{stderr}"
+    );
+    // Their content exactly; everything else as before the tier; nothing of ccmem's left over.
+    assert_eq!(fs::read_to_string(&memory).unwrap(), theirs);
+    let mut expected = before.clone();
+    expected.insert("MEMORY.md".into(), theirs.clone().into_bytes());
+    assert_eq!(snapshot(dir.path()), expected);
+    assert!(!journal.exists());
+    // `undo` does not undo past the rolled-back tier: the add before it stays.
+    let undo = ccmem(&["undo"], dir.path()).output().unwrap();
+    let said =
+        String::from_utf8_lossy(&undo.stdout).into_owned() + &String::from_utf8_lossy(&undo.stderr);
+    assert!(
+        said.contains("nothing to undo") && said.contains("was rolled back"),
+        "{said}"
+    );
+    assert_eq!(snapshot(dir.path()), expected);
+    // The next step it names works, and keeps the corrected line (moved or not, once).
+    ccmem(TIER, dir.path()).assert().success();
+    let all: String = snapshot(dir.path())
+        .values()
+        .map(|b| String::from_utf8_lossy(b).into_owned())
+        .collect();
+    assert_eq!(
+        all.matches("fact 2, corrected by another writer").count(),
+        1
+    );
+    assert!(!all.contains("[Build 2](project_build2.md) — fact 2 日本語"));
 }
 
 /// A home whose `~/.claude/settings.json` holds `text` (`None`: no `~/.claude` at all).

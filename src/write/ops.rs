@@ -221,19 +221,20 @@ impl Lock {
         }
         for (i, s) in staged.iter_mut().enumerate() {
             if let Some(theirs) = self.replaced_changed(&journal.entries[i], s)? {
+                // What was read, for the error: `take_in` records their version as the old one.
+                let read = journal.entries[i].old.clone();
                 match self.take_in(&mut journal, i, s, &theirs)? {
                     Some(n) => merged.push(Merged {
                         file: journal.entries[i].name.clone(),
                         lines: n,
                     }),
                     None => {
-                        let e = &journal.entries[i];
-                        let (path, expected) = (e.path.clone(), e.old.clone());
+                        let path = journal.entries[i].path.clone();
                         let n = journal.entries.len();
                         self.abandon(&mut journal, n)?;
                         return Err(conflict(
                             path,
-                            expected,
+                            read,
                             Some(Hash::of(&theirs)),
                             Some(format!(
                                 "another process changed it while ccmem was replacing it (not \
