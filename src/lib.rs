@@ -13,6 +13,7 @@
 pub mod budget;
 pub mod check;
 pub mod cli;
+pub mod config;
 pub mod constants;
 pub mod env;
 pub mod exit;

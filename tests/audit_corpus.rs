@@ -6,7 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-use ccmem::memory::{Config, Library};
+use ccmem::config::Config;
+use ccmem::memory::Library;
 use ccmem::rules::run::audit;
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/gen-s");

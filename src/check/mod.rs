@@ -12,7 +12,6 @@
 //! managed policy: what a fresh clone shows a new teammate and CI); `--user-config` uses the
 //! caller's own.
 
-pub mod config;
 pub mod registry;
 pub mod repo;
 pub mod rules;
@@ -164,7 +163,7 @@ impl Ctx<'_> {
 #[derive(Debug, Clone)]
 pub struct Options {
     /// `[check]` of ccmem.toml.
-    pub config: config::Config,
+    pub config: crate::config::CheckConfig,
     /// The size model.
     pub size: SizeModel,
     /// Start directories at most.

@@ -5,6 +5,7 @@
 //! soft = warning).
 
 use super::{Ctx, Finding};
+use crate::config::{Config, ConfigError};
 pub use crate::rules::Category;
 use crate::severity::Severity;
 
@@ -91,6 +92,17 @@ pub const RULES: &[Rule] = &[
 /// The rule with this name.
 pub fn find(name: &str) -> Option<&'static Rule> {
     RULES.iter().find(|r| r.name == name)
+}
+
+/// Checks the rules `[check]` names (`disable`, `per-file-ignores`) against the registry: a
+/// name that is no rule is an error at its line.
+pub fn check_config(config: &Config) -> Result<(), ConfigError> {
+    let known = |n: &str| find(n).is_some();
+    config.check_rule_names("`check.disable`", &config.check.disable, known)?;
+    let ignores = config.check.per_file_ignores.values().flatten();
+    config.check_rule_names("`check.per-file-ignores`", ignores, |n| {
+        n == "*" || known(n)
+    })
 }
 
 #[cfg(test)]

@@ -7,12 +7,12 @@
 //!   names (`"*"` for all), for files that cannot hold a comment (settings, symlinks) or that
 //!   are not yours to edit.
 
-use super::config::Config;
 use super::{Ctx, Finding};
+use crate::config::CheckConfig;
 use crate::rules::suppress::codes;
 
 /// Removes suppressed findings; returns how many.
-pub fn apply(ctx: &Ctx, config: &Config, findings: &mut Vec<Finding>) -> usize {
+pub fn apply(ctx: &Ctx, config: &CheckConfig, findings: &mut Vec<Finding>) -> usize {
     let before = findings.len();
     findings.retain(|f| !config.ignored(&f.path, f.rule) && !by_comment(ctx, f));
     before - findings.len()

@@ -16,7 +16,6 @@ use super::ClientArgs;
 use crate::constants::SESSION_ID_ENV;
 use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
-use crate::memory::Config;
 use crate::tier::add::{AddError, Placement, Request, plan_add};
 use crate::tier::budget::Target;
 use crate::tier::check_readable;
@@ -74,7 +73,7 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         }
         None => None,
     };
-    let config = Config::find(&folder, None)?;
+    let config = super::config::load(&folder, None)?;
     let (lines, utf16) = config.0.target();
     let target = Target { lines, utf16 };
     let req = Request {

@@ -10,7 +10,7 @@ use super::ClientArgs;
 use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::load::automem;
-use crate::memory::{Library, LoadOptions};
+use crate::memory::Library;
 use crate::render::audit::{self as view, Audited, Format};
 use crate::rules::run::{self, Audit};
 use crate::settings::Settings;
@@ -81,12 +81,12 @@ pub fn run(mut args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let mut failed = false;
     for dir in folders {
         bar.set_message(dir.display().to_string());
-        let opts = LoadOptions {
-            config: args.config.as_deref(),
-            home: env.var("HOME").map(Path::new),
-        };
-        let audited = Library::load(&dir, &opts)
+        let home = env.var("HOME").map(Path::new);
+        let audited = super::config::load(&dir, args.config.as_deref())
             .map_err(|e| e.to_string())
+            .and_then(|(config, used)| {
+                Library::load_configured(&dir, config, used, home).map_err(|e| e.to_string())
+            })
             .and_then(|lib| run::audit(lib, now).map_err(|e| format!("{}: {e}", dir.display())));
         match audited {
             Ok(a) => audits.push((dir, a)),

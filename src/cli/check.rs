@@ -5,7 +5,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::{ClientArgs, SizeArgs};
-use crate::check::config::Config;
 use crate::check::{self, Environment, Options};
 use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
@@ -72,7 +71,8 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     if !real.is_dir() {
         anyhow::bail!("{}: not a directory", root.display());
     }
-    let (config, _) = Config::find(&real, args.config.as_deref())?;
+    let (config, _) = super::config::load(&real, args.config.as_deref())?;
+    let config = config.check;
     let size = args
         .size
         .model((config.context_window, config.chars_per_token))?;

@@ -8,6 +8,7 @@ mod budget;
 mod check;
 mod client_args;
 mod completions;
+mod config;
 mod context;
 mod explain;
 mod hook;

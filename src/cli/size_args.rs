@@ -1,6 +1,7 @@
 //! The model the client's size warnings assume, one set of flags for every command that shows
 //! them (`check`, `receipt`).
 
+use crate::config::CheckConfig;
 use crate::load::size::SizeModel;
 
 /// `--context-window` and `--chars-per-token`.
@@ -30,7 +31,9 @@ impl SizeArgs {
                 .or(configured.1)
                 .unwrap_or(fallback.chars_per_token),
         };
-        if model.context_tokens == 0 || !(1..=8).contains(&model.chars_per_token) {
+        if model.context_tokens == 0
+            || !CheckConfig::CHARS_PER_TOKEN.contains(&model.chars_per_token)
+        {
             anyhow::bail!(
                 "--context-window must be positive and --chars-per-token between 1 and 8"
             );

@@ -13,10 +13,11 @@ use anyhow::Context;
 use serde::Serialize;
 
 use super::ClientArgs;
+use crate::config::Config;
 use crate::constants::INDEX_FILE as INDEX;
 use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
-use crate::memory::{Config, Library};
+use crate::memory::Library;
 use crate::tier::budget::{self, CAP, Size, Target};
 use crate::tier::plan::{FilePlan, Note, Plan, Suggestion};
 use crate::tier::proof::{Proof, prove};
@@ -155,7 +156,7 @@ struct Report<'a> {
 pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let args = with_agent_dir(args, process)?;
     let folder = memory_dir(args.dir.clone(), &args.client, process)?;
-    let config = Config::find(&folder, None)?;
+    let config = super::config::load(&folder, None)?;
     let (lines, utf16) = config.0.target();
     let target = Target {
         lines: args.target_lines.unwrap_or(lines),

@@ -12,11 +12,11 @@ use std::path::{Component, Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::config::{Config, ConfigError};
 use super::file::{MemFile, Role, role_of};
 use super::meta::KindAt;
 use super::pending::{self, Pending};
 use super::spec::{Detected, Spec};
+use crate::config::{Config, ConfigError};
 use crate::fsread::{self, WalkError};
 use crate::load::automem::{self, IndexState};
 use crate::text::links::{self, Link, Syntax};

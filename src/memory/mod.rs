@@ -4,10 +4,9 @@
 //! [`library`] is the snapshot: the folder walked once (`crate::fsread::md_files`), every file
 //! read once ([`file`]) and its frontmatter parsed as the client parses it ([`meta`]), the links
 //! of every file resolved (syntax in `crate::text::links`), which files MEMORY.md reaches from
-//! the part the client loads, and the library's settings ([`config`], `ccmem.toml`) and write
+//! the part the client loads, and the library's settings (`crate::config`, `ccmem.toml`) and write
 //! spec ([`spec`]). [`similar`] gives MinHash signatures for near-duplicate detection.
 
-pub mod config;
 pub mod file;
 pub mod library;
 pub mod meta;
@@ -15,7 +14,6 @@ pub mod pending;
 pub mod similar;
 pub mod spec;
 
-pub use config::Config;
 pub use library::{Library, LoadOptions, Reach, Target};
 pub use pending::Pending;
 pub use spec::Spec;

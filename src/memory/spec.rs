@@ -26,6 +26,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::SpecChoice;
+
 /// A write spec.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -65,20 +67,6 @@ impl std::fmt::Display for Spec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
-}
-
-/// `spec = …` in `ccmem.toml`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SpecChoice {
-    /// Detected from the files.
-    #[default]
-    Auto,
-    /// Always the client's.
-    Client,
-    /// Always claude-memory-manager's.
-    #[serde(rename = "claude-memory-manager")]
-    Manager,
 }
 
 /// The spec a library is held to, and why.

@@ -55,7 +55,7 @@ mod tests {
             f.paths("bad-file-name").is_empty(),
             "the client's spec names files freely"
         );
-        f.config().spec = crate::memory::spec::SpecChoice::Manager;
+        f.config().spec = crate::config::SpecChoice::Manager;
         assert_eq!(
             f.paths("bad-file-name"),
             ["Feedback-Bad.md", "note_x.md", "sub/MEMORY.md"]

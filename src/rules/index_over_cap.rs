@@ -100,7 +100,7 @@ pub(crate) mod tests {
     pub(crate) fn run_with(state: IndexState) -> Vec<Diagnostic> {
         let f = Fixture::new(&[("MEMORY.md", "# I\n")]);
         let audit = f.audit();
-        let cfg = crate::memory::config::AuditConfig::default();
+        let cfg = crate::config::AuditConfig::default();
         let ctx = Ctx {
             lib: &audit.lib,
             cfg: &cfg,

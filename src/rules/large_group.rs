@@ -94,7 +94,7 @@ mod tests {
             f.found("large-group").is_empty(),
             "groups of entries behind hubs are claude-memory-manager's layout"
         );
-        f.config().spec = crate::memory::spec::SpecChoice::Manager;
+        f.config().spec = crate::config::SpecChoice::Manager;
         assert_eq!(f.found("large-group"), [("MEMORY.md".to_owned(), 18)]);
         assert!(f.messages("large-group")[0].contains("16 entries"));
     }

@@ -16,8 +16,8 @@ use std::ops::Range;
 use jiff::Timestamp;
 use serde::Serialize;
 
+use crate::config::{AuditConfig, Config, ConfigError};
 use crate::load::automem::IndexState;
-use crate::memory::config::AuditConfig;
 use crate::memory::library::{Library, Reach};
 use crate::memory::spec::Applies;
 
@@ -179,15 +179,12 @@ pub const RULES: &[Rule] = &[
     interrupted_write::RULE,
 ];
 
-/// Checks `[audit] disable` against the registry: a name that is no rule is an error (a typo
-/// must not leave the rule running).
-pub fn check_config(config: &AuditConfig) -> Result<(), String> {
-    for name in &config.disable {
-        if find(name).is_none() {
-            return Err(format!("[audit] `disable` names an unknown rule `{name}`"));
-        }
-    }
-    Ok(())
+/// Checks `[audit] disable` against the registry: a name that is no rule is an error at its
+/// line (a typo must not leave the rule running).
+pub fn check_config(config: &Config) -> Result<(), ConfigError> {
+    config.check_rule_names("`audit.disable`", &config.audit.disable, |n| {
+        find(n).is_some()
+    })
 }
 
 /// The rule with this name.

@@ -129,7 +129,7 @@ pub struct Audit {
 /// Audits `lib` at `now`, against the write spec it follows. Fails when `[audit] disable`
 /// names no rule.
 pub fn audit(lib: Library, now: Timestamp) -> Result<Audit, String> {
-    super::check_config(&lib.config.audit)?;
+    super::check_config(&lib.config).map_err(|e| e.to_string())?;
     let ctx = Ctx::new(&lib, now);
     let spec = lib.spec();
     let enabled: Vec<_> = RULES

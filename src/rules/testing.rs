@@ -3,7 +3,7 @@
 use jiff::Timestamp;
 
 use super::run::{Audit, audit};
-use crate::memory::config::Config;
+use crate::config::Config;
 use crate::memory::library::{Library, LoadOptions};
 
 /// A temporary library.

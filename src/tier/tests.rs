@@ -1,7 +1,7 @@
 //! Planning tests on concrete libraries, and the property test over generated ones.
 
 use super::*;
-use crate::memory::Config;
+use crate::config::Config;
 
 /// A library from an index text and `(file name, text)` pairs.
 pub(super) fn lib(index: &str, files: &[(impl AsRef<str>, impl AsRef<str>)]) -> Library {

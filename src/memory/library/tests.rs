@@ -218,7 +218,7 @@ fn the_spec_is_detected_from_where_type_is_written() {
     );
     assert_eq!(lib.spec(), Spec::Manager);
     let config = Config {
-        spec: crate::memory::spec::SpecChoice::Client,
+        spec: crate::config::SpecChoice::Client,
         ..Config::default()
     };
     let lib = Library::from_texts(Path::new("/m"), config, [manager(1)]);

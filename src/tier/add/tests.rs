@@ -1,5 +1,5 @@
 use super::*;
-use crate::memory::Config;
+use crate::config::Config;
 use crate::memory::meta::Front;
 
 const T: Target = Target {
@@ -36,7 +36,7 @@ fn lib_with(index: &str, more: &[(&str, &str)]) -> Library {
 
 fn manager(index: &str) -> Library {
     let config = Config {
-        spec: crate::memory::spec::SpecChoice::Manager,
+        spec: crate::config::SpecChoice::Manager,
         ..Config::default()
     };
     Library::from_texts(

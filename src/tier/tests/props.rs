@@ -18,9 +18,9 @@ use super::super::groups::classify;
 use super::super::parse::{Kind, parse};
 use super::super::plan::fits_without;
 use super::super::*;
-use crate::memory::Config;
+use crate::config::Config;
+use crate::config::SpecChoice;
 use crate::memory::file::{Role as FileRole, role_of};
-use crate::memory::spec::SpecChoice;
 
 const TYPES: [&str; 5] = ["feedback", "project", "user", "reference", "note"];
 const WORDS: [&str; 9] = [
