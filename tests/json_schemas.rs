@@ -238,6 +238,15 @@ fn every_json_output_matches_its_schema_file_and_every_schema_file_is_checked() 
         if args.contains(&"--check") {
             assert_eq!(doc["over_target"], true, "{what}");
         }
+        if args.contains(&"--session") {
+            // The event the hook logged above, read back and predicted.
+            assert_eq!(doc["reports"].as_array().map(Vec::len), Some(1), "{doc:#}");
+            assert_eq!(
+                doc["reports"][0]["reported"]["load_reason"],
+                "session_start"
+            );
+            assert_eq!(doc["reports"][0]["predicted"], true, "{doc:#}");
+        }
         validate(&what, &doc, &mut used);
     }
     // verify: a missing client (exit 2, its own status document), a fake client that answers
