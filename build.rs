@@ -9,8 +9,15 @@
 //! The trade-off: the binary's own code loses address randomization (the stack, heap and
 //! shared libraries keep theirs). ccmem never runs with privileges. Build with `CCMEM_PIE=1`
 //! to keep a PIE.
+//!
+//! It also sets `cfg(ccmem_repository)` where the repository's corpora are present (the published
+//! crate does not carry them): the unit tests that read them are ignored, visibly, without it.
 
 fn main() {
+    println!("cargo:rustc-check-cfg=cfg(ccmem_repository)");
+    if std::path::Path::new("fuzz/vectors/frontmatter.json").exists() {
+        println!("cargo:rustc-cfg=ccmem_repository");
+    }
     println!("cargo:rerun-if-env-changed=CCMEM_PIE");
     let linux = std::env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux");
     let pie = std::env::var_os("CCMEM_PIE").is_some_and(|v| v != "0");

@@ -125,10 +125,14 @@ fn errors_name_their_line() {
 }
 
 /// Every text the fast path takes reads the same through the event parser: the YAML of every
-/// frontmatter vector and every file of the library corpus, and blocks generated from the
-/// pieces the shape allows, with near misses.
+/// frontmatter vector and every file of the library corpus. (Both live in the repository, not
+/// in the published crate: build.rs sets `ccmem_repository` where they are.)
 #[test]
-fn fast_path_agrees_with_the_parser() {
+#[cfg_attr(
+    not(ccmem_repository),
+    ignore = "reads fuzz/vectors/ and tests/fixtures/libraries/, which only the repository holds"
+)]
+fn fast_path_agrees_with_the_parser_on_the_corpora() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let vectors = std::fs::read_to_string(root.join("fuzz/vectors/frontmatter.json")).unwrap();
     let vectors: Vec<serde_json::Value> = serde_json::from_str(&vectors).unwrap();
@@ -152,6 +156,14 @@ fn fast_path_agrees_with_the_parser() {
             }
         }
     }
+    assert_fast_path_agrees(&texts);
+}
+
+/// Every block generated from the pieces the fast path's shape allows, with near misses, reads
+/// the same through the fast path and the event parser.
+#[test]
+fn fast_path_agrees_with_the_parser() {
+    let mut texts = Vec::new();
     let keys = [
         "name",
         "description",
@@ -243,8 +255,12 @@ fn fast_path_agrees_with_the_parser() {
         }
         texts.push(lines.join("\n") + "\n");
     }
+    assert_fast_path_agrees(&texts);
+}
+
+fn assert_fast_path_agrees(texts: &[String]) {
     let mut taken = 0;
-    for t in &texts {
+    for t in texts {
         if let Some(v) = fast::parse(t) {
             taken += 1;
             // Debug, not ==: NaN equals itself there, and -0 differs from 0.
@@ -256,8 +272,10 @@ fn fast_path_agrees_with_the_parser() {
             );
         }
     }
+    // About a quarter of each set has the fast path's shape (982 of 4,000 generated blocks,
+    // 650 of 2,229 corpus blocks): fewer than a fifth means the fast path stopped taking them.
     assert!(
-        taken > texts.len() / 4,
+        taken > texts.len() / 5,
         "the fast path took only {taken} of {}",
         texts.len()
     );
