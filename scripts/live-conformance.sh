@@ -13,7 +13,7 @@ fi
 echo "live-conformance: client $bin ($("$bin" --version))"
 cargo build --quiet
 # These tests are #[ignore]d in a plain `cargo test` (they need the client): run them for real.
-CCMEM_CLAUDE_BIN="$bin" cargo test --quiet --test verify_live --test hook_e2e -- --include-ignored
+CCMEM_CLAUDE_BIN="$bin" cargo test --quiet --test verify_live --test hook_e2e --test sessions_live -- --include-ignored
 if [ $# -gt 0 ]; then
   target/debug/ccmem verify --claude "$bin" --replay "$1"
 else

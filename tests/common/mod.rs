@@ -4,6 +4,8 @@
 //! ccmem run in the case's cwd with its output normalized (ROOT written `{ROOT}`).
 #![allow(dead_code)]
 
+pub mod shapes;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
