@@ -69,13 +69,7 @@ pub fn run(
         View::AfterCompact { history, auto } => {
             let calls = super::context::read_history(history)?;
             let after = load::compact::load(env, &session, &calls, auto);
-            let lost = after.candidates.iter().any(|c| {
-                matches!(c.how, "nested memory" | "rule")
-                    && !matches!(
-                        c.dropped,
-                        None | Some(load::compact::Dropped::InStartupBlock)
-                    )
-            });
+            let lost = after.lost().next().is_some();
             let v = json!({
                 "schema": "ccmem.receipt-after-compact/1", "auto": auto,
                 "startup": after.startup.iter().map(|e| &e.path).collect::<Vec<_>>(),

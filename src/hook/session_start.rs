@@ -151,18 +151,7 @@ pub fn after_compact(
     calls: &[crate::load::compact::Call],
 ) -> Option<HookOutput> {
     let after = crate::load::compact::load(env, session, calls, false);
-    let lost: Vec<&str> = after
-        .candidates
-        .iter()
-        .filter(|c| matches!(c.how, "nested memory" | "rule"))
-        .filter(|c| {
-            !matches!(
-                c.dropped,
-                None | Some(crate::load::compact::Dropped::InStartupBlock)
-            )
-        })
-        .map(|c| c.path.as_str())
-        .collect();
+    let lost: Vec<&str> = after.lost().map(|c| c.path.as_str()).collect();
     if lost.is_empty() {
         return None;
     }

@@ -108,10 +108,30 @@ pub struct AfterCompact {
     pub auto: bool,
 }
 
+impl Candidate {
+    /// A nested CLAUDE.md or a path rule (an instruction file the session got from a read).
+    pub fn is_instruction(&self) -> bool {
+        matches!(self.how, "nested memory" | "rule")
+    }
+
+    /// Its text is not in the first request after the compaction, neither restored nor in the
+    /// startup block.
+    pub fn is_gone(&self) -> bool {
+        !matches!(self.dropped, None | Some(Dropped::InStartupBlock))
+    }
+}
+
 impl AfterCompact {
     /// The files that come back, in order.
     pub fn restored(&self) -> impl Iterator<Item = &Candidate> {
         self.candidates.iter().filter(|c| c.dropped.is_none())
+    }
+
+    /// The instruction files the session had that do not come back: what users lose.
+    pub fn lost(&self) -> impl Iterator<Item = &Candidate> {
+        self.candidates
+            .iter()
+            .filter(|c| c.is_instruction() && c.is_gone())
     }
 }
 

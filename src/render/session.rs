@@ -127,12 +127,7 @@ pub fn after_compact(after: &AfterCompact) -> String {
     for c in &restored {
         let _ = writeln!(out, "  {} ({})", c.path, c.how);
     }
-    let lost: Vec<_> = after
-        .candidates
-        .iter()
-        .filter(|c| matches!(c.how, "nested memory" | "rule"))
-        .filter(|c| !matches!(c.dropped, None | Some(Dropped::InStartupBlock)))
-        .collect();
+    let lost: Vec<_> = after.lost().collect();
     if lost.is_empty() {
         let _ = writeln!(out, "no instruction file the session had is lost");
     } else {
@@ -155,12 +150,10 @@ pub fn after_compact(after: &AfterCompact) -> String {
             "  they return when the model reads a file in their folder again (or Reads them)"
         );
     }
-    let other: Vec<_> = after
+    let other = after
         .candidates
         .iter()
-        .filter(|c| !matches!(c.how, "nested memory" | "rule"))
-        .filter(|c| !matches!(c.dropped, None | Some(Dropped::InStartupBlock)))
-        .collect();
+        .filter(|c| c.is_gone() && !c.is_instruction());
     for c in other {
         let _ = writeln!(
             out,

@@ -14,33 +14,25 @@ use super::syntax::{Command, Statement, Word};
 use super::track::Shell;
 use crate::env::ClientEnv;
 
+/// `bat`'s (and Debian's `batcat`'s) options that take a value.
+const BAT_VALUED: &[&str] = &[
+    "-l",
+    "--language",
+    "-r",
+    "--line-range",
+    "--style",
+    "--theme",
+];
+/// `egrep`'s and `fgrep`'s options that take a value.
+const EGREP_VALUED: &[&str] = &["-e", "-f", "-A", "-B", "-C", "-m", "--max-count"];
+
 /// Commands that read their file operands, with the options that take a value.
 const READERS: &[(&str, &[&str])] = &[
     ("cat", &[]),
     ("tac", &[]),
     ("nl", &["-b", "-s", "-w", "-v", "-i"]),
-    (
-        "bat",
-        &[
-            "-l",
-            "--language",
-            "-r",
-            "--line-range",
-            "--style",
-            "--theme",
-        ],
-    ),
-    (
-        "batcat",
-        &[
-            "-l",
-            "--language",
-            "-r",
-            "--line-range",
-            "--style",
-            "--theme",
-        ],
-    ),
+    ("bat", BAT_VALUED),
+    ("batcat", BAT_VALUED),
     ("less", &["-p", "-x", "-y", "-z"]),
     ("more", &[]),
     ("most", &[]),
@@ -66,14 +58,8 @@ const READERS: &[(&str, &[&str])] = &[
             "--exclude-dir",
         ],
     ),
-    (
-        "egrep",
-        &["-e", "-f", "-A", "-B", "-C", "-m", "--max-count"],
-    ),
-    (
-        "fgrep",
-        &["-e", "-f", "-A", "-B", "-C", "-m", "--max-count"],
-    ),
+    ("egrep", EGREP_VALUED),
+    ("fgrep", EGREP_VALUED),
     (
         "rg",
         &[

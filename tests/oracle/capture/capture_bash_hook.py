@@ -15,7 +15,8 @@ the request's role:"system" messages that holds "PostToolUse:Bash hook additiona
 """
 import argparse, json, os, shutil, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from capture_session import Stub, materialize, normalize, run_print, text_blocks, tool_names, blocks_of
+from capture_session import (Stub, materialize, normalize, run_print, text_blocks, tool_names, blocks_of,
+                             make_tool_call)
 
 HOOK = "PostToolUse:Bash hook additional context: "
 
@@ -32,15 +33,7 @@ def main():
     spec = json.load(open(os.path.join(case, "case.json")))
     root, cwd, env, args = materialize(case)
     steps = spec["steps"]
-    calls = []
-    for k, s in enumerate(steps):
-        if "bash" in s:
-            calls.append({"type": "tool_use", "id": f"toolu_oracle{k:02d}", "name": "Bash",
-                          "input": {"command": s["bash"].replace("{ROOT}", root), "description": "oracle step"}})
-        else:
-            p = s["read"].replace("{ROOT}", root)
-            calls.append({"type": "tool_use", "id": f"toolu_oracle{k:02d}", "name": "Read",
-                          "input": {"file_path": os.path.normpath(p if os.path.isabs(p) else os.path.join(cwd, p))}})
+    calls = [make_tool_call(s, k, root, cwd) for k, s in enumerate(steps)]
     st = {"n": 0}
 
     def respond(req, kind):
