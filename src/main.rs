@@ -5,7 +5,8 @@
 //! `/proc/self/maps` — a fifth of the instructions of a hook call that has nothing to do, and
 //! the client runs the post-tool-use hook after every Write, Edit and Bash call. What ccmem
 //! needs of that start-up is done here: SIGPIPE ignored (a closed pipe is a `BrokenPipe` error,
-//! which exits 0) and stdout flushed before exit. Arguments still reach `std::env::args` (glibc
+//! which exits 0) and stdout flushed before exit, which is `_exit` (no destructors for memory the
+//! kernel frees anyway). Arguments still reach `std::env::args` (glibc
 //! passes them to std's `.init_array` hook). The cost: a stack overflow ends in a bare SIGSEGV
 //! instead of std's message. Elsewhere (and in `cargo test`'s harness) the usual `main` runs.
 
@@ -28,7 +29,11 @@ extern "C" fn main(
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
-    run()
+    let code = run();
+    // Everything is written and flushed (stderr is unbuffered): leave without running the
+    // thread-local destructors and exit handlers, which only free memory the kernel frees.
+    // SAFETY: `_exit` ends the process; nothing of ccmem runs after it.
+    unsafe { libc::_exit(code) }
 }
 
 #[cfg(any(not(all(target_os = "linux", target_env = "gnu")), test))]

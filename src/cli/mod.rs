@@ -55,7 +55,10 @@ pub struct Cli {
     command: Command,
 }
 
+/// `defer`: a subcommand's arguments are defined only when it runs (or help, completions or the
+/// man page need them): building every subcommand's arguments was a tenth of a `ccmem context`.
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 enum Command {
     /// Print exactly the memory reminder the client would send at session start.
     Context(context::Args),

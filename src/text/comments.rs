@@ -28,7 +28,7 @@ pub fn strip(text: &str) -> Cow<'_, str> {
 /// comes from (the line holding its first character; input lines are counted by `\n`).
 pub fn strip_mapped(text: &str) -> (Cow<'_, str>, Vec<usize>) {
     let Some((norm, pieces)) = pieces(text) else {
-        let n = text.split('\n').count();
+        let n = crate::text::js::newlines(text) + 1;
         return (Cow::Borrowed(text), (0..n).collect());
     };
     let newlines: Vec<usize> = text.match_indices('\n').map(|(i, _)| i).collect();

@@ -55,7 +55,7 @@ pub fn truncate(body: &str) -> Truncation {
     let n = js::trim(body);
     let start_bytes = n.as_ptr() as usize - body.as_ptr() as usize;
     // Measured on the bytes; the UTF-16 units are only spelled out for a cut.
-    let lines = n.bytes().filter(|&b| b == b'\n').count() + 1;
+    let lines = js::newlines(n) + 1;
     let utf16 = js::utf16_len(n);
     let line_over = lines > INDEX_MAX_LINES;
     let size_over = utf16 > INDEX_MAX_UTF16;

@@ -29,11 +29,60 @@ pub fn trim_end(s: &str) -> &str {
 
 /// `String.prototype.length`: UTF-16 code units.
 pub fn utf16_len(s: &str) -> usize {
-    // On the UTF-8 bytes (a loop the compiler vectorizes): every byte that starts a character
-    // is one unit, and a 4-byte character (a lead byte of 0xF0 or more) is a surrogate pair.
-    s.bytes()
-        .map(|b| usize::from((b as i8) >= -0x40) + usize::from(b >= 0xF0))
-        .sum()
+    // Every character is one unit (`chars().count()` counts a word of bytes at a time) and a
+    // 4-byte one (lead byte 0xF0..=0xF4) is a surrogate pair, one more.
+    s.chars().count() + count_bytes(s.as_bytes(), high_nibble_is_f, |b| b >= 0xF0)
+}
+
+/// `String::from_utf8_lossy` (invalid sequences become U+FFFD) that checks valid text with the
+/// fast validator first: the lossy decoder walks a byte at a time even when nothing is
+/// invalid, and MEMORY.md is decoded on every start.
+pub fn utf8_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
+/// The number of `\n` in `s` (the client's line count is this + 1), a word at a time.
+pub fn newlines(s: &str) -> usize {
+    count_bytes(
+        s.as_bytes(),
+        |w| zero_bytes(w ^ (LOW_BITS * u64::from(b'\n'))),
+        |b| b == b'\n',
+    )
+}
+
+/// 0x0101…01: one in the low bit of every byte of a word.
+const LOW_BITS: u64 = u64::from_ne_bytes([1; 8]);
+
+/// Counts the bytes of `bytes` that `byte` accepts, eight at a time with `word` (which counts
+/// them in one native-endian word), the tail one by one. Index texts are read on every start,
+/// and a byte at a time was the loader's hottest loop.
+fn count_bytes(bytes: &[u8], word: impl Fn(u64) -> u32, byte: impl Fn(u8) -> bool) -> usize {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut n = 0usize;
+    for c in &mut chunks {
+        let w = u64::from_ne_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        n += word(w) as usize;
+    }
+    n + chunks.remainder().iter().filter(|&&b| byte(b)).count()
+}
+
+/// How many bytes of `w` are zero (exact: no carry crosses a byte).
+fn zero_bytes(w: u64) -> u32 {
+    let high = LOW_BITS * 0x80;
+    let low7 = LOW_BITS * 0x7F;
+    // The high bit of each byte is set when the byte is non-zero.
+    let nonzero = ((w & low7) + low7) | w;
+    8 - (nonzero & high).count_ones()
+}
+
+/// How many bytes of `w` are 0xF0 or more.
+fn high_nibble_is_f(w: u64) -> u32 {
+    // A byte is >= 0xF0 exactly when its high nibble is all ones.
+    let nibbles = (w >> 4) & (LOW_BITS * 0x0F);
+    zero_bytes(nibbles ^ (LOW_BITS * 0x0F))
 }
 
 /// `JSON.stringify(s)` for a string (the client escapes control characters as `\uXXXX`).
@@ -82,6 +131,26 @@ pub fn compact(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn word_at_a_time_counts_agree_with_the_plain_ones(
+            s in "(\\PC|\n|\u{10000}|\u{10FFFF}|\u{F000}|\u{FFFF}){0,40}"
+        ) {
+            prop_assert_eq!(utf16_len(&s), s.encode_utf16().count());
+            prop_assert_eq!(newlines(&s), s.matches('\n').count());
+        }
+    }
+
+    #[test]
+    fn counts_at_word_edges() {
+        for n in 0..20 {
+            let s = "\n".repeat(n) + &"😀".repeat(n) + &"é".repeat(n);
+            assert_eq!(utf16_len(&s), s.encode_utf16().count(), "{n}");
+            assert_eq!(newlines(&s), n);
+        }
+    }
 
     /// Vectors printed by the client's `tu` inside its own runtime (2.1.332).
     #[test]

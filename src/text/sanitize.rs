@@ -108,6 +108,10 @@ fn strip_controls_cow(text: &str) -> Cow<'_, str> {
     let mut i = 0;
     let mut last: Option<(char, bool)> = None;
     while i < bytes.len() {
+        i = skip_words(bytes, i, all_printable_ascii);
+        if i >= bytes.len() {
+            break;
+        }
         if !STRIP_LOOKS_AT[usize::from(bytes[i])] {
             i += 1;
             continue;
@@ -286,12 +290,62 @@ static OPENER_LEADS: [bool; 256] = {
 /// only a flagged byte is decoded and checked with [`tags::is_opener`].
 fn openers(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
     let bytes = text.as_bytes();
-    (0..bytes.len())
-        .filter(move |&i| OPENER_LEADS[usize::from(bytes[i])])
-        .filter_map(move |i| {
-            let c = text[i..].chars().next()?;
-            tags::is_opener(c).then_some((i, c))
-        })
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            i = skip_words(bytes, i, |w| ascii_without(w, b'<'));
+            let at = i;
+            i += 1;
+            if at < bytes.len() && OPENER_LEADS[usize::from(bytes[at])] {
+                let c = text[at..].chars().next()?;
+                if tags::is_opener(c) {
+                    return Some((at, c));
+                }
+            }
+        }
+        None
+    })
+}
+
+/// 0x0101…01: one in the low bit of every byte of a word.
+const LOW_BITS: u64 = u64::from_ne_bytes([1; 8]);
+/// 0x8080…80: the high bit of every byte.
+const HIGH_BITS: u64 = LOW_BITS * 0x80;
+
+/// The first index from `i` on where the word-at-a-time test `clean` fails (whole words of
+/// eight bytes that it accepts are skipped; the caller looks at the rest byte by byte). The
+/// sanitizer's scans are of the whole index on every start; a byte at a time, they were its
+/// hottest loops.
+fn skip_words(bytes: &[u8], mut i: usize, clean: impl Fn(u64) -> bool) -> usize {
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let w = u64::from_ne_bytes([
+            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
+        ]);
+        if !clean(w) {
+            break;
+        }
+        i += 8;
+    }
+    i
+}
+
+/// Whether some byte of `w` is zero (exact).
+fn has_zero_byte(w: u64) -> bool {
+    w.wrapping_sub(LOW_BITS) & !w & HIGH_BITS != 0
+}
+
+/// Every byte of `w` is ASCII and none is `b`.
+fn ascii_without(w: u64, b: u8) -> bool {
+    w & HIGH_BITS == 0 && !has_zero_byte(w ^ (LOW_BITS * u64::from(b)))
+}
+
+/// Every byte of `w` is printable ASCII (0x20..=0x7E): nothing for [`strip_controls`] to do.
+/// (A word with a tab or `\n` goes byte by byte, where both are kept.)
+fn all_printable_ascii(w: u64) -> bool {
+    // No high bit, no byte below 0x20 (0x20 subtracted borrows into the high bit), no DEL.
+    w & HIGH_BITS == 0
+        && w.wrapping_sub(LOW_BITS * 0x20) & !w & HIGH_BITS == 0
+        && !has_zero_byte(w ^ (LOW_BITS * 0x7F))
 }
 
 /// General category M (combining marks).

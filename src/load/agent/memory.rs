@@ -137,9 +137,7 @@ pub fn is_folder(dir: &Path) -> bool {
 /// comment stripping, cut at 200 lines / 25,000 units.
 pub fn measure_index(path: &Path) -> IndexState {
     match crate::fsread::read_capped(path, u64::MAX / 2) {
-        Ok(bytes) => {
-            IndexState::Loaded(index::process_agent(&String::from_utf8_lossy(&bytes)).measure)
-        }
+        Ok(bytes) => IndexState::Loaded(index::process_agent(&js::utf8_lossy(&bytes)).measure),
         Err(Unread::Missing) => IndexState::Missing,
         Err(Unread::NotRegular(what)) => IndexState::NotRegular { what: what.into() },
         Err(Unread::TooLarge(bytes)) => IndexState::TooLarge { bytes },
@@ -278,7 +276,7 @@ fn read(path: &Path, mode: Entrypoint) -> (State, String) {
     let Ok(bytes) = crate::fsread::read_capped(path, u64::MAX / 2) else {
         return empty();
     };
-    let text = String::from_utf8_lossy(&bytes);
+    let text = js::utf8_lossy(&bytes);
     if js::trim(&text).is_empty() {
         return empty();
     }

@@ -36,7 +36,7 @@ pub fn read(path: &Path) -> Result<Processed, IndexState> {
 /// Processes the bytes of a MEMORY.md file: UTF-8 (invalid → U+FFFD), frontmatter and
 /// top-level comments stripped, then cut and sanitized.
 pub fn process_file(bytes: &[u8]) -> Processed {
-    let text = String::from_utf8_lossy(bytes);
+    let text = js::utf8_lossy(bytes);
     let split = frontmatter::split(&text);
     let body_line0 = text[..split.body_start].matches('\n').count();
     let (stripped, map) = comments::strip_mapped(split.body);
@@ -99,7 +99,7 @@ fn finish(body: &str, file_bytes: u64, file_text: &str, sanitize_passes: usize) 
 
 /// Newline count + 1 for a non-empty last line.
 fn file_lines(text: &str) -> usize {
-    let n = text.matches('\n').count();
+    let n = js::newlines(text);
     if text.is_empty() || text.ends_with('\n') {
         n
     } else {

@@ -221,7 +221,7 @@ fn entry(path: String, p: index::Processed, why: Why) -> Loaded {
         kind: Kind::AutoMem,
         size: Size {
             bytes: p.measure.file_bytes,
-            lines: shown.split('\n').count(),
+            lines: crate::text::js::newlines(shown) + 1,
             utf16: crate::text::js::utf16_len(shown),
         },
         content: p.content,

@@ -290,7 +290,7 @@ impl<'e> Loader<'e> {
         }
         let size = Size {
             bytes,
-            lines: trimmed.split('\n').count(),
+            lines: js::newlines(trimmed) + 1,
             utf16: js::utf16_len(trimmed),
         };
         let mut targets: Vec<(String, usize)> = Vec::new();

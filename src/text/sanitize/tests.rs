@@ -79,3 +79,58 @@ fn tab_and_newline_are_filler_not_gaps_between_letters() {
     assert_eq!(sanitize("<ti\tck>"), "<ti\tck>");
     assert_eq!(sanitize("<\t\ntick>"), "<\\\t\ntick>");
 }
+
+/// The sanitizer's word-at-a-time scans against a character at a time: the same output for
+/// text mixing plain runs of every length with controls, line separators, removed and kept
+/// non-ASCII characters and reserved tags at every offset.
+mod word_scans {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn strip_char_by_char(text: &str) -> String {
+        let mut out = String::new();
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\r' => {
+                    if chars.peek() == Some(&'\n') {
+                        chars.next();
+                    }
+                    out.push('\n');
+                }
+                '\u{2028}' | '\u{2029}' => out.push('\n'),
+                c if removed(c) => {}
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn agree_with_a_character_at_a_time(
+            parts in proptest::collection::vec(prop_oneof![
+                "[a-z <>/-]{0,17}",
+                Just("\r\n".to_owned()), Just("\r".to_owned()), Just("\n".to_owned()),
+                Just("\t".to_owned()), Just("\u{7f}".to_owned()), Just("\u{1}".to_owned()),
+                Just("\u{2028}".to_owned()), Just("\u{200b}".to_owned()), Just("—".to_owned()),
+                Just("\u{FF1C}".to_owned()), Just("😀".to_owned()), Just("<system-reminder>".to_owned()),
+                Just("\u{FF1C}system-reminder>".to_owned()),
+            ], 0..24)
+        ) {
+            let text: String = parts.concat();
+            prop_assert_eq!(strip_controls(&text), strip_char_by_char(&text));
+            let mut by_char = String::new();
+            let mut last = 0;
+            for (i, c) in text.char_indices() {
+                if tags::is_opener(c) && reserved_at(&text[i..]) {
+                    by_char.push_str(&text[last..i]);
+                    by_char.push_str("<\\");
+                    last = i + c.len_utf8();
+                }
+            }
+            by_char.push_str(&text[last..]);
+            prop_assert_eq!(neutralize_tags(&text), by_char);
+        }
+    }
+}
