@@ -4,7 +4,6 @@
 
 use std::path::Path;
 
-use super::paths;
 use crate::constants::MAX_FILE_BYTES;
 use crate::fsread::{self, Unread};
 use crate::load::{SkipWhy, memo};
@@ -65,16 +64,13 @@ impl Resolved {
         let is_symlink = meta.file_type().is_symlink();
         let regular = meta.is_file().then_some(meta.len());
         match realpath(Path::new(path), is_symlink) {
-            Ok(real) => {
-                let real = paths::to_string(&real);
-                Resolved {
-                    is_symlink: real != path,
-                    path: real,
-                    canonical: true,
-                    absent: false,
-                    regular,
-                }
-            }
+            Ok(real) => Resolved {
+                is_symlink: real != path,
+                path: real,
+                canonical: true,
+                absent: false,
+                regular,
+            },
             Err(_) => Resolved {
                 path: path.to_owned(),
                 is_symlink,
@@ -93,13 +89,25 @@ impl Resolved {
 
 /// `realpath(3)`: a path whose last component is not a symlink is `realpath(dir) + name`
 /// (directories memoized per load); symlinks take the plain libc path.
-fn realpath(path: &Path, is_symlink: bool) -> std::io::Result<std::path::PathBuf> {
+/// Built as a `String` at once (this runs for every path a load looks at).
+fn realpath(path: &Path, is_symlink: bool) -> std::io::Result<String> {
     match (path.parent(), path.file_name()) {
         (Some(dir), Some(name)) if !is_symlink && !dir.as_os_str().is_empty() => {
-            Ok(memo::real_dir(dir)?.join(name))
+            let mut real = into_string(memo::real_dir(dir)?);
+            if !real.ends_with('/') {
+                real.push('/');
+            }
+            real.push_str(&name.to_string_lossy());
+            Ok(real)
         }
-        _ => std::fs::canonicalize(path),
+        _ => std::fs::canonicalize(path).map(into_string),
     }
+}
+
+fn into_string(p: std::path::PathBuf) -> String {
+    p.into_os_string()
+        .into_string()
+        .unwrap_or_else(|os| os.to_string_lossy().into_owned())
 }
 
 /// Paths the client never reads instruction files from: network paths, device and process
@@ -273,7 +281,7 @@ mod tests {
     #[test]
     fn resolution_follows_a_directory_replaced_by_a_link_once_forgotten() {
         let t = tempfile::tempdir().unwrap();
-        let root = paths::to_string(&t.path().canonicalize().unwrap());
+        let root = super::super::paths::to_string(&t.path().canonicalize().unwrap());
         let (a, b) = (format!("{root}/a"), format!("{root}/b"));
         std::fs::create_dir_all(&a).unwrap();
         std::fs::create_dir_all(&b).unwrap();

@@ -85,6 +85,14 @@ pub fn extname(p: &str) -> &str {
 
 /// Whether `target` is `dir` or below it, compared case-insensitively (`od`).
 pub fn is_inside_casefold(target: &str, dir: &str) -> bool {
+    if target.is_ascii() && dir.is_ascii() {
+        // ASCII lower-cases byte by byte: the same test without two lower-cased copies.
+        let (t, d) = (target.as_bytes(), dir.trim_end_matches('/').as_bytes());
+        return d.is_empty()
+            || (t.len() >= d.len()
+                && t[..d.len()].eq_ignore_ascii_case(d)
+                && (t.len() == d.len() || t[d.len()] == b'/'));
+    }
     let t = target.to_lowercase();
     let d = dir.trim_end_matches('/').to_lowercase();
     t == d || d.is_empty() || t.strip_prefix(&d).is_some_and(|r| r.starts_with('/'))
@@ -137,6 +145,10 @@ mod tests {
         assert!(is_inside_casefold("/r/P/x.md", "/r/p"));
         assert!(is_inside_casefold("/r/p", "/r/p"));
         assert!(!is_inside_casefold("/r/pq/x.md", "/r/p"));
+        assert!(is_inside_casefold("/R/P/", "/r/p/") && is_inside_casefold("/x", "/"));
+        assert!(!is_inside_casefold("/r", "/r/p"));
+        // Non-ASCII goes through Unicode lower-casing.
+        assert!(is_inside_casefold("/Ä/b", "/ä"));
         assert!(is_strictly_below("/r/p/q", "/r/p"));
         assert!(!is_strictly_below("/r/p", "/r/p"));
     }
