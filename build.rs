@@ -12,6 +12,10 @@
 //!
 //! It also sets `cfg(ccmem_repository)` where the repository's corpora are present (the published
 //! crate does not carry them): the unit tests that read them are ignored, visibly, without it.
+//!
+//! A static build (`scripts/build-static.sh`: `crt-static` and the static relocation model)
+//! decides its own linking: `-no-pie` is not added to it (with `crt-static` alone rustc makes a
+//! static PIE, which `-no-pie` would break).
 
 fn main() {
     println!("cargo:rustc-check-cfg=cfg(ccmem_repository)");
@@ -21,7 +25,9 @@ fn main() {
     println!("cargo:rerun-if-env-changed=CCMEM_PIE");
     let linux = std::env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux");
     let pie = std::env::var_os("CCMEM_PIE").is_some_and(|v| v != "0");
-    if linux && !pie {
+    let static_crt = std::env::var("CARGO_CFG_TARGET_FEATURE")
+        .is_ok_and(|f| f.split(',').any(|x| x == "crt-static"));
+    if linux && !pie && !static_crt {
         println!("cargo:rustc-link-arg-bins=-no-pie");
     }
 }

@@ -14,7 +14,8 @@
 # redirection); the fast path handles both forms alike.
 #
 #   scripts/bench/startup.sh [RUNS]        (default 300; needs hyperfine: apt-get install hyperfine)
-# CCMEM_BIN=DIR/ccmem skips the build and measures that binary (with DIR/examples/bench_project).
+# CCMEM_BIN=DIR/ccmem skips the build and measures that binary (with DIR/examples/bench_project),
+# e.g. the static release build: CCMEM_BIN=$(scripts/build-static.sh) scripts/bench/startup.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs="${1:-300}"
