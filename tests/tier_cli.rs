@@ -252,20 +252,15 @@ fn add_past_the_cap_writes_nothing_exits_one_and_says_tier() {
         "MEMORY.md",
         &"- a rule that loads\n".repeat(210),
     );
+    let add = |extra: &[&str]| {
+        let mut c = cargo_bin_cmd!("ccmem");
+        c.arg("add").arg(dir.path());
+        c.args(["--type", "user", "--topic", "tz"]);
+        c.args(["--description", "Lives in UTC+9"]).args(extra);
+        c
+    };
     let names = listing(dir.path());
-    let out = cargo_bin_cmd!("ccmem")
-        .arg("add")
-        .arg(dir.path())
-        .args([
-            "--type",
-            "user",
-            "--topic",
-            "tz",
-            "--description",
-            "Lives in UTC+9",
-        ])
-        .assert()
-        .code(1);
+    let out = add(&[]).assert().code(1);
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(
         text.contains("would never be seen") && text.contains("ccmem tier"),
@@ -276,37 +271,11 @@ fn add_past_the_cap_writes_nothing_exits_one_and_says_tier() {
         names,
         "nothing written, no state either"
     );
-    let dry = cargo_bin_cmd!("ccmem")
-        .arg("add")
-        .arg(dir.path())
-        .args([
-            "--type",
-            "user",
-            "--topic",
-            "tz",
-            "--description",
-            "Lives in UTC+9",
-        ])
-        .arg("--dry-run")
-        .assert()
-        .code(1);
-    drop(dry);
+    add(&["--dry-run"]).assert().code(1);
+    assert_eq!(listing(dir.path()), names);
     fs::write(dir.path().join("MEMORY.md"), "# M\n").unwrap();
     let names = listing(dir.path());
-    cargo_bin_cmd!("ccmem")
-        .arg("add")
-        .arg(dir.path())
-        .args([
-            "--type",
-            "user",
-            "--topic",
-            "tz",
-            "--description",
-            "Lives in UTC+9",
-            "--dry-run",
-        ])
-        .assert()
-        .success();
+    add(&["--dry-run"]).assert().success();
     assert_eq!(listing(dir.path()), names, "a dry run creates nothing");
 }
 

@@ -186,27 +186,41 @@ fn fail(id: u8, name: &'static str, detail: String) -> Check {
     }
 }
 
-fn line_multiset(lib: &Library) -> BTreeMap<&str, isize> {
-    let mut m: BTreeMap<&str, isize> = BTreeMap::new();
-    let texts = std::iter::once(lib.index_text()).chain(lib.top_level().map(text_of));
-    for text in texts {
-        for line in split_lines(text).filter(|l| !l.trim().is_empty()) {
-            *m.entry(line).or_default() += 1;
+/// The texts of MEMORY.md and the top-level files of `lib` that are not the same in `other`
+/// (a file identical in both adds the same lines to both sides of the count).
+fn changed_texts<'a>(lib: &'a Library, other: &Library) -> Vec<&'a str> {
+    let mut texts = Vec::new();
+    if lib.index_text() != other.index_text() {
+        texts.push(lib.index_text());
+    }
+    for f in lib.top_level() {
+        let text = text_of(f);
+        if topic(other, &f.rel).is_none_or(|o| text_of(o) != text) {
+            texts.push(text);
         }
     }
-    m
+    texts
 }
 
 fn kept_check(before: &Library, after: &Library, plan: &Plan) -> Check {
     let name = "nothing deleted";
-    let mut diff = line_multiset(after);
-    for (line, n) in line_multiset(before) {
-        *diff.entry(line).or_default() -= n;
+    let mut diff: foldhash::HashMap<&str, isize> = foldhash::HashMap::default();
+    let lines = |text| split_lines(text).filter(|l| !l.trim().is_empty());
+    for text in changed_texts(after, before) {
+        for line in lines(text) {
+            *diff.entry(line).or_default() += 1;
+        }
+    }
+    for text in changed_texts(before, after) {
+        for line in lines(text) {
+            *diff.entry(line).or_default() -= 1;
+        }
     }
     for g in &plan.generated {
         *diff.entry(g.as_str()).or_default() -= 1;
     }
-    let wrong: Vec<(&str, isize)> = diff.into_iter().filter(|(_, n)| *n != 0).collect();
+    let mut wrong: Vec<(&str, isize)> = diff.into_iter().filter(|(_, n)| *n != 0).collect();
+    wrong.sort_unstable();
     let mut shrunk = Vec::new();
     let (mut same, mut grown) = (0, 0);
     for file in before.top_level() {
