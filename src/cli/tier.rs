@@ -184,16 +184,17 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     // A file that changes between the read and the write (the client adding an entry) makes
     // the plan stale: nothing is written, and tier plans again from the new content.
     let mut attempts = 0;
-    let (lib, plan, proof, applied) = loop {
+    let (lib, planned, plan, proof, applied) = loop {
         let lib = load_library(&folder, &config, process)?;
         check_readable(&lib, false)?;
         let plan = plan::plan(&lib, &opts)?;
-        let proof = prove(&lib, &applied(&lib, &plan), &plan, plan.after);
+        let planned = applied(&lib, &plan);
+        let proof = prove(&lib, &planned, &plan, plan.after);
         let Some(lock) = lock.as_ref().filter(|_| !plan.is_noop() && proof.ok()) else {
-            break (lib, plan, proof, None);
+            break (lib, planned, plan, proof, None);
         };
         match lock.apply("tier", &changes_of(&plan.files)) {
-            Ok(a) => break (lib, plan, proof, Some(a)),
+            Ok(a) => break (lib, planned, plan, proof, Some(a)),
             Err(WriteError::Conflict { kept: None, .. }) if attempts < STALE_RETRIES => {
                 attempts += 1;
             }
@@ -266,6 +267,9 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         render(&mut out, &report)?;
     }
     out.flush()?;
+    // The process ends next: the two snapshots (every file of the library, read and planned)
+    // are left to the exit instead of being freed one allocation at a time.
+    std::mem::forget((lib, planned));
     // The report says why (one JSON document on stdout, with `failure`); stderr too.
     if let Some(why) = failure {
         eprintln!("ccmem: error: {why}");

@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -100,7 +101,7 @@ pub struct Library {
     /// The folder as given.
     pub root: PathBuf,
     /// Every `.md` file, sorted by relative path.
-    pub files: Vec<MemFile>,
+    pub files: Vec<Arc<MemFile>>,
     /// Subfolders that could not be listed.
     pub walk_errors: Vec<WalkError>,
     /// `ccmem.toml` (defaults when there is none).
@@ -116,6 +117,9 @@ pub struct Library {
     pub pending: Option<Pending>,
     home: Option<PathBuf>,
     links: Vec<Vec<FileLink>>,
+    /// Per file: a code span in it was left out of its links because it leads nowhere (see
+    /// [`Library::scan_links`]); a file created later may give it a target.
+    spans_dropped: Vec<bool>,
     reach: Vec<Reach>,
     by_rel: HashMap<String, usize>,
     by_name: HashMap<String, usize>,
@@ -144,15 +148,15 @@ impl Library {
                 source,
             })?;
         let cap = config.audit.max_file_bytes;
-        let mut files: Vec<MemFile> = entries
+        let mut files: Vec<Arc<MemFile>> = entries
             .into_par_iter()
-            .map(|e| MemFile::read(root, e.rel, e.symlink, cap))
+            .map(|e| Arc::new(MemFile::read(root, e.rel, e.symlink, cap)))
             .collect();
         let pending = pending::find(root).map(|(p, restored)| {
             restore(root, &mut files, restored);
             p
         });
-        let mut lib = Library::build(root, files, walk_errors, config, config_path, home);
+        let mut lib = Library::build(root, files, walk_errors, config, config_path, home, None);
         lib.pending = pending;
         Ok(lib)
     }
@@ -163,22 +167,27 @@ impl Library {
         I: IntoIterator<Item = (S, String)>,
         S: Into<String>,
     {
-        let mut files: Vec<MemFile> = files
+        let mut files: Vec<Arc<MemFile>> = files
             .into_iter()
-            .map(|(rel, text)| MemFile::from_text(root, rel.into(), text))
+            .map(|(rel, text)| Arc::new(MemFile::from_text(root, rel.into(), text)))
             .collect();
         files.sort_by(|a, b| a.rel.cmp(&b.rel));
         files.dedup_by(|a, b| a.rel == b.rel);
-        Library::build(root, files, Vec::new(), config, None, None)
+        Library::build(root, files, Vec::new(), config, None, None, None)
     }
 
     /// This library with some files replaced or created (`Some(text)`) or removed (`None`),
-    /// in memory.
+    /// in memory. The files that stay as they were are shared with `self`, and so are their
+    /// links (only where they lead is looked up again): `tier` proves a plan for 20,000 files
+    /// without reading or scanning them twice.
     pub fn with<'a>(
         &self,
         changes: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
     ) -> Library {
         let mut files = self.files.clone();
+        // Per file: its index in `self` when it is the same file, unchanged.
+        let mut same: Vec<Option<usize>> = (0..files.len()).map(Some).collect();
+        let mut created = false;
         for (rel, text) in changes {
             let at = files.binary_search_by(|f| f.rel.as_str().cmp(rel));
             match (at, text) {
@@ -187,18 +196,27 @@ impl Library {
                     let mut new = MemFile::from_text(&self.root, rel.to_owned(), t.to_owned());
                     new.symlink = old.symlink;
                     new.mode = old.mode;
-                    files[k] = new;
+                    files[k] = Arc::new(new);
+                    same[k] = None;
                 }
-                (Err(k), Some(t)) => files.insert(
-                    k,
-                    MemFile::from_text(&self.root, rel.to_owned(), t.to_owned()),
-                ),
+                (Err(k), Some(t)) => {
+                    let new = MemFile::from_text(&self.root, rel.to_owned(), t.to_owned());
+                    files.insert(k, Arc::new(new));
+                    same.insert(k, None);
+                    created = true;
+                }
                 (Ok(k), None) => {
                     files.remove(k);
+                    same.remove(k);
                 }
                 (Err(_), None) => {}
             }
         }
+        let prior = Prior {
+            lib: self,
+            same,
+            created,
+        };
         let mut lib = Library::build(
             &self.root,
             files,
@@ -206,6 +224,7 @@ impl Library {
             self.config.clone(),
             self.config_path.clone(),
             self.home.as_deref(),
+            Some(&prior),
         );
         lib.pending = self.pending.clone();
         lib
@@ -213,11 +232,12 @@ impl Library {
 
     fn build(
         root: &Path,
-        files: Vec<MemFile>,
+        files: Vec<Arc<MemFile>>,
         walk_errors: Vec<WalkError>,
         config: Config,
         config_path: Option<PathBuf>,
         home: Option<&Path>,
+        prior: Option<&Prior<'_>>,
     ) -> Library {
         let by_rel = files
             .iter()
@@ -236,6 +256,7 @@ impl Library {
             pending: None,
             home: home.map(Path::to_path_buf),
             links: Vec::new(),
+            spans_dropped: Vec::new(),
             reach: Vec::new(),
             by_rel,
             by_name: HashMap::new(),
@@ -245,10 +266,20 @@ impl Library {
         lib.index_state = lib.measure_index();
         let dark = dark_lines(&lib.index_state);
         let index = lib.index();
-        lib.links = (0..lib.files.len())
+        // Where each file of `prior` is now (its rel is still there, changed or not).
+        let moved: Vec<Option<usize>> = prior.map_or_else(Vec::new, |p| {
+            (p.lib.files.iter()).map(|f| lib.find(&f.rel)).collect()
+        });
+        (lib.links, lib.spans_dropped) = (0..lib.files.len())
             .into_par_iter()
-            .map(|i| lib.scan_links(i, if Some(i) == index { &dark } else { &[] }))
-            .collect();
+            .map(|i| match prior.and_then(|p| p.reusable(i)) {
+                Some((old, dropped)) => {
+                    let (links, now) = lib.relink(i, old, &moved);
+                    (links, dropped || now)
+                }
+                None => lib.scan_links(i, if Some(i) == index { &dark } else { &[] }),
+            })
+            .unzip();
         lib.reach = lib.compute_reach();
         lib
     }
@@ -272,7 +303,7 @@ impl Library {
 
     /// The file with this relative path.
     pub fn file(&self, rel: &str) -> Option<&MemFile> {
-        self.find(rel).map(|i| &self.files[i])
+        self.find(rel).map(|i| &*self.files[i])
     }
 
     /// The files directly in the folder other than MEMORY.md (what `tier` plans with), by
@@ -280,6 +311,7 @@ impl Library {
     pub fn top_level(&self) -> impl Iterator<Item = &MemFile> {
         self.files
             .iter()
+            .map(|f| &**f)
             .filter(|f| !f.rel.contains('/') && f.role != Role::Index)
     }
 
@@ -350,31 +382,73 @@ impl Library {
         (names, keys)
     }
 
-    fn scan_links(&self, i: usize, dark: &[(usize, bool)]) -> Vec<FileLink> {
+    /// The links of file `i` (and whether a code span was left out), `dark` the index's lines
+    /// past the client's cut.
+    fn scan_links(&self, i: usize, dark: &[(usize, bool)]) -> (Vec<FileLink>, bool) {
         let Some((text, parsed)) = self.files[i].parsed() else {
-            return Vec::new();
+            return (Vec::new(), false);
         };
         let mut out = Vec::new();
+        let mut dropped = false;
         for (line, offset, link) in links::LineScanner::new(text, parsed.body_start).collect_all() {
-            let target = self.resolve(i, &link);
-            // A code span is a link only where it names a memory: a missing `CLAUDE.md` in
-            // backticks is prose about another file.
-            if link.syntax == Syntax::CodeSpan
-                && target == Target::Missing
-                && role_of(link.target.rsplit('/').next().unwrap_or("")) == Role::Other
+            let loaded = dark.binary_search_by_key(&line, |d| d.0).is_err();
+            match self.file_link(i, line, offset, link, loaded) {
+                Some(l) => out.push(l),
+                None => dropped = true,
+            }
+        }
+        (out, dropped)
+    }
+
+    /// `link` found in file `from`, resolved; `None` for a code span that is prose.
+    fn file_link(
+        &self,
+        from: usize,
+        line: usize,
+        offset: usize,
+        link: Link,
+        loaded: bool,
+    ) -> Option<FileLink> {
+        let target = self.resolve(from, &link);
+        // A code span is a link only where it names a memory: a missing `CLAUDE.md` in
+        // backticks is prose about another file.
+        if link.syntax == Syntax::CodeSpan
+            && target == Target::Missing
+            && role_of(link.target.rsplit('/').next().unwrap_or("")) == Role::Other
+        {
+            return None;
+        }
+        Some(FileLink {
+            line,
+            offset,
+            link,
+            target,
+            loaded,
+        })
+    }
+
+    /// The links of file `i`, an unchanged file whose links in the prior library were `old`:
+    /// a link to a file that is still there leads to it (at its new index, `moved`), any other
+    /// is resolved again.
+    fn relink(&self, i: usize, old: &[FileLink], moved: &[Option<usize>]) -> (Vec<FileLink>, bool) {
+        let mut dropped = false;
+        let mut out = Vec::with_capacity(old.len());
+        for l in old {
+            if let Target::File(t) = l.target
+                && let Some(now) = moved[t]
             {
+                out.push(FileLink {
+                    target: Target::File(now),
+                    ..l.clone()
+                });
                 continue;
             }
-            let loaded = dark.binary_search_by_key(&line, |d| d.0).is_err();
-            out.push(FileLink {
-                line,
-                offset,
-                link,
-                target,
-                loaded,
-            });
+            match self.file_link(i, l.line, l.offset, l.link.clone(), l.loaded) {
+                Some(l) => out.push(l),
+                None => dropped = true,
+            }
         }
-        out
+        (out, dropped)
     }
 
     /// Where `link` in file `from` leads.
@@ -488,9 +562,31 @@ impl Library {
     }
 }
 
+/// The library a new one is built from ([`Library::with`]), and which of its files stay.
+struct Prior<'a> {
+    lib: &'a Library,
+    /// Per new file: its index in `lib` when it is the same file, unchanged.
+    same: Vec<Option<usize>>,
+    /// Files were created (a link that led nowhere may lead to one now).
+    created: bool,
+}
+
+impl Prior<'_> {
+    /// The prior links of new file `i`, when they can be reused: the file is unchanged, and
+    /// no code span of it was left out that a created file could now give a target.
+    fn reusable(&self, i: usize) -> Option<(&[FileLink], bool)> {
+        let old = self.same[i]?;
+        let dropped = self.lib.spans_dropped[old];
+        if self.created && dropped {
+            return None;
+        }
+        Some((&self.lib.links[old], dropped))
+    }
+}
+
 /// `files` (sorted by path) as recovery will leave them: each `.md` file of the interrupted
 /// operation replaced, created or removed (its disk mode and time kept when it stays).
-fn restore(root: &Path, files: &mut Vec<MemFile>, restored: pending::Restored) {
+fn restore(root: &Path, files: &mut Vec<Arc<MemFile>>, restored: pending::Restored) {
     for (name, content) in restored {
         if !name.ends_with(".md") || name.starts_with('.') || name.contains('/') {
             continue;
@@ -501,9 +597,11 @@ fn restore(root: &Path, files: &mut Vec<MemFile>, restored: pending::Restored) {
                 let old = &files[k];
                 let mut new = MemFile::from_bytes(root, name, bytes);
                 (new.symlink, new.mode, new.mtime) = (old.symlink, old.mode, old.mtime);
-                files[k] = new;
+                files[k] = Arc::new(new);
             }
-            (Err(k), Some(bytes)) => files.insert(k, MemFile::from_bytes(root, name, bytes)),
+            (Err(k), Some(bytes)) => {
+                files.insert(k, Arc::new(MemFile::from_bytes(root, name, bytes)));
+            }
             (Ok(k), None) => {
                 files.remove(k);
             }
@@ -515,7 +613,7 @@ fn restore(root: &Path, files: &mut Vec<MemFile>, restored: pending::Restored) {
 /// Votes of each memory file for a write spec: a top-level `type` in a file named
 /// `<type>_<topic>.md` is claude-memory-manager's form; `metadata.type`, or a top-level `type`
 /// in a file named freely (the client's format before 2.1.214), is the client's.
-fn detect(files: &[MemFile], config: &Config) -> Detected {
+fn detect(files: &[Arc<MemFile>], config: &Config) -> Detected {
     let (mut client, mut manager) = (0, 0);
     for f in files {
         let typed_name = matches!(f.role, Role::Entry { .. } | Role::Hub { .. });

@@ -148,7 +148,7 @@ pub fn check_readable(lib: &Library, allow_missing: bool) -> Result<bool, Refusa
     };
     let top = lib
         .index()
-        .map(|i| &lib.files[i])
+        .map(|i| &*lib.files[i])
         .into_iter()
         .chain(lib.top_level());
     for f in top {

@@ -224,3 +224,65 @@ fn the_spec_is_detected_from_where_type_is_written() {
     let lib = Library::from_texts(Path::new("/m"), config, [manager(1)]);
     assert_eq!((lib.spec(), lib.spec.configured), (Spec::Client, true));
 }
+
+/// Every derived part of a library that [`Library::with`] may reuse, in comparable form.
+fn derived(lib: &Library) -> Vec<String> {
+    (lib.files.iter().enumerate())
+        .map(|(i, f)| {
+            format!(
+                "{} {:?} {:?} dropped={}",
+                f.rel,
+                lib.links(i),
+                lib.reach()[i],
+                lib.spans_dropped[i]
+            )
+        })
+        .collect()
+}
+
+proptest::proptest! {
+    /// A library built with some files replaced, created or removed is the library built from
+    /// the resulting texts: links kept from the prior library lead where a fresh scan leads.
+    #[test]
+    fn with_equals_a_library_built_afresh(
+        base in proptest::collection::btree_map(0..8usize, proptest::collection::vec(0..12usize, 0..4), 1..8),
+        changes in proptest::collection::vec((0..8usize, proptest::option::of(proptest::collection::vec(0..12usize, 0..4))), 0..5),
+        index in proptest::collection::vec(0..12usize, 0..6),
+    ) {
+        // File k is `notes{k}.md` (a name of no role) for odd k, else `user_f{k}.md`; a text
+        // links the files its numbers name, in every syntax.
+        let name = |k: usize| if k % 2 == 1 { format!("notes{k}.md") } else { format!("user_f{k}.md") };
+        let text = |links: &[usize]| -> String {
+            let mut t = String::from("---\nname: n\n---\n");
+            for (j, &k) in links.iter().enumerate() {
+                let n = name(k % 8);
+                let stem = n.trim_end_matches(".md").to_owned();
+                t.push_str(&match (j + k) % 4 {
+                    0 => format!("- [x]({n})\n"),
+                    1 => format!("see `{n}` here\n"),
+                    2 => format!("- [[{stem}]]\n"),
+                    _ => format!("- [x](sub/../{n})\n"),
+                });
+            }
+            t
+        };
+        let root = Path::new("/nonexistent-ccmem-lib");
+        let mut texts: std::collections::BTreeMap<String, String> =
+            base.iter().map(|(k, l)| (name(*k), text(l))).collect();
+        texts.insert("MEMORY.md".into(), text(&index));
+        let before = Library::from_texts(root, Config::default(), texts.clone());
+        let mut edits: Vec<(String, Option<String>)> = Vec::new();
+        for (k, new) in &changes {
+            let new = new.as_deref().map(text);
+            match &new {
+                Some(t) => texts.insert(name(*k), t.clone()),
+                None => texts.remove(&name(*k)),
+            };
+            edits.retain(|(n, _)| *n != name(*k));
+            edits.push((name(*k), new));
+        }
+        let after = before.with(edits.iter().map(|(n, t)| (n.as_str(), t.as_deref())));
+        let fresh = Library::from_texts(root, Config::default(), texts);
+        proptest::prop_assert_eq!(derived(&after), derived(&fresh));
+    }
+}
