@@ -5,34 +5,11 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn repo(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, text) in files {
-        let p = dir.path().join(name);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    dir
-}
+mod common;
 
-fn ccmem(args: &[&str], cwd: &Path) -> std::process::Output {
-    Command::cargo_bin("ccmem")
-        .unwrap()
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn json(args: &[&str], cwd: &Path) -> Value {
-    let out = ccmem(args, cwd);
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
-}
+use common::{ccmem, json, tree as repo};
 
 #[test]
 fn exit_codes_and_fail_on() {

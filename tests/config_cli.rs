@@ -5,8 +5,11 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
+
+mod common;
+
+use common::{ccmem, json};
 
 /// A memory in the client's own format (`metadata:` holding `type`).
 const USER: &str = "---\nname: a\ndescription: lives in Tokyo\nmetadata:\n  type: user\n  modified: 2026-11-01\n---\nx\n";
@@ -14,40 +17,14 @@ const USER: &str = "---\nname: a\ndescription: lives in Tokyo\nmetadata:\n  type
 /// A repository with a memory library in `memory/` and a lower-case `notes/claude.md` (which
 /// `check` reports as `wrong-case-name`), plus `ccmem.toml` at its root when given.
 fn repo(config: Option<&str>) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
     let mut files = vec![
         ("CLAUDE.md", "hello\n"),
         ("notes/claude.md", "lower\n"),
         ("memory/MEMORY.md", "- [a](user_a.md) — lives in Tokyo\n"),
         ("memory/user_a.md", USER),
     ];
-    if let Some(text) = config {
-        files.push(("ccmem.toml", text));
-    }
-    for (name, text) in files {
-        let p = dir.path().join(name);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    dir
-}
-
-fn ccmem(args: &[&str], cwd: &Path) -> std::process::Output {
-    Command::cargo_bin("ccmem")
-        .unwrap()
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .env("CCMEM_NOW", "2026-11-29T00:00:00Z")
-        .env_remove("CCMEM_FAULT_AT")
-        .output()
-        .unwrap()
-}
-
-fn json(args: &[&str], cwd: &Path) -> Value {
-    let out = ccmem(args, cwd);
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stderr)))
+    files.extend(config.map(|text| ("ccmem.toml", text)));
+    common::tree(&files)
 }
 
 fn rules(audit: &Value) -> Vec<&str> {

@@ -1,7 +1,8 @@
 //! Shared by the oracle replays (`conformance`, `sessions`): cases on disk, materialized the way
 //! the capture harness did it (tree copied to a fresh ROOT, HOME = ROOT/home, the case's env and
 //! setup script; `/etc/claude-code` redirected into ROOT through `CCMEM_MANAGED_DIR`), and
-//! ccmem run in the case's cwd with its output normalized (ROOT written `{ROOT}`).
+//! ccmem run in the case's cwd with its output normalized (ROOT written `{ROOT}`). And by the
+//! CLI tests that build their own trees ([`tree`], [`ccmem`], [`json`]).
 #![allow(dead_code)]
 
 pub mod shapes;
@@ -50,6 +51,37 @@ pub fn cases(folders: &[&str]) -> Vec<Case> {
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     out
+}
+
+/// A fresh folder holding `files` (path relative to it, text), subfolders made as needed.
+pub fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        let p = dir.path().join(name);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+/// ccmem with `args`, run in `cwd` with colours off, the clock at 2026-11-29 (`CCMEM_NOW`) and
+/// no injected fault.
+pub fn ccmem(args: &[&str], cwd: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ccmem"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .env("CCMEM_NOW", "2026-11-29T00:00:00Z")
+        .env_remove("CCMEM_FAULT_AT")
+        .output()
+        .unwrap()
+}
+
+/// [`ccmem`]'s stdout as JSON; panics with ccmem's stderr when it is not JSON.
+pub fn json(args: &[&str], cwd: &Path) -> Value {
+    let out = ccmem(args, cwd);
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stderr)))
 }
 
 pub fn copy_tree(from: &Path, to: &Path) {
