@@ -36,8 +36,8 @@ pub(super) struct Args {
     /// Show the diff, write nothing.
     #[arg(long)]
     dry_run: bool,
-    /// The program the hooks run (install only) [default: this binary's absolute path, or
-    /// `ccmem` when `ccmem` on PATH is this binary].
+    /// The program the hooks run (install only) [default: the absolute path of `ccmem` on PATH
+    /// when that is this binary, else this binary's].
     #[arg(long, value_name = "PATH")]
     bin: Option<String>,
 }

@@ -1,7 +1,9 @@
-//! Which program the installed hooks run: the absolute path of the running ccmem, unless `--bin`
-//! names another, or `ccmem` on PATH is this very binary (then the bare name, which survives a
-//! reinstall elsewhere on PATH). A warning when the command would not resolve, since a hook the
-//! shell cannot find fails every session with exit 127 and the operator never sees why.
+//! Which program the installed hooks run: always an absolute path unless `--bin` names another.
+//! When `ccmem` on PATH is this very binary, the PATH entry's own path (`~/.cargo/bin/ccmem`, an
+//! npm bin link: it survives a reinstall); else the running binary's. Never the bare name: the
+//! client may run hooks with another PATH than the shell that installed them (an IDE, a desktop
+//! launcher), and a hook the shell cannot find fails every session with exit 127 while the
+//! operator never sees why. A warning when the command would not resolve.
 
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -68,8 +70,10 @@ pub fn resolve_bin(given: Option<&str>, exe: Option<&Path>, path: Option<&str>) 
         && same_file(&found, exe)
     {
         return Resolved {
-            bin: "ccmem".into(),
-            why: format!("`ccmem` on PATH is this binary ({})", found.display()),
+            bin: found.to_string_lossy().into_owned(),
+            why: "`ccmem` on PATH is this binary; its absolute path, since the client may run \
+                  hooks with another PATH"
+                .into(),
             warning: None,
         };
     }
@@ -119,11 +123,12 @@ mod tests {
         let r = resolve_bin(None, Some(&exe), Some(other.to_str().unwrap()));
         assert_eq!(r.bin, exe.to_string_lossy());
         assert!(r.warning.is_none());
-        // On PATH as a link to this very binary: the bare name.
+        // On PATH as a link to this very binary: the link's absolute path, never the bare name
+        // (the client may run hooks with another PATH).
         std::os::unix::fs::symlink(&exe, bin.join("ccmem")).unwrap();
         let path = format!("{}:{}", other.display(), bin.display());
         let r = resolve_bin(None, Some(&exe), Some(&path));
-        assert_eq!(r.bin, "ccmem", "{r:?}");
+        assert_eq!(r.bin, bin.join("ccmem").to_string_lossy(), "{r:?}");
         // Another ccmem on PATH: still this binary, by path, and the summary says why.
         let elsewhere = exe_in(&other, "ccmem");
         let r = resolve_bin(None, Some(&exe), Some(&path));
