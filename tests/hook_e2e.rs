@@ -365,7 +365,7 @@ fn real_client_shows_how_to_install_ccmem_when_the_plugin_cannot_find_it() {
     let (_, output) = plugin_session(false);
     let msg = output["systemMessage"].as_str().unwrap();
     assert!(msg.contains("the ccmem command is not"), "{msg}");
-    assert!(msg.contains("npm i -g ccmem"), "{msg}");
+    assert!(msg.contains("cargo install --locked --git"), "{msg}");
 }
 
 /// Issue 13: `hook install` run from a binary that is not on PATH (as `target/release/ccmem hook
