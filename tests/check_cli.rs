@@ -316,3 +316,14 @@ fn a_repository_of_two_thousand_directories() {
     assert_eq!(misnamed, ["packages/p07/f0/claude.md"]);
     assert_eq!(findings.len(), 2, "{findings:?}");
 }
+
+#[test]
+fn a_missing_folder_is_named_once_with_exit_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nope");
+    let out = ccmem(&["check", missing.to_str().unwrap()], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("nope: no such folder"), "{err}");
+    assert!(!err.contains("os error"), "{err}");
+}

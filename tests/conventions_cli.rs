@@ -65,7 +65,10 @@ fn man_pages_for_ccmem_and_each_command() {
     assert!(page.contains("receipt"), "{page}");
     let (code, page, _) = ccmem(&["man", "hook", "install"]);
     assert_eq!(code, 0);
-    assert!(page.contains(".TH ccmem-hook-install 1"), "{page}");
+    let th = page.lines().find(|l| l.starts_with(".TH ")).unwrap();
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(th.starts_with(".TH ccmem-hook-install 1"), "{th}");
+    assert!(th.contains(&format!("\"ccmem {version}\"")), "{th}");
     assert!(page.contains("dry\\-run"), "{page}");
     let (code, _, err) = ccmem(&["man", "nope"]);
     assert_eq!(code, 2);

@@ -66,8 +66,10 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
             (root, given)
         }
     };
-    let real =
-        std::fs::canonicalize(&root).map_err(|e| anyhow::anyhow!("{}: {e}", root.display()))?;
+    let real = std::fs::canonicalize(&root).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => anyhow::anyhow!("{}: no such folder", root.display()),
+        _ => anyhow::anyhow!("{}: {}", root.display(), crate::write::describe_io(&e)),
+    })?;
     if !real.is_dir() {
         anyhow::bail!("{}: not a directory", root.display());
     }

@@ -38,8 +38,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
     }
     let command = command.display_name(name.clone());
     let mut page = Vec::new();
+    // The source field ("ccmem 0.1.0"): clap_mangen would build it from the subcommand's own
+    // name and version, which subcommands do not carry ("tier ").
     clap_mangen::Man::new(command)
         .title(name)
+        .source(format!("ccmem {}", env!("CARGO_PKG_VERSION")))
         .render(&mut page)?;
     let mut out = std::io::stdout().lock();
     out.write_all(&page)?;
