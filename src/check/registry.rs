@@ -73,6 +73,7 @@ pub const RULES: &[Rule] = &[
     r::nested_agents_md::RULE,
     r::wrong_case_name::RULE,
     r::misplaced_instruction_file::RULE,
+    r::instruction_file_unreadable::RULE,
     r::foreign_scope_key::RULE,
     r::paths_brace_over_budget::RULE,
     r::invalid_paths_pattern::RULE,
@@ -85,6 +86,7 @@ pub const RULES: &[Rule] = &[
     r::import_in_code::RULE,
     r::exclude_pattern_relative::RULE,
     r::exclude_matches_nothing::RULE,
+    r::settings_ignored::RULE,
     r::file_over_size_warning::RULE,
     r::total_over_size_warning::RULE,
 ];

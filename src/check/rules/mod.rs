@@ -20,6 +20,7 @@ pub mod import_depth_exceeded;
 pub mod import_in_code;
 pub mod import_outside_start_dir;
 pub mod import_target_missing;
+pub mod instruction_file_unreadable;
 pub mod invalid_paths_pattern;
 pub mod linked_rule_outside_start_dir;
 pub mod misplaced_instruction_file;
@@ -27,6 +28,7 @@ pub mod nested_agents_md;
 pub mod paths_brace_over_budget;
 pub mod paths_match_nothing;
 pub mod rules_folder_linked_outside;
+pub mod settings_ignored;
 pub mod total_over_size_warning;
 pub mod wrong_case_name;
 
