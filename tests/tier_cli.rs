@@ -167,7 +167,7 @@ fn broken_links_long_lines_and_home_pointers_never_block() {
 }
 
 #[test]
-fn symlinked_index_and_impossible_targets_are_refused_and_create_nothing() {
+fn impossible_targets_are_refused_and_create_nothing() {
     let dir = library();
     let names = listing(dir.path());
     let old = snapshot(dir.path());
@@ -192,13 +192,45 @@ fn symlinked_index_and_impossible_targets_are_refused_and_create_nothing() {
         names,
         "a refusal creates nothing, not even state"
     );
-    fs::rename(dir.path().join("MEMORY.md"), dir.path().join("real.md")).unwrap();
-    std::os::unix::fs::symlink("real.md", dir.path().join("MEMORY.md")).unwrap();
-    let names = listing(dir.path());
-    let out = tier(dir.path()).arg("--write").assert().code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(err.contains("MEMORY.md: is a symbolic link"), "{err}");
-    assert_eq!(listing(dir.path()), names);
+}
+
+#[test]
+fn a_symlinked_index_is_written_through_and_the_link_kept() {
+    let dir = library();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let real = elsewhere.path().join("MEMORY.md");
+    fs::rename(dir.path().join("MEMORY.md"), &real).unwrap();
+    std::os::unix::fs::symlink(&real, dir.path().join("MEMORY.md")).unwrap();
+    let old = fs::read(&real).unwrap();
+    let out = tier(dir.path()).arg("--write").assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(!text.contains('✗'), "{text}");
+    let link = dir.path().join("MEMORY.md");
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        fs::read_link(&link).unwrap(),
+        real,
+        "the link itself is kept"
+    );
+    let new = fs::read_to_string(&real).unwrap();
+    assert!(new.contains("reference_build_hub.md"), "{new}");
+    cargo_bin_cmd!("ccmem")
+        .arg("undo")
+        .arg(dir.path())
+        .assert()
+        .success();
+    assert_eq!(fs::read(&real).unwrap(), old);
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
 }
 
 #[test]
@@ -279,30 +311,193 @@ fn add_past_the_cap_writes_nothing_exits_one_and_says_tier() {
     assert_eq!(listing(dir.path()), names, "a dry run creates nothing");
 }
 
-#[test]
-fn fifo_topic_and_symlinked_hub_are_refused_without_hanging() {
-    let dir = library();
-    let fifo = dir.path().join("project_pipe.md");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
-    let out = tier(dir.path()).arg("--write").assert().code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(
-        err.contains("project_pipe.md: cannot be read: not a regular file (FIFO)"),
-        "{err}"
-    );
-    fs::remove_file(&fifo).unwrap();
+}
 
+#[test]
+fn unreadable_topics_never_block_and_are_reported_and_left_untouched() {
+    let dir = library();
+    let latin1 = b"---\nname: cafe\n---\nLikes caf\xe9 au lait\n".to_vec();
+    fs::write(dir.path().join("user_latin1.md"), &latin1).unwrap();
+    mkfifo(&dir.path().join("project_pipe.md"));
+    std::os::unix::fs::symlink("nowhere.md", dir.path().join("project_gone.md")).unwrap();
+    for args in [&[][..], &["--write"][..]] {
+        let out = tier(dir.path()).args(args).assert().success();
+        let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        for note in [
+            "note: user_latin1.md is not valid UTF-8 (byte 28): left as it is",
+            "note: project_pipe.md cannot be read: not a regular file (FIFO): left as it is",
+            "note: project_gone.md is a symbolic link to nowhere.md, which does not exist: left",
+        ] {
+            assert!(text.contains(note), "{note}\n{text}");
+        }
+        assert!(!text.contains('✗'), "{text}");
+    }
+    assert!(
+        fs::read_to_string(dir.path().join("MEMORY.md"))
+            .unwrap()
+            .contains("reference_build_hub.md")
+    );
+    assert_eq!(fs::read(dir.path().join("user_latin1.md")).unwrap(), latin1);
+    let pipe = fs::symlink_metadata(dir.path().join("project_pipe.md")).unwrap();
+    assert!(std::os::unix::fs::FileTypeExt::is_fifo(&pipe.file_type()));
+    let gone = dir.path().join("project_gone.md");
+    assert_eq!(fs::read_link(&gone).unwrap(), Path::new("nowhere.md"));
+}
+
+#[test]
+fn a_hub_tier_would_write_but_cannot_read_is_refused_alike_in_the_dry_run() {
+    let dir = library();
+    mkfifo(&dir.path().join("reference_build_hub.md"));
+    let old = listing(dir.path());
+    let mut errs = Vec::new();
+    for args in [&[][..], &["--write"][..]] {
+        let out = tier(dir.path()).args(args).assert().code(2);
+        errs.push(String::from_utf8_lossy(&out.get_output().stderr).into_owned());
+    }
+    assert!(
+        errs[0].contains("reference_build_hub.md: cannot be read: not a regular file (FIFO)")
+            && errs[0].contains("repair, rename or remove it"),
+        "{}",
+        errs[0]
+    );
+    assert_eq!(errs[0], errs[1], "the dry run refuses as --write does");
+    assert_eq!(listing(dir.path()), old);
+}
+
+#[test]
+fn a_symlinked_hub_is_written_through_unless_it_aliases_a_file_of_the_folder() {
+    let dir = library();
     put(dir.path(), "elsewhere.md", "# hub kept elsewhere\n");
-    std::os::unix::fs::symlink("elsewhere.md", dir.path().join("reference_build_hub.md")).unwrap();
+    let hub = dir.path().join("reference_build_hub.md");
+    std::os::unix::fs::symlink("elsewhere.md", &hub).unwrap();
     let old = snapshot(dir.path());
-    let out = tier(dir.path()).arg("--write").assert().code(2);
+    let out = tier(dir.path()).assert().code(2);
     let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(
-        err.contains("reference_build_hub.md: is a symbolic link"),
+        err.contains("reference_build_hub.md: is a symbolic link to elsewhere.md, another file of this folder"),
         "{err}"
     );
     assert_eq!(snapshot(dir.path()), old);
+    let outside = tempfile::tempdir().unwrap();
+    fs::rename(
+        dir.path().join("elsewhere.md"),
+        outside.path().join("elsewhere.md"),
+    )
+    .unwrap();
+    fs::remove_file(&hub).unwrap();
+    std::os::unix::fs::symlink(outside.path().join("elsewhere.md"), &hub).unwrap();
+    let out = tier(dir.path()).arg("--write").assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(!text.contains('✗'), "{text}");
+    assert!(fs::symlink_metadata(&hub).unwrap().file_type().is_symlink());
+    let real = fs::read_to_string(outside.path().join("elsewhere.md")).unwrap();
+    assert!(
+        real.starts_with("# hub kept elsewhere\n") && real.contains("(project_build0.md)"),
+        "{real}"
+    );
+}
+
+#[test]
+fn an_index_tier_cannot_read_says_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    put(dir.path(), "ccmem.toml", "[audit]\nmax-file-bytes = 1000\n");
+    put(
+        dir.path(),
+        "MEMORY.md",
+        &"- a rule that loads\n".repeat(100),
+    );
+    let out = tier(dir.path()).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("MEMORY.md: is 2000 bytes, more than tier reads (1000, `max-file-bytes`)")
+            && err.contains("set `max-file-bytes = 2000` under `[audit]` in")
+            && !err.contains("the audit reads"),
+        "{err}"
+    );
+    fs::write(dir.path().join("MEMORY.md"), b"- caf\xe9\n").unwrap();
+    let out = tier(dir.path()).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("is not valid UTF-8 (byte 5)") && err.contains("convert it to UTF-8"),
+        "{err}"
+    );
+}
+
+/// 150 plain rule lines (they stay) and 80 entries (they can move): the default target of 120
+/// lines cannot be reached, the client's cap can.
+fn rules_and_entries() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut index = String::from("# Memory\n\n");
+    for i in 0..150 {
+        index.push_str(&format!("- Always run check {i} before committing\n"));
+    }
+    index.push_str("\n## Project\n");
+    for i in 0..80 {
+        let file = format!("project_fact{i:02}.md");
+        index.push_str(&format!("- [Fact {i}]({file}) — fact {i}\n"));
+        put(dir.path(), &file, &format!("fact {i}\n"));
+    }
+    put(dir.path(), "MEMORY.md", &index);
+    dir
+}
+
+fn tier_default(dir: &Path) -> assert_cmd::Command {
+    let mut cmd = cargo_bin_cmd!("ccmem");
+    cmd.arg("tier").arg(dir);
+    cmd.env("NO_COLOR", "1").env_remove("CCMEM_FAULT_AT");
+    cmd
+}
+
+#[test]
+fn an_unreachable_default_target_does_the_most_and_the_dry_run_says_what_write_does() {
+    let dir = rules_and_entries();
+    let old = snapshot(dir.path());
+    let out = tier_default(dir.path()).assert().success();
+    let dry = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        dry.contains("note: the target (120 lines / 16000 UTF-16 units) cannot be reached")
+            && dry.contains("so every entry loads")
+            && dry.contains("Dry run: nothing written. Apply with --write")
+            && !dry.contains('✗'),
+        "{dry}"
+    );
+    assert_eq!(snapshot(dir.path()), old);
+    // Asked for explicitly, the same target is refused, by the dry run as by --write.
+    let mut errs = Vec::new();
+    for args in [&[][..], &["--write"][..]] {
+        let out = tier_default(dir.path())
+            .args(["--target-lines", "120"])
+            .args(args)
+            .assert()
+            .code(2);
+        let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        assert!(!text.contains("Dry run: nothing written. Apply"), "{text}");
+        assert!(
+            !text.contains("aggregated the pointers of the 1 "),
+            "one hub is never aggregated: {text}"
+        );
+        errs.push(String::from_utf8_lossy(&out.get_output().stderr).into_owned());
+    }
+    assert!(
+        errs[0].contains("cannot get within the target (120 lines")
+            && errs[0].contains("--target-lines 153"),
+        "{}",
+        errs[0]
+    );
+    assert_eq!(errs[0], errs[1]);
+    assert_eq!(snapshot(dir.path()), old);
+    let out = tier_default(dir.path()).arg("--write").assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        text.contains("Wrote 2 files") && !text.contains('✗'),
+        "{text}"
+    );
+    let index = fs::read_to_string(dir.path().join("MEMORY.md")).unwrap();
+    assert!(index.lines().count() <= 200, "{index}");
+    assert!(!index.contains("More hubs"), "{index}");
 }
 
 #[test]

@@ -18,7 +18,7 @@ use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::tier::add::{AddError, Placement, Request, plan_add};
 use crate::tier::budget::Target;
-use crate::tier::check_readable;
+use crate::tier::{check_readable, check_writes};
 use crate::write;
 
 /// Add one memory entry with frontmatter, indexed where the budget allows.
@@ -111,6 +111,7 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
             return refuse_dark(&folder, &file, &dark);
         }
     };
+    check_writes(&lib, &plan.files)?;
     let written = match &lock {
         Some(lock) => {
             let op = format!("add {}", plan.files[0].name);

@@ -1,10 +1,17 @@
 //! `ccmem tier`: plan (and with `--write` apply) a hub-first restructure of MEMORY.md, with
 //! its proof. Dry run by default.
 //!
-//! JSON (`--json`): `{folder, mode, recovered, pending, before, after, target, cap, steps,
-//! notes, files: [{name, created, diff}], suggestions, proof: {checks}, written,
-//! proof_on_disk, changed_since, failure}`. A `--write` that fails (exit 2) prints this report
-//! with `failure` set, and the reason on stderr.
+//! The dry run refuses what `--write` refuses, with the same words and exit status. A target
+//! given with `--target-lines`/`--target-utf16` that cannot be reached is refused (exit 2,
+//! naming the target that can); the default or `ccmem.toml` target gives way to the most tier
+//! can do when that is within the client's cap (every entry then loads), and says so. Files
+//! tier cannot read never block it unless it would write them ([`crate::tier::check_writes`]);
+//! they are reported in `skipped`.
+//!
+//! JSON (`--json`): `{folder, mode, recovered, pending, before, after, target,
+//! requested_target, cap, steps, notes, skipped: [{file, why}], files: [{name, created,
+//! diff}], suggestions, proof: {checks}, written, proof_on_disk, changed_since, failure}`. A
+//! run that refuses (exit 2) prints this report with `failure` set, and the reason on stderr.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -21,7 +28,7 @@ use crate::memory::Library;
 use crate::tier::budget::{self, CAP, Size, Target};
 use crate::tier::plan::{FilePlan, Note, Plan, Suggestion};
 use crate::tier::proof::{Proof, prove};
-use crate::tier::{Options, applied, check_readable, plan, text_of, topic};
+use crate::tier::{Options, Skipped, applied, check_readable, check_writes, plan, text_of, topic};
 use crate::write::{self, Applied, Change, Hash, Recovered, WriteError};
 
 /// How many times `tier --write` plans again when a file changed under a plan.
@@ -148,8 +155,14 @@ struct Report<'a> {
     pending: bool,
     /// Files another writer added lines to after tier wrote them (kept; not a proof failure).
     changed_since: Vec<String>,
-    /// Why `--write` wrote nothing or left files that do not prove (exit 2).
+    /// Why `--write` wrote nothing (or would write nothing, in a dry run) or left files that
+    /// do not prove (exit 2).
     failure: Option<String>,
+    /// The target asked for (`target` is what was planned for: the most tier can do, when the
+    /// default target cannot be reached but the client's cap can).
+    requested_target: Target,
+    /// Files tier could not read, left as they are.
+    skipped: &'a [Skipped],
 }
 
 /// Runs the command.
@@ -176,6 +189,9 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         None => None,
     };
     let pending = lock.is_none() && write::needs_recovery(&folder);
+    // A target given on the command line is a demand (unreachable: refused); the default or
+    // `ccmem.toml`'s is a goal (unreachable: tier does the most it can, see `plan_within_reach`).
+    let explicit = args.target_lines.is_some() || args.target_utf16.is_some();
     let opts = Options {
         target,
         compress: args.compress,
@@ -184,17 +200,18 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     // A file that changes between the read and the write (the client adding an entry) makes
     // the plan stale: nothing is written, and tier plans again from the new content.
     let mut attempts = 0;
-    let (lib, planned, plan, proof, applied) = loop {
+    let (lib, planned, plan, proof, applied, readable) = loop {
         let lib = load_library(&folder, &config, process)?;
-        check_readable(&lib, false)?;
-        let plan = plan::plan(&lib, &opts)?;
+        let readable = check_readable(&lib, false)?;
+        let plan = plan_within_reach(&lib, &opts, explicit)?;
+        check_writes(&lib, &plan.files)?;
         let planned = applied(&lib, &plan);
         let proof = prove(&lib, &planned, &plan, plan.after);
         let Some(lock) = lock.as_ref().filter(|_| !plan.is_noop() && proof.ok()) else {
-            break (lib, planned, plan, proof, None);
+            break (lib, planned, plan, proof, None, readable);
         };
         match lock.apply("tier", &changes_of(&plan.files)) {
-            Ok(a) => break (lib, planned, plan, proof, Some(a)),
+            Ok(a) => break (lib, planned, plan, proof, Some(a), readable),
             Err(WriteError::Conflict { kept: None, .. }) if attempts < STALE_RETRIES => {
                 attempts += 1;
             }
@@ -210,7 +227,7 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         failure: None,
         before: plan.before,
         after: plan.after,
-        target,
+        target: plan.target,
         cap: CAP,
         steps: &plan.steps,
         notes: &plan.notes,
@@ -219,41 +236,27 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         proof: &proof,
         written: None,
         proof_on_disk: None,
+        requested_target: target,
+        skipped: &readable.skipped,
     };
-    let mut failure = None;
-    if args.write && !plan.is_noop() {
-        let only_size = (proof.checks.iter()).all(|c| c.ok || c.id == 1);
-        if !proof.ok() && only_size && CAP.fits(plan.after) {
-            failure = Some(format!(
-                "cannot get within the target ({} lines / {} UTF-16 units): the most tier can \
-                 do is {} lines / {} units (prose, rule lines, crowns and pointers stay in \
-                 MEMORY.md); nothing was written. To accept that, run again with \
-                 `--target-lines {} --target-utf16 {}`",
-                plan.target.lines,
-                plan.target.utf16,
-                plan.after.lines,
-                plan.after.utf16,
-                plan.after.lines.max(plan.target.lines),
-                plan.after.utf16.max(plan.target.utf16)
-            ));
-        } else if !proof.ok() {
-            failure = Some("the plan does not prove (see above); nothing was written".to_owned());
-        } else {
-            let applied = applied.context("a proven plan is written")?;
-            let (disk, changed) = verify_on_disk(&folder, &lib, &plan, &config, process)?;
-            if !disk.ok() {
-                failure = Some(
-                    "the files on disk do not prove (see above); run `ccmem undo` to restore"
-                        .to_owned(),
-                );
-            }
-            report.changed_since = changed
-                .into_iter()
-                .filter(|f| !applied.merged.iter().any(|m| &m.file == f))
-                .collect();
-            report.written = Some(applied);
-            report.proof_on_disk = Some(disk);
+    // The dry run refuses exactly what `--write` refuses, with the same words and exit status.
+    let mut failure = (!proof.ok()).then(|| refusal(&plan, &proof));
+    if failure.is_none()
+        && let Some(applied) = applied
+    {
+        let (disk, changed) = verify_on_disk(&folder, &lib, &plan, &config, process)?;
+        if !disk.ok() {
+            failure = Some(
+                "the files on disk do not prove (see above); run `ccmem undo` to restore"
+                    .to_owned(),
+            );
         }
+        report.changed_since = changed
+            .into_iter()
+            .filter(|f| !applied.merged.iter().any(|m| &m.file == f))
+            .collect();
+        report.written = Some(applied);
+        report.proof_on_disk = Some(disk);
     }
     drop(lock);
     let failure = failure.map(|why| format!("{}: {why}", folder.join(INDEX).display()));
@@ -278,6 +281,63 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     Ok(ExitStatus::Clean)
 }
 
+/// The plan for `opts.target`; when that target cannot be reached but the client's cap can and
+/// the target was not given on the command line (`explicit`), the plan for the most tier can
+/// do: every entry then loads, which is what the target is for.
+fn plan_within_reach(
+    lib: &Library,
+    opts: &Options,
+    explicit: bool,
+) -> Result<Plan, crate::tier::Refusal> {
+    let plan = plan::plan(lib, opts)?;
+    if explicit || opts.target.fits(plan.after) || !CAP.fits(plan.after) {
+        return Ok(plan);
+    }
+    let reachable = Target {
+        lines: opts.target.lines.max(plan.after.lines),
+        utf16: opts.target.utf16.max(plan.after.utf16),
+    };
+    plan::plan(
+        lib,
+        &Options {
+            target: reachable,
+            ..*opts
+        },
+    )
+}
+
+/// Why a plan that does not prove is not written.
+fn refusal(plan: &Plan, proof: &Proof) -> String {
+    let (after, target) = (plan.after, plan.target);
+    // Over the cap, files reached only past the cut stay there (3): a consequence of the size.
+    let only_size =
+        (proof.checks.iter()).all(|c| c.ok || c.id == 1 || (c.id == 3 && !CAP.fits(after)));
+    if !only_size {
+        return "the plan does not prove (see above); nothing was written".to_owned();
+    }
+    if !CAP.fits(after) {
+        return format!(
+            "cannot get within the client's cap ({} lines / {} UTF-16 units): the most tier can \
+             do is {} lines / {} units (prose, rule lines, crowns and pointers stay in \
+             MEMORY.md); nothing was written. Move some rule lines or prose into topic files \
+             by hand, then run `ccmem tier` again",
+            CAP.lines, CAP.utf16, after.lines, after.utf16
+        );
+    }
+    format!(
+        "cannot get within the target ({} lines / {} UTF-16 units): the most tier can do is {} \
+         lines / {} units (prose, rule lines, crowns and pointers stay in MEMORY.md); nothing \
+         was written. To accept that, run again with `--target-lines {} --target-utf16 {}` (or \
+         without either: the default target gives way to what can be reached)",
+        target.lines,
+        target.utf16,
+        after.lines,
+        after.utf16,
+        after.lines.max(target.lines),
+        after.utf16.max(target.utf16)
+    )
+}
+
 /// Re-reads the library and proves the invariants against what is on disk now. Lines another
 /// writer only added to a file (merged in during the write, or written just after it) are kept
 /// and left out of the proof; the files they are in are returned.
@@ -290,6 +350,7 @@ fn verify_on_disk(
 ) -> anyhow::Result<(Proof, Vec<String>)> {
     let after = load_library(folder, config, process)?;
     check_readable(&after, false)?;
+    check_writes(&after, &plan.files)?;
     let now_text = |lib: &Library, name: &str| -> Option<String> {
         if name == INDEX {
             Some(lib.index_text().to_owned())
@@ -453,8 +514,30 @@ fn render(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
         };
         writeln!(out, "  step: {text}")?;
     }
+    if r.target != r.requested_target {
+        writeln!(
+            out,
+            "  note: the target ({} lines / {} UTF-16 units) cannot be reached (prose, rule \
+             lines, crowns and pointers stay in MEMORY.md); planned the most tier can do, {} \
+             lines / {} units, within the client's cap ({} / {}), so every entry loads",
+            r.requested_target.lines,
+            r.requested_target.utf16,
+            r.after.lines,
+            r.after.utf16,
+            CAP.lines,
+            CAP.utf16
+        )?;
+    }
     for n in r.notes {
         writeln!(out, "  note: {}", note_line(n))?;
+    }
+    for s in r.skipped {
+        writeln!(
+            out,
+            "  note: {} {}: left as it is (tier neither moves nor rewrites it; `ccmem audit` \
+             reports it)",
+            s.file, s.why
+        )?;
     }
     for f in &r.files {
         writeln!(out)?;
@@ -495,7 +578,7 @@ fn render(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
             "Wrote {} files. Undo with `ccmem undo`.",
             w.files.len()
         ),
-        (None, "dry-run") if !r.files.is_empty() => {
+        (None, "dry-run") if !r.files.is_empty() && r.failure.is_none() => {
             writeln!(
                 out,
                 "Dry run: nothing written. Apply with --write (undo with `ccmem undo`)."

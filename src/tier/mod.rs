@@ -11,10 +11,12 @@
 //! hub directly (a pointer line the user wrote moves verbatim into
 //! `reference_more-hubs_hub.md`), so every hub stays one link from MEMORY.md and every entry
 //! two. Broken links and long lines never block: they move (or stay) verbatim and the plan
-//! reports them.
+//! reports them. Nor do files tier cannot read (invalid UTF-8, FIFOs, dangling links): they
+//! are reported and left alone; only MEMORY.md and the files a plan writes must be readable.
+//! Symbolic links are written through, as `crate::write` does.
 //!
 //! Data flow: the memory library ([`crate::memory::Library`], loaded by the command) →
-//! [`check_readable`] → [`plan::plan`] → [`proof::prove`] on the planned library
+//! [`check_readable`] → [`plan::plan`] → [`check_writes`] → [`proof::prove`] on the planned library
 //! ([`applied`]) → (with `--write`) `crate::write` → the library loaded again →
 //! [`proof::prove`] on disk.
 //!
@@ -110,14 +112,10 @@ pub fn topic<'a>(lib: &'a Library, name: &str) -> Option<&'a MemFile> {
         .filter(|f| !f.rel.contains('/') && f.role != Role::Index)
 }
 
-/// A file's text (empty when it has none; [`check_readable`] refuses such libraries first).
+/// A file's text (empty when it has none: such a file is [`Skipped`], and [`check_writes`]
+/// refuses a plan that would write it).
 pub fn text_of(file: &MemFile) -> &str {
     file.text().unwrap_or("")
-}
-
-/// Whether the library's file `name` is a symbolic link (tier never writes through one).
-pub fn is_symlink(lib: &Library, name: &str) -> bool {
-    lib.file(name).is_some_and(|f| f.symlink)
 }
 
 /// The library with `plan`'s files in place of its own (in memory).
@@ -129,45 +127,148 @@ pub fn applied(lib: &Library, plan: &Plan) -> Library {
     )
 }
 
-/// Refuses a library tier cannot plan with: a symlinked or (unless `allow_missing`) missing
-/// MEMORY.md, and files directly in the folder that cannot be read as UTF-8 text. Returns
-/// whether MEMORY.md exists.
-pub fn check_readable(lib: &Library, allow_missing: bool) -> Result<bool, Refusal> {
+/// A file directly in the memory folder that tier could not read: left as it is, reported.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Skipped {
+    /// The file name.
+    pub file: String,
+    /// Why it could not be read.
+    pub why: String,
+}
+
+/// What [`check_readable`] found.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Readable {
+    /// MEMORY.md exists.
+    pub exists: bool,
+    /// Files directly in the folder tier could not read (it neither moves nor rewrites them;
+    /// [`check_writes`] refuses a plan that would write one).
+    pub skipped: Vec<Skipped>,
+}
+
+/// Refuses a library tier cannot plan with: a MEMORY.md that is missing (unless
+/// `allow_missing`) or cannot be read as UTF-8 text, with what the user can do about it. Any
+/// other file directly in the folder that cannot be read (invalid UTF-8, a FIFO, a dangling
+/// link, too large…) never blocks: it is returned in [`Readable::skipped`]. A symbolic link is
+/// read, and written, through (see `crate::write`).
+pub fn check_readable(lib: &Library, allow_missing: bool) -> Result<Readable, Refusal> {
     let index_path = lib.root.join(INDEX_FILE);
     let exists = match lib.index().map(|i| &lib.files[i]) {
-        Some(f) if f.symlink => {
-            return Err(Refusal::at(
-                &index_path,
-                "is a symbolic link; tier rewrites MEMORY.md and will not replace a link \
-                 (point ccmem at the link's target folder instead)",
-            ));
-        }
-        Some(_) => true,
+        Some(f) => match &f.content {
+            Content::Text { .. } => true,
+            Content::Unread(why) => return Err(index_refusal(lib, &index_path, why)),
+        },
         None if allow_missing => false,
         None => return Err(Refusal::at(&index_path, "missing: nothing to restructure")),
     };
-    let top = lib
-        .index()
-        .map(|i| &*lib.files[i])
-        .into_iter()
-        .chain(lib.top_level());
-    for f in top {
-        match &f.content {
-            Content::Text { .. } => {}
-            Content::Unread(Unreadable::InvalidUtf8(at)) => {
-                return Err(Refusal::at(
-                    &f.path,
-                    format!(
-                        "is not valid UTF-8 (byte {at}); tier moves lines verbatim and will not guess"
+    let skipped = (lib.top_level())
+        .filter_map(|f| match &f.content {
+            Content::Text { .. } => None,
+            Content::Unread(why) => Some(Skipped {
+                file: f.rel.clone(),
+                why: match std::fs::read_link(&f.path) {
+                    Ok(to) if f.symlink && !f.path.exists() => format!(
+                        "is a symbolic link to {}, which does not exist",
+                        to.display()
                     ),
-                ));
-            }
-            Content::Unread(why) => {
-                return Err(Refusal::at(&f.path, format!("cannot be read: {why}")));
-            }
+                    _ => unread_cause(why),
+                },
+            }),
+        })
+        .collect();
+    Ok(Readable { exists, skipped })
+}
+
+/// Refuses planned `files` that would write a file of `lib` it could not read (its content
+/// would be lost, or the writer would refuse it half-way).
+/// A link is written through (the link kept), unless it leads to another file of the folder:
+/// one file under two names would have its lines counted, and changed, twice.
+pub fn check_writes(lib: &Library, files: &[FilePlan]) -> Result<(), Refusal> {
+    let root = std::fs::canonicalize(&lib.root).ok();
+    for planned in files {
+        let Some(f) = lib.file(&planned.name) else {
+            continue;
+        };
+        if f.symlink
+            && let (Some(root), Ok(real)) = (&root, std::fs::canonicalize(&f.path))
+            && let Ok(inside) = real.strip_prefix(root)
+        {
+            return Err(Refusal::at(
+                &f.path,
+                format!(
+                    "is a symbolic link to {}, another file of this folder; tier writes through \
+                     links, but one file under two names would be changed twice: make the link \
+                     point outside the folder, or replace it by the file, then run again",
+                    inside.display()
+                ),
+            ));
+        }
+        if let Content::Unread(why) = &f.content {
+            return Err(Refusal::at(
+                &f.path,
+                format!(
+                    "{}; the plan would write into it, and tier never rewrites a file it cannot \
+                     read: repair, rename or remove it, then run again",
+                    unread_cause(why)
+                ),
+            ));
         }
     }
-    Ok(exists)
+    Ok(())
+}
+
+fn unread_cause(why: &Unreadable) -> String {
+    match why {
+        Unreadable::InvalidUtf8(at) => format!("is not valid UTF-8 (byte {at})"),
+        other => format!("cannot be read: {other}"),
+    }
+}
+
+/// Why tier cannot read MEMORY.md, and what to do.
+fn index_refusal(lib: &Library, path: &Path, why: &Unreadable) -> Refusal {
+    let cap = lib.config.audit.max_file_bytes;
+    let len = std::fs::metadata(path)
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
+    let text = match (why, len) {
+        (Unreadable::InvalidUtf8(at), _) => format!(
+            "is not valid UTF-8 (byte {at}); tier moves lines verbatim and will not guess an \
+             encoding: convert it to UTF-8 (e.g. `iconv -f latin1 -t utf-8`), then run `ccmem \
+             tier` again"
+        ),
+        (Unreadable::Io(_), Some(len)) if len > cap => {
+            let fix = if len <= crate::write::MAX_FILE {
+                let place = match &lib.config_path {
+                    Some(p) => p.display().to_string(),
+                    None => lib.root.join("ccmem.toml").display().to_string(),
+                };
+                format!(
+                    "to restructure it anyway, set `max-file-bytes = {len}` under `[audit]` in \
+                     {place} and run `ccmem tier` again, or split it by hand"
+                )
+            } else {
+                format!(
+                    "it is also more than ccmem edits ({} bytes): split it by hand",
+                    crate::write::MAX_FILE
+                )
+            };
+            let client = if len > crate::constants::MAX_FILE_BYTES {
+                format!(
+                    "; the client skips a MEMORY.md over {} bytes whole, so none of it loads now",
+                    crate::constants::MAX_FILE_BYTES
+                )
+            } else {
+                String::new()
+            };
+            format!("is {len} bytes, more than tier reads ({cap}, `max-file-bytes`){client}: {fix}")
+        }
+        (other, _) => format!(
+            "cannot be read: {other}; tier reads MEMORY.md whole before it rewrites it: make it \
+             a readable regular file, then run `ccmem tier` again"
+        ),
+    };
+    Refusal::at(path, text)
 }
 
 /// Whether `name` is a hub file name (`reference_<group>_hub.md`), as the library model and

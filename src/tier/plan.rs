@@ -5,8 +5,8 @@
 //! one more group would bring it within the target, it moves the smallest group that does (not
 //! the biggest); afterwards it gives back every group MEMORY.md still fits without, so that
 //! putting back any one group it moved would put MEMORY.md over the target again. Blank lines
-//! are dropped, and pointer lines aggregated one hub at a time, only when moving every group
-//! is not enough.
+//! are dropped, and pointer lines aggregated one hub at a time (two at least: one alone saves
+//! nothing), only when moving every group is not enough.
 
 use serde::Serialize;
 
@@ -14,7 +14,7 @@ use super::budget::{Size, measure};
 use super::groups::{Layout, Role, classify};
 use super::parse::{Index, parse};
 use super::shape::{Choice, Dest, Unit, destinations, hub_files, pointer, render_index};
-use super::{Options, Refusal, Target, is_symlink};
+use super::{Options, Refusal, Target};
 use crate::constants::{INDEX_FILE as INDEX, INDEX_LINE_LONG_UTF16};
 use crate::memory::Library;
 use crate::text::js::utf16_len;
@@ -289,8 +289,9 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
         choice.compact = true;
         result.steps.push(Step::BlankLinesDropped);
     }
+    // One hub on an aggregate line saves nothing (one pointer line for another): at least two.
     let rarest = planner.rarest(&choice);
-    let mut k = 0;
+    let mut k = 1;
     while !planner.fits(&choice) && k < rarest.len() {
         k += 1;
         choice.aggregated = rarest[..k].to_vec();
@@ -310,21 +311,6 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
         result.steps.push(Step::Aggregated { hubs, folded });
     }
     let dest = destinations(idx, layout, &choice);
-    for (i, d) in dest.iter().enumerate() {
-        if let Dest::Hub(hub) = d
-            && is_symlink(lib, hub)
-        {
-            return Err(Refusal {
-                file: (*hub).to_owned(),
-                line: None,
-                why: format!(
-                    "is a symbolic link; tier would move MEMORY.md line {} into it and will not \
-                     write through a link",
-                    idx.lines[i].no
-                ),
-            });
-        }
-    }
     let (text, generated) = render_index(idx, layout, &choice, &dest);
     result.after = measure(&text);
     result.notes = notes(idx, layout, &dest, &generated);
