@@ -22,7 +22,7 @@ use serde::Serialize;
 use crate::env::{CLIENT_VERSION, ClientEnv};
 use crate::load::automem::{IndexState, Report};
 use crate::load::size::{self, SizeModel};
-use crate::load::{Kind, Lazy, Loaded, Session, SkipWhy, Skipped, Why};
+use crate::load::{Kind, Lazy, LazyWhy, Loaded, Session, SkipWhy, Skipped, Why};
 use crate::settings::Problem;
 use crate::text::js;
 
@@ -229,6 +229,10 @@ impl Receipt {
             });
         }
         findings.retain(|f| fail_on.contains(&f.kind));
+        let mut auto_memory = session.automem.clone();
+        auto_memory.lazy = topic_files(env, &session.automem);
+        let mut lazy = session.lazy.clone();
+        lazy.extend(auto_memory.lazy.iter().cloned());
         Receipt {
             schema: SCHEMA,
             client_version: CLIENT_VERSION,
@@ -236,8 +240,8 @@ impl Receipt {
             disabled: session.disabled,
             loaded,
             totals,
-            auto_memory: session.automem.clone(),
-            lazy: session.lazy.clone(),
+            auto_memory,
+            lazy,
             skipped: session.skipped.clone(),
             warnings: warnings.into_iter().map(|w| w.text).collect(),
             problems: session.settings.problems.clone(),
@@ -261,6 +265,29 @@ impl Receipt {
             .collect();
         self
     }
+}
+
+/// The topic files of the session's auto memory (every file of its library but MEMORY.md),
+/// each `linked` when MEMORY.md reaches it from its loaded part, directly or through a hub:
+/// the library's one reachability ([`crate::memory::Library::reach`]), as `audit` and `tier`
+/// count it.
+fn topic_files(env: &ClientEnv, automem: &Report) -> Vec<Lazy> {
+    let (Some(folder), Some(lib)) = (
+        automem.folder.as_deref(),
+        crate::memory::session::library(env, automem),
+    ) else {
+        return Vec::new();
+    };
+    let index = lib.index();
+    (lib.files.iter().zip(lib.reach()).enumerate())
+        .filter(|&(i, _)| Some(i) != index)
+        .map(|(_, (f, &reach))| Lazy {
+            path: format!("{folder}{}", f.rel),
+            why: LazyWhy::TopicFile {
+                linked: crate::memory::session::reached(reach),
+            },
+        })
+        .collect()
 }
 
 /// The finding of a MEMORY.md that is cut or cannot load at all, with its fix.

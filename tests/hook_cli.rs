@@ -277,6 +277,47 @@ fn post_tool_use_flags_a_topic_file_the_index_does_not_link() {
         .stdout("");
 }
 
+/// The guard reads the memory library's reach, as `audit` and `tier` do: a topic listed in a
+/// hub that the loaded part of MEMORY.md links is reached (silence); one linked only from past
+/// the cut is not (a warning naming the line, with `ccmem tier`).
+#[test]
+fn post_tool_use_counts_a_hub_and_not_the_dark_part_of_the_index() {
+    let (root, home, proj) = project(205);
+    let mem = root.path().canonicalize().unwrap().join("mem");
+    let index = std::fs::read_to_string(mem.join("MEMORY.md")).unwrap();
+    let hub_line = "- [infra hub](reference_infra_hub.md) — deploys, cron\n";
+    std::fs::write(mem.join("MEMORY.md"), format!("{hub_line}{index}")).unwrap();
+    std::fs::write(
+        mem.join("reference_infra_hub.md"),
+        "---\nname: infra-hub\ndescription: infra\n---\n- [deploys](project_deploys.md)\n",
+    )
+    .unwrap();
+    for name in ["project_deploys.md", "e203.md"] {
+        std::fs::write(mem.join(name), "---\nname: x\ndescription: d\n---\nfact\n").unwrap();
+    }
+    let edit = |path: &Path| {
+        let input = serde_json::json!({"cwd": proj, "hook_event_name": "PostToolUse",
+            "tool_name": "Edit", "tool_input": {"file_path": path, "old_string": "a",
+            "new_string": "b"}});
+        let out = with_memory(&mut ccmem(&home, &home), root.path())
+            .args(["hook", "post-tool-use"])
+            .write_stdin(input.to_string())
+            .assert()
+            .success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    assert_eq!(edit(&mem.join("project_deploys.md")), "");
+    // e203 is on line 204 of MEMORY.md, past the 200-line cut.
+    let out = edit(&mem.join("e203.md"));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let msg = v["systemMessage"].as_str().unwrap();
+    assert!(
+        msg.contains("e203.md is linked only from MEMORY.md past the client's cut (line 204)"),
+        "{msg}"
+    );
+    assert!(msg.ends_with("fix: ccmem tier"), "{msg}");
+}
+
 #[test]
 fn statusline_with_a_vanished_session_dir_exits_0_like_the_hooks() {
     let (root, home, _proj) = project(3);

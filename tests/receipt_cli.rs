@@ -201,3 +201,60 @@ fn long_lists_stop_at_ten_and_all_lists_every_line() {
     assert_eq!(unlinked(&all), 15, "{all}");
     assert!(!all.contains("more dark lines"), "{all}");
 }
+
+/// The receipt counts the topic files MEMORY.md reaches as `audit` and `tier` count them (the
+/// memory library's reach): a topic listed in a hub that the loaded part links is reached; one
+/// linked only from past the cut, or from nowhere, is not.
+#[test]
+fn topics_reached_through_a_hub_count_as_reached() {
+    let p = project(2, false);
+    let fm = |name: &str| {
+        format!("---\nname: {name}\ndescription: {name} fact\ntype: project\n---\n\nfact\n")
+    };
+    let mut index = std::fs::read_to_string(p.mem.join("MEMORY.md")).unwrap();
+    index.push_str("- [infra hub](reference_infra_hub.md) — deploys, cron, queues\n");
+    std::fs::write(p.mem.join("MEMORY.md"), &index).unwrap();
+    std::fs::write(
+        p.mem.join("reference_infra_hub.md"),
+        fm("infra-hub") + "- [deploys](project_deploys.md)\n- [[project_cron]]\n",
+    )
+    .unwrap();
+    for name in ["project_deploys", "project_cron", "project_orphan"] {
+        std::fs::write(p.mem.join(format!("{name}.md")), fm(name)).unwrap();
+    }
+    let (_, text) = receipt(&p, &[]);
+    assert!(
+        text.contains(
+            "6 auto-memory topic files, read on demand: 5 reached from the loaded part of MEMORY.md or a hub it links"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("1 not reached from the loaded part of MEMORY.md or a hub it links"),
+        "{text}"
+    );
+    let listed = |name: &str| {
+        text.lines()
+            .any(|l| l.starts_with("    ") && l.ends_with(&format!("/{name}")))
+    };
+    assert!(listed("project_orphan.md"), "{text}");
+    assert!(
+        !listed("project_cron.md") && !listed("project_deploys.md"),
+        "{text}"
+    );
+
+    let (_, json) = receipt(&p, &["--json"]);
+    let v: Value = serde_json::from_str(&json).unwrap();
+    let linked = |list: &Value, name: &str| {
+        let entry = (list.as_array().unwrap().iter())
+            .find(|l| l["path"].as_str().unwrap().ends_with(name))
+            .unwrap_or_else(|| panic!("{name} not in {list}"));
+        entry["why"]["linked"].as_bool().unwrap()
+    };
+    for list in [&v["lazy"], &v["auto_memory"]["lazy"]] {
+        assert!(linked(list, "/project_cron.md"));
+        assert!(linked(list, "/project_deploys.md"));
+        assert!(linked(list, "/reference_infra_hub.md"));
+        assert!(!linked(list, "/project_orphan.md"));
+    }
+}

@@ -221,7 +221,8 @@ fn tier_write_adds_no_finding_on_any_corpus_library() {
 /// to it there, or in a hub a link there names.
 fn loads(memory: &Path, entry: &str) -> bool {
     let index = fs::read(memory.join("MEMORY.md")).unwrap_or_default();
-    let visible = ccmem::load::automem::index::process_file(&index).visible;
+    // What the model gets: the loaded part, then the client's warning (which names no file).
+    let visible = ccmem::load::automem::index::process_file(&index).content;
     let target = format!("]({entry})");
     if visible.contains(&target) {
         return true;

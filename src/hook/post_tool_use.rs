@@ -9,7 +9,9 @@ use crate::constants::{
     INDEX_MAX_LINES, INDEX_MAX_UTF16, INSTRUCTION_WARN_UTF16, SAFETY_LINES, SAFETY_UTF16,
 };
 use crate::load::automem::{self, IndexState, Measure};
-use crate::load::{self, LazyWhy, Session};
+use crate::load::{self, Session};
+use crate::memory;
+use crate::memory::library::{Library, Reach, Target as LinkTarget};
 use crate::settings::Settings;
 
 use super::input::PostToolUse;
@@ -51,8 +53,10 @@ pub fn run(input: &PostToolUse, env: &ProcessEnv) -> anyhow::Result<Option<HookO
             Ok(index_verdict(file_path, &automem::measure_index(&path)))
         }
         Target::MemoryCandidate | Target::Other => {
-            let session = load::load_session(&env.client_env_in(&input.common.cwd)?);
-            Ok(topic_verdict(&path, &session))
+            let env = env.client_env_in(&input.common.cwd)?;
+            let session = load::load_session_with(&env, load::Detail::Reminder);
+            Ok(memory::session::library(&env, &session.automem)
+                .and_then(|lib| topic_verdict(&path, &lib)))
         }
         Target::Instruction => {
             let env = env.client_env_in(&input.common.cwd)?;
@@ -212,31 +216,67 @@ fn fix_advice() -> String {
 }
 
 /// After a write to a `.md` file under a `memory` folder: if it is a topic file of this
-/// session's auto memory that the loaded part of MEMORY.md does not link, say so.
-pub fn topic_verdict(path: &Path, session: &Session) -> Option<HookOutput> {
-    let target = path.to_string_lossy();
-    let linked = session.lazy.iter().find_map(|l| match &l.why {
-        LazyWhy::TopicFile { linked } if l.path == target => Some(*linked),
-        _ => None,
-    })?;
-    if linked {
+/// session's auto memory (`lib`, [`memory::session::library`]) that MEMORY.md does not reach
+/// (the library's one reachability, as `audit` and `tier` count it: a link in the loaded part
+/// of MEMORY.md, or in a hub that part links), say so. A file linked only from past the cut is
+/// not reached.
+pub fn topic_verdict(path: &Path, lib: &Library) -> Option<HookOutput> {
+    let i = memory::session::file_at(lib, path)?;
+    let reach = lib.reach()[i];
+    if memory::session::reached(reach) {
         return None;
     }
-    let index = session.automem.index_path.as_deref().unwrap_or("MEMORY.md");
+    let target = path.to_string_lossy();
+    let index = lib.root.join(crate::constants::INDEX_FILE);
+    let index = index.to_string_lossy();
     let name = path.file_name()?.to_string_lossy();
+    if reach == Reach::PastCut {
+        let line = dark_pointer(lib, i).map_or(String::new(), |n| format!(" (line {n})"));
+        return Some(HookOutput::new(
+            Event::PostToolUse,
+            Some(format!(
+                "ccmem: memory topic {name} is linked only from MEMORY.md past the client's cut{line}: \
+                 the next session will not know it exists · fix: ccmem tier"
+            )),
+            Some(format!(
+                "ccmem: {target} is linked only from the part of {index} past the client's cut{line} \
+                 ({INDEX_MAX_LINES} lines / {INDEX_MAX_UTF16} UTF-16 units load at session start), so \
+                 future sessions will not find it. {}",
+                fix_advice()
+            )),
+        ));
+    }
     Some(HookOutput::new(
         Event::PostToolUse,
         Some(format!(
-            "ccmem: memory topic {name} is not linked from the loaded part of MEMORY.md: the next \
-             session will not know it exists"
+            "ccmem: memory topic {name} is not linked from the loaded part of MEMORY.md or a hub it \
+             links: the next session will not know it exists"
         )),
         Some(format!(
-            "ccmem: {target} is not linked from the part of {index} that loads at session start, so \
-             future sessions will not find it. Add a one-line pointer to it in MEMORY.md \
-             (`- [Title]({name}) — one-line hook`); if MEMORY.md is near its limit, ask the user to \
-             run `ccmem tier`."
+            "ccmem: {target} is not linked from the part of {index} that loads at session start, nor \
+             from a hub that part links, so future sessions will not find it. Add a one-line pointer \
+             to it in MEMORY.md (`- [Title]({name}) — one-line hook`) or in the hub of its group; if \
+             MEMORY.md is near its limit, ask the user to run `ccmem tier`."
         )),
     ))
+}
+
+/// The line of MEMORY.md past the cut that links file `i`, or the hub that links it.
+fn dark_pointer(lib: &Library, i: usize) -> Option<usize> {
+    let index = lib.index()?;
+    let leads_to = |from: usize, to: usize| {
+        lib.links(from)
+            .iter()
+            .any(|l| l.target == LinkTarget::File(to))
+    };
+    lib.links(index)
+        .iter()
+        .filter(|l| !l.loaded)
+        .find(|l| match l.target {
+            LinkTarget::File(t) => t == i || leads_to(t, i),
+            _ => false,
+        })
+        .map(|l| l.line)
 }
 
 /// After a write to an instruction file that loads at startup: warn when it passes the client's

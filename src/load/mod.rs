@@ -48,7 +48,8 @@ pub struct Session {
 /// How much a load computes beyond the reminder itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Detail {
-    /// Everything, including what is reachable only lazily (subdirectory files, topic files).
+    /// Everything, including what is reachable only lazily (subdirectory files and conditional
+    /// rules; auto-memory topic files are the memory library's, `crate::memory::session`).
     Full,
     /// Only what the startup reminder needs (for `context`, hooks and `verify`).
     Reminder,
@@ -93,7 +94,7 @@ pub fn load_session_with(env: &ClientEnv, detail: Detail) -> Session {
     instr
         .skipped
         .retain(|s| s.why != SkipWhy::Missing || s.from.is_some());
-    let automem = automem::load_with(env, &settings, &instr.processed, detail.lists_lazy());
+    let automem = automem::load(env, &settings, &instr.processed);
     let mut entries = instr.entries;
     entries.extend(automem.entry.clone());
     let mut lazy = instr.lazy;

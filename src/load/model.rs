@@ -172,8 +172,8 @@ pub enum LazyWhy {
     Subdirectory,
     /// A rule with `paths:`: attached when a matching file is read.
     ConditionalRule { globs: Vec<String> },
-    /// An auto-memory topic file, read on demand; `linked` says whether the loaded part of
-    /// MEMORY.md links it.
+    /// An auto-memory topic file, read on demand; `linked` says whether MEMORY.md reaches it
+    /// (a link in its loaded part, or in a hub that part links: the memory library's reach).
     TopicFile { linked: bool },
 }
 

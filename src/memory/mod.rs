@@ -5,12 +5,14 @@
 //! read once ([`file`]) and its frontmatter parsed as the client parses it ([`meta`]), the links
 //! of every file resolved (syntax in `crate::text::links`), which files MEMORY.md reaches from
 //! the part the client loads, and the library's settings (`crate::config`, `ccmem.toml`) and write
-//! spec ([`spec`]). [`similar`] gives MinHash signatures for near-duplicate detection.
+//! spec ([`spec`]). [`session`] is the library of a session's auto-memory folder (what the receipt
+//! and the hooks read). [`similar`] gives MinHash signatures for near-duplicate detection.
 
 pub mod file;
 pub mod library;
 pub mod meta;
 pub mod pending;
+pub mod session;
 pub mod similar;
 pub mod spec;
 

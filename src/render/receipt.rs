@@ -339,7 +339,7 @@ fn lazy(o: &mut String, r: &Receipt, opts: HumanOptions) {
     if linked + unlinked.len() > 0 {
         let _ = writeln!(
             o,
-            "  {}, read on demand: {linked} linked from the loaded part of MEMORY.md",
+            "  {}, read on demand: {linked} reached from the loaded part of MEMORY.md or a hub it links",
             count(
                 linked + unlinked.len(),
                 "auto-memory topic file",
@@ -350,7 +350,7 @@ fn lazy(o: &mut String, r: &Receipt, opts: HumanOptions) {
     if !unlinked.is_empty() {
         let _ = writeln!(
             o,
-            "  {YELLOW}{} not linked from the loaded part of MEMORY.md (never reached unless found by search):{YELLOW:#}",
+            "  {YELLOW}{} not reached from the loaded part of MEMORY.md or a hub it links (never read unless found by search):{YELLOW:#}",
             unlinked.len()
         );
         let limit = if opts.all { unlinked.len() } else { LIST_LIMIT };

@@ -16,8 +16,6 @@ pub struct Processed {
     pub measure: Measure,
     /// The entry content: cut + warning, sanitized twice (the renderer trims it).
     pub content: String,
-    /// The part of the index the model sees, before the warning (for link checks).
-    pub visible: String,
 }
 
 /// Reads and processes a MEMORY.md file; `Err` holds the state when it does not load.
@@ -70,11 +68,6 @@ fn process_raw(text: &str, sanitize_passes: usize) -> Processed {
 fn finish(body: &str, file_bytes: u64, file_text: &str, sanitize_passes: usize) -> Processed {
     let t = cut::truncate(body);
     let content = sanitize_times(&t.content, sanitize_passes);
-    let trimmed = &body[t.start_bytes..t.start_bytes + t.trimmed_bytes];
-    let visible = match &t.cut {
-        Some(c) => trimmed[..c.kept_bytes].to_owned(),
-        None => trimmed.to_owned(),
-    };
     let measure = Measure {
         file_bytes,
         file_lines: file_lines(file_text),
@@ -90,11 +83,7 @@ fn finish(body: &str, file_bytes: u64, file_text: &str, sanitize_passes: usize) 
             warning: c.warning,
         }),
     };
-    Processed {
-        measure,
-        content,
-        visible,
-    }
+    Processed { measure, content }
 }
 
 /// Newline count + 1 for a non-empty last line.
