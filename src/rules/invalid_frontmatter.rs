@@ -42,10 +42,14 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
         && let Front::Invalid { error, line } = &parsed.front
     {
         let first = line_of(text, parsed.yaml_start);
+        let yaml = &text[parsed.yaml_start..parsed.yaml_start + parsed.yaml_len];
         let (at, message) = match line {
             Some(n) => (
                 first + n - 1,
-                format!("frontmatter is not valid YAML, even as the client retries it: {error}"),
+                format!(
+                    "frontmatter is not valid YAML, even as the client retries it: {error}{}",
+                    crlf_cause(yaml)
+                ),
             ),
             None => (
                 first,
@@ -53,6 +57,19 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
             ),
         };
         out.push(ctx.diag(&RULE, i, at, message));
+    }
+}
+
+/// When only the file's CRLF line endings stand in the way, says so: the client's `_u` retry
+/// never quotes a CRLF line (its `(\S.*)$` refuses a value holding `\r`; see
+/// `text::frontmatter::lenient`), and the same block with LF endings reads.
+fn crlf_cause(yaml: &str) -> &'static str {
+    if yaml.contains("\r\n") && crate::text::frontmatter::parse(&yaml.replace("\r\n", "\n")).is_ok()
+    {
+        "; the block reads with LF line endings: its CRLF endings defeat the client's retry \
+         (convert the file to LF)"
+    } else {
+        ""
     }
 }
 
@@ -84,5 +101,23 @@ mod tests {
                 .iter()
                 .all(|(p, _)| p != "user_lenient.md")
         );
+    }
+
+    #[test]
+    fn crlf_endings_that_defeat_the_retry_are_named() {
+        let lf = "---\nname: x\ndescription: a: b \"c\"\ntype: user\n---\nx\n";
+        let f = Fixture::new(&[
+            ("user_lf.md", lf),
+            ("user_crlf.md", &lf.replace('\n', "\r\n")),
+        ]);
+        assert_eq!(
+            f.found("invalid-frontmatter"),
+            [("user_crlf.md".to_owned(), 3)]
+        );
+        let m = &f.messages("invalid-frontmatter")[0];
+        assert!(m.contains("CRLF endings defeat the client's retry"), "{m}");
+        let bad = "---\r\nname: x\r\n  - nested: [\r\n---\r\nx\r\n";
+        let f = Fixture::new(&[("user_bad.md", bad)]);
+        assert!(!f.messages("invalid-frontmatter")[0].contains("CRLF"));
     }
 }
