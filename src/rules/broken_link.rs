@@ -50,9 +50,10 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 .find(l.link.target.as_str())
                 .map(|k| l.offset + k..l.offset + k + l.link.target.len())
                 .unwrap_or(l.offset..l.offset + 1);
-            out.push(ctx.diag_at(
+            out.push(ctx.diag_after(
                 &RULE,
                 i,
+                (l.line, l.offset),
                 span,
                 format!("link to `{}`, which does not exist", l.link.target),
             ));

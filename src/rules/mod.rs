@@ -270,19 +270,30 @@ impl Ctx<'_> {
         span: Range<usize>,
         message: String,
     ) -> Diagnostic {
+        self.diag_after(rule, file, (1, 0), span, message)
+    }
+
+    /// [`Ctx::diag_at`] for a span that starts at or after byte `from.1` of the file, which is
+    /// on line `from.0` (where a link was found): only the lines between are counted, not the
+    /// file from its start.
+    pub fn diag_after(
+        &self,
+        rule: &Rule,
+        file: usize,
+        from: (usize, usize),
+        span: Range<usize>,
+        message: String,
+    ) -> Diagnostic {
         let text = self.lib.files[file].text().unwrap_or("");
         let start = span.start.min(text.len());
+        let (from_line, from) = if from.1 <= start { from } else { (1, 0) };
         let line_start = text[..start].rfind('\n').map_or(0, |k| k + 1);
         let column = text[line_start..start].chars().count() + 1;
+        let line = from_line + crate::memory::file::line_of(&text[from..], start - from) - 1;
         Diagnostic {
             column: Some(column),
             span: Some(span),
-            ..self.diag(
-                rule,
-                file,
-                crate::memory::file::line_of(text, start),
-                message,
-            )
+            ..self.diag(rule, file, line, message)
         }
     }
 }

@@ -73,14 +73,24 @@ impl Proof {
 /// Checks the invariants between `before` and `after`, with `after_size` measured on whatever
 /// `after` came from (the plan, or the disk).
 pub fn prove(before: &Library, after: &Library, plan: &Plan, after_size: Size) -> Proof {
+    // The checks are independent: the two that look at every file run beside the others.
+    let ((size, bulk, reach), (kept, audit)) = rayon::join(
+        || {
+            (
+                size_check(plan.target, after_size),
+                bulk_check(before, after, plan),
+                reach_check(before, after),
+            )
+        },
+        || {
+            rayon::join(
+                || kept_check(before, after, plan),
+                || audit_check(before, after),
+            )
+        },
+    );
     Proof {
-        checks: vec![
-            size_check(plan.target, after_size),
-            bulk_check(before, after, plan),
-            reach_check(before, after),
-            kept_check(before, after, plan),
-            audit_check(before, after),
-        ],
+        checks: vec![size, bulk, reach, kept, audit],
     }
 }
 
@@ -289,8 +299,7 @@ fn agreed_findings(lib: &Library) -> BTreeMap<(&'static str, String), usize> {
 
 fn audit_check(before: &Library, after: &Library) -> Check {
     let name = "the audit finds nothing new";
-    let was = agreed_findings(before);
-    let now = agreed_findings(after);
+    let (was, now) = rayon::join(|| agreed_findings(before), || agreed_findings(after));
     let new: Vec<String> = (now.iter())
         .filter(|(k, n)| was.get(*k).is_none_or(|w| w < n))
         .map(|((rule, what), _)| format!("{rule}: {what}"))
