@@ -561,20 +561,167 @@ fn add_writes_entry_and_index_line_then_undo_removes_them() {
     let entry = fs::read_to_string(dir.path().join("feedback_globs.md")).unwrap();
     assert!(
         entry.starts_with(
-            "---\nname: feedback-globs\ndescription: \"use ** for deep globs\"\nmetadata:\n  node_type: memory\n  type: feedback\n  modified: 20"
+            "---\nname: globs\ndescription: \"use ** for deep globs\"\nmetadata:\n  node_type: memory\n  type: feedback\n  modified: 20"
         ),
         "the client's own format in a library that follows no other: {entry}"
     );
     assert!(entry.ends_with("**Why:** it broke\n"));
     let index = fs::read_to_string(dir.path().join("MEMORY.md")).unwrap();
     assert!(index.ends_with("- [Globs](feedback_globs.md) — use ** for deep globs\n"));
-    let out = add("globs2", "use ** for deep globs").assert().code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(err.contains("near-duplicate of feedback_globs.md"), "{err}");
+    // A near-duplicate is a finding (exit 1), not a usage error.
+    let out = add("globs2", "use ** for deep globs").assert().code(1);
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert!(
+        (v["message"].as_str().unwrap()).contains("near-duplicate of feedback_globs.md"),
+        "{v}"
+    );
     cargo_bin_cmd!("ccmem")
         .arg("undo")
         .arg(dir.path())
         .assert()
         .success();
     assert_eq!(snapshot(dir.path()), old);
+}
+
+#[test]
+fn add_creates_the_projects_first_memory_folder_and_a_dry_run_only_says_so() {
+    let home = tempfile::tempdir().unwrap();
+    let project = home.path().join("proj");
+    fs::create_dir_all(project.join(".git")).unwrap();
+    let add = |extra: &[&str]| {
+        let mut c = cargo_bin_cmd!("ccmem");
+        c.arg("add").current_dir(&project);
+        c.env("HOME", home.path()).env_remove("CLAUDE_CONFIG_DIR");
+        c.env("NO_COLOR", "1");
+        c.args([
+            "--type",
+            "user",
+            "--topic",
+            "tz",
+            "--description",
+            "Lives in UTC+9",
+        ]);
+        c.args(extra);
+        c
+    };
+    // A refusal creates nothing, not even the folder.
+    cargo_bin_cmd!("ccmem")
+        .arg("add")
+        .current_dir(&project)
+        .env("HOME", home.path())
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .args(["--type", "user", "--topic", "MyTopic", "--description", "d"])
+        .assert()
+        .code(2);
+    assert!(!home.path().join(".claude").exists());
+    let out = add(&["--dry-run"]).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(text.contains("would create the memory folder "), "{text}");
+    assert!(
+        !home.path().join(".claude").exists(),
+        "a dry run creates nothing"
+    );
+    let out = add(&[]).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(text.contains("created the memory folder "), "{text}");
+    let projects: Vec<_> = fs::read_dir(home.path().join(".claude/projects"))
+        .unwrap()
+        .flatten()
+        .collect();
+    assert_eq!(projects.len(), 1);
+    let memory = projects[0].path().join("memory");
+    assert!(text.contains(&memory.display().to_string()), "{text}");
+    let index = fs::read_to_string(memory.join("MEMORY.md")).unwrap();
+    assert!(index.contains("(user_tz.md)"), "{index}");
+    assert!(memory.join("user_tz.md").is_file());
+    // The client's own mkdir: the default mode under the umask, as a plain create_dir gets.
+    use std::os::unix::fs::PermissionsExt;
+    let plain = home.path().join("plain");
+    fs::create_dir(&plain).unwrap();
+    let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&memory), mode(&plain));
+}
+
+#[test]
+fn add_near_duplicate_is_a_finding_with_a_typed_similar() {
+    let dir = tempfile::tempdir().unwrap();
+    put(
+        dir.path(),
+        "MEMORY.md",
+        "- [Deploy](project_deploy.md) — staging first\n",
+    );
+    put(
+        dir.path(),
+        "project_deploy.md",
+        "---\nname: deploy\ndescription: deploys go through the staging cluster first\nmetadata:\n  type: project\n---\nAlways deploy to staging before production on Fridays.\n\n**Why:** x\n",
+    );
+    let add = |extra: &[&str]| {
+        let mut c = cargo_bin_cmd!("ccmem");
+        c.arg("add").arg(dir.path()).env("NO_COLOR", "1");
+        c.args(["--type", "project", "--topic", "deploy2", "--why", "x"]);
+        c.args([
+            "--description",
+            "deploys go through the staging cluster first",
+        ]);
+        c.args(["--body-file"]).arg(dir.path().join("body.txt"));
+        c.args(extra);
+        c
+    };
+    fs::write(
+        dir.path().join("body.txt"),
+        "Always deploy to staging before production on Fridays.\n",
+    )
+    .unwrap();
+    let old = snapshot(dir.path());
+    let out = add(&[]).assert().code(1);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        text.contains("near-duplicate of project_deploy.md") && text.contains("--force"),
+        "{text}"
+    );
+    let out = add(&["--json"]).assert().code(1);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(doc["refused"], "near-duplicate");
+    assert_eq!(doc["similar"]["file"], "project_deploy.md");
+    assert!(
+        doc["similar"]["similarity"].as_f64().unwrap() >= 0.8,
+        "{doc}"
+    );
+    assert_eq!(snapshot(dir.path()), old, "nothing written");
+    // Nothing alike: no "closest" at all, never a 0.00 one.
+    let out = cargo_bin_cmd!("ccmem")
+        .arg("add")
+        .arg(dir.path())
+        .args([
+            "--type",
+            "user",
+            "--topic",
+            "tz",
+            "--description",
+            "Lives in UTC+9",
+        ])
+        .args(["--dry-run", "--json"])
+        .assert()
+        .success();
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert!(doc["similar"].is_null(), "{doc}");
+}
+
+#[test]
+fn tier_without_a_memory_folder_names_it_once() {
+    let home = tempfile::tempdir().unwrap();
+    let project = home.path().join("proj");
+    fs::create_dir_all(project.join(".git")).unwrap();
+    let out = cargo_bin_cmd!("ccmem")
+        .arg("tier")
+        .current_dir(&project)
+        .env("HOME", home.path())
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("/memory/: no such memory folder") && err.matches("No such file").count() == 0,
+        "{err}"
+    );
 }

@@ -1,11 +1,17 @@
 //! `ccmem add`: write one memory `<type>_<topic>.md` in the library's write spec and its index
-//! line where the client will load it (see [`crate::tier::add`]), refusing near-duplicates.
-//! When no placement would load (MEMORY.md past the client's cap), nothing is written and the
-//! exit status is 1.
+//! line where the client will load it (see [`crate::tier::add`]). A memory folder that does not
+//! exist yet (a project's first memory) is created, as the client creates it on its first
+//! write; a dry run only says it would be.
 //!
-//! JSON (`--json`): `{folder, recovered, pending, file, spec, placed_in, placement, line,
-//! similar: [file, score] | null, dry_run, files: [{name, created}], written}`; refused for
-//! lack of room: `{folder, file, refused, message, fix, written: null}` (both `ccmem.add/1`).
+//! Exit status: 0 written (or, with `--dry-run`, planned); 1 refused as a finding, nothing
+//! written: a near-duplicate exists, or no placement would load (MEMORY.md past the client's
+//! cap); 2 a usage or I/O error (unknown type, a topic the library's spec rejects, the file
+//! exists, an unreadable MEMORY.md…).
+//!
+//! JSON (`--json`): `{folder, new_folder, recovered, pending, file, spec, placed_in,
+//! placement, line, similar: {file, similarity} | null, dry_run, files: [{name, created}],
+//! written}`; refused (exit 1): `{folder, file, refused: "near-duplicate" | "index-past-cap",
+//! message, similar, fix, written: null}` (both `ccmem.add/1`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -22,6 +28,9 @@ use crate::tier::{check_readable, check_writes};
 use crate::write;
 
 /// Add one memory entry with frontmatter, indexed where the budget allows.
+///
+/// Exit status: 0 written (or planned), 1 refused with nothing written (a near-duplicate, or
+/// an index past the client's cap), 2 usage or I/O error.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The memory folder (default: the auto-memory folder of the current project).
@@ -64,7 +73,23 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
-    let folder = super::tier::memory_dir(args.dir.clone(), &args.client, process)?;
+    let folder = match args.dir.clone() {
+        Some(dir) if is_missing(&dir) => {
+            let parent = dir.parent().filter(|p| !p.as_os_str().is_empty());
+            if let Some(p) = parent.filter(|p| !p.is_dir()) {
+                anyhow::bail!(
+                    "{}: no such memory folder, nor its parent {}: check the path (add creates \
+                     the memory folder itself, not the folders above it)",
+                    dir.display(),
+                    p.display()
+                );
+            }
+            dir
+        }
+        arg => super::tier::memory_dir(arg, &args.client, process)?,
+    };
+    // The project's first memory: the client creates its folder on its first write, so does add.
+    let new_folder = is_missing(&folder);
     let body = match &args.body_file {
         Some(p) => {
             let bytes = crate::fsread::read_capped(p, 1 << 20)
@@ -88,8 +113,9 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         force: args.force,
         session: process.var(SESSION_ID_ENV).map(str::to_owned),
     };
-    // A dry run takes no lock and finishes no interrupted write: it writes nothing at all.
-    let lock = if args.dry_run {
+    // A dry run takes no lock and finishes no interrupted write: it writes nothing at all. A
+    // new folder is created only once the plan stands (a refusal creates nothing).
+    let lock = if args.dry_run || new_folder {
         None
     } else {
         Some(write::lock(&folder)?)
@@ -98,20 +124,35 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         Some(l) => l.recover()?,
         None => None,
     };
-    let pending = lock.is_none() && write::needs_recovery(&folder);
-    let lib = super::tier::load_library(&folder, &config, process)?;
+    let pending = lock.is_none() && !new_folder && write::needs_recovery(&folder);
+    let lib = if new_folder {
+        crate::memory::Library::from_texts(
+            &folder,
+            config.0.clone(),
+            Vec::<(String, String)>::new(),
+        )
+    } else {
+        super::tier::load_library(&folder, &config, process)?
+    };
     check_readable(&lib, true)?;
     let now = super::tier::now(process)?;
     let plan = match plan_add(&lib, &req, target, now) {
         Ok(plan) => plan,
         Err(AddError::Refused(r)) => return Err(r.into()),
-        Err(dark @ AddError::Dark { .. }) => {
+        Err(finding) => {
             drop(lock);
             let file = format!("{}_{}.md", req.kind, req.topic);
-            return refuse_dark(&folder, &file, &dark);
+            return refuse(&folder, &file, &finding);
         }
     };
     check_writes(&lib, &plan.files)?;
+    let lock = match lock {
+        None if new_folder && !args.dry_run => {
+            write::create_folder(&folder)?;
+            Some(write::lock(&folder)?)
+        }
+        lock => lock,
+    };
     let written = match &lock {
         Some(lock) => {
             let op = format!("add {}", plan.files[0].name);
@@ -129,6 +170,7 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
             .collect();
         let v = serde_json::json!({
             "folder": folder.display().to_string(),
+            "new_folder": new_folder,
             "recovered": recovered,
             "pending": pending,
             "file": plan.files[0].name,
@@ -159,6 +201,13 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         } else {
             "created"
         };
+        if new_folder {
+            writeln!(
+                out,
+                "{verb} the memory folder {} (the client creates it on its first write too)",
+                folder.display()
+            )?;
+        }
         writeln!(
             out,
             "{verb} {} ({} write spec); index line in {}:",
@@ -174,8 +223,12 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         {
             writeln!(out, "MEMORY.md now links {hub}.")?;
         }
-        if let Some((f, s)) = &plan.similar {
-            writeln!(out, "closest existing memory: {f} (similarity {s:.2})")?;
+        if let Some(s) = &plan.similar {
+            writeln!(
+                out,
+                "closest existing memory: {} (similarity {:.2})",
+                s.file, s.similarity
+            )?;
         }
         if args.dry_run {
             for f in &plan.files {
@@ -190,23 +243,45 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     Ok(ExitStatus::Clean)
 }
 
-/// Nothing would load: says so (exit 1), writes nothing.
-fn refuse_dark(folder: &Path, file: &str, why: &AddError) -> anyhow::Result<ExitStatus> {
+/// Whether nothing is at `path` (not even a dangling link).
+fn is_missing(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+}
+
+/// A finding that stops the addition (a near-duplicate, or nothing would load): says so and
+/// how to go on (exit 1), writes nothing.
+fn refuse(folder: &Path, file: &str, why: &AddError) -> anyhow::Result<ExitStatus> {
+    let (kind, similar, fix) = match why {
+        AddError::Duplicate { of, .. } => (
+            "near-duplicate",
+            Some(of),
+            format!("update {} instead, or run again with --force", of.file),
+        ),
+        _ => (
+            "index-past-cap",
+            None,
+            format!("ccmem tier {} --write", folder.display()),
+        ),
+    };
     let mut out = super::output::stdout_plain();
     if super::output::json() {
         let v = serde_json::json!({
             "folder": folder.display().to_string(),
             "file": file,
-            "refused": "index-past-cap",
+            "refused": kind,
             "message": why.to_string(),
-            "fix": format!("ccmem tier {} --write", folder.display()),
+            "similar": similar,
+            "fix": fix,
             "written": null,
         });
         let v = super::output::with_schema("ccmem.add/1", v);
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
     } else {
-        writeln!(out, "ccmem add: {}: {why}", folder.display())?;
-        writeln!(out, "  fix: ccmem tier {} --write", folder.display())?;
+        match why {
+            AddError::Duplicate { .. } => writeln!(out, "ccmem add: {why}")?,
+            _ => writeln!(out, "ccmem add: {}: {why}", folder.display())?,
+        }
+        writeln!(out, "  fix: {fix}")?;
     }
     out.flush()?;
     Ok(ExitStatus::Findings)

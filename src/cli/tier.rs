@@ -169,6 +169,14 @@ struct Report<'a> {
 pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let args = with_agent_dir(args, process)?;
     let folder = memory_dir(args.dir.clone(), &args.client, process)?;
+    if args.dir.is_none()
+        && let Some(problem) = crate::fsread::memory_folder_problem(&folder)
+    {
+        anyhow::bail!(
+            "{problem} (this is the auto-memory folder of the current project: the client \
+             creates it when it first runs here, `ccmem add` too; or pass MEMORY_DIR)"
+        );
+    }
     let config = super::config::load(&folder, None)?;
     let (lines, utf16) = config.0.target();
     let target = Target {

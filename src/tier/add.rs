@@ -35,7 +35,7 @@ use crate::constants::{INDEX_FILE as INDEX, INDEX_LINE_GUIDE_UTF16, MEMORY_TYPES
 use crate::memory::file::{MemFile, Role, role_of};
 use crate::memory::library::Reach;
 use crate::memory::similar::{self, similarity};
-use crate::memory::spec::topic_problem;
+use crate::memory::spec::{is_kebab_slug, topic_problem};
 use crate::memory::{Library, Spec};
 use crate::text::js::utf16_len;
 
@@ -81,6 +81,18 @@ pub enum Placement {
     },
 }
 
+/// The most similar existing memory.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Similar {
+    /// Its path in the folder.
+    pub file: String,
+    /// The audit's similarity (0 to 1, see [`similar::of_memory`]).
+    pub similarity: f64,
+}
+
+/// Similarities below this print as 0.00: nothing is alike, and no "closest" is reported.
+const SHOWN_FROM: f64 = 0.005;
+
 /// The files to write for one added entry.
 #[derive(Debug, Clone, Serialize)]
 pub struct AddPlan {
@@ -92,8 +104,9 @@ pub struct AddPlan {
     pub placement: Placement,
     /// The write spec it was written in.
     pub spec: Spec,
-    /// The most similar existing memory and the similarity (kept even with `--force`).
-    pub similar: Option<(String, f64)>,
+    /// The most similar existing memory (kept even with `--force`; `None` when nothing is
+    /// alike).
+    pub similar: Option<Similar>,
 }
 
 impl AddPlan {
@@ -107,10 +120,17 @@ impl AddPlan {
 }
 
 /// Why `add` wrote nothing.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum AddError {
-    /// The request is invalid, a near-duplicate, or the file exists.
+    /// The request is invalid, or the file exists (a usage error).
     Refused(Refusal),
+    /// A near-duplicate exists (a finding, like [`AddError::Dark`]).
+    Duplicate {
+        /// What the user is told.
+        refusal: Refusal,
+        /// The memory it is a near-duplicate of.
+        of: Similar,
+    },
     /// No placement would load: MEMORY.md is past the client's cap.
     Dark {
         /// MEMORY.md as the client measures it.
@@ -123,7 +143,7 @@ pub enum AddError {
 impl std::fmt::Display for AddError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            AddError::Refused(r) => r.fmt(f),
+            AddError::Refused(r) | AddError::Duplicate { refusal: r, .. } => r.fmt(f),
             AddError::Dark { lines, utf16 } => write!(
                 f,
                 "{INDEX}: {lines} lines / {utf16} UTF-16 units, past what the client loads \
@@ -153,23 +173,28 @@ pub fn plan_add(
 ) -> Result<AddPlan, AddError> {
     let file = validate(lib, req)?;
     let spec = lib.spec();
-    let text = entry_text(spec, req, &file, now);
+    let text = entry_text(spec, req, &memory_name(lib, req, &file), now);
     let similar = nearest(lib, &file, &text);
     let threshold = lib.config.audit.near_duplicate_similarity;
-    if let Some((other, s)) = &similar
-        && *s >= threshold
+    if let Some(of) = &similar
+        && of.similarity >= threshold
         && !req.force
     {
-        return Err(Refusal {
+        let refusal = Refusal {
             file: file.clone(),
             line: None,
             why: format!(
-                "near-duplicate of {other} (similarity {s:.2}, the audit's near-duplicate \
-                 threshold is {threshold}); update that entry instead, or pass --force"
+                "near-duplicate of {} (similarity {:.2}, the audit's near-duplicate threshold \
+                 is {threshold}); update that entry instead, or pass --force",
+                of.file, of.similarity
             ),
-        }
-        .into());
+        };
+        return Err(AddError::Duplicate {
+            refusal,
+            of: of.clone(),
+        });
     }
+    let similar = similar.filter(|s| s.similarity >= SHOWN_FROM);
     let line = index_line(req, &file);
     let entry = FilePlan {
         name: file.clone(),
@@ -216,7 +241,7 @@ fn candidates(
     now: Timestamp,
 ) -> Vec<Candidate> {
     let index_text = lib.index_text();
-    let in_index = insert_entry(index_text, line);
+    let in_index = insert_entry(index_text, line, &req.kind, &req.topic);
     let index = |new: String| FilePlan {
         name: INDEX.to_owned(),
         old: lib.index().map(|_| index_text.to_owned()),
@@ -309,11 +334,8 @@ fn validate(lib: &Library, req: &Request) -> Result<String, Refusal> {
             MEMORY_TYPES.join(", ")
         )));
     }
-    if let Some(problem) = topic_problem(&req.topic) {
-        return Err(refuse(format!(
-            "topic `{}`: {problem} (the audit's bad-file-name rule)",
-            req.topic
-        )));
+    if let Some(problem) = topic_rule(lib.spec(), &req.topic) {
+        return Err(refuse(problem));
     }
     if !matches!(role_of(&file), Role::Entry { .. }) {
         return Err(refuse(
@@ -339,6 +361,33 @@ fn validate(lib: &Library, req: &Request) -> Result<String, Refusal> {
         return Err(refuse("already exists; update it instead".into()));
     }
     Ok(file)
+}
+
+/// Why `topic` breaks the naming rule of the library's spec, with a topic that would not:
+/// claude-memory-manager's `bad-file-name` (the topic of `<type>_<topic>.md`), or, in the
+/// client's spec, `name-not-slug` (the `name:` add makes from the topic must be a kebab-case
+/// slug; a topic that gives one is also a safe file name).
+fn topic_rule(spec: Spec, topic: &str) -> Option<String> {
+    let problem = match spec {
+        Spec::Manager => format!(
+            "{} (claude-memory-manager's bad-file-name rule)",
+            topic_problem(topic)?
+        ),
+        Spec::Client if topic_problem(topic).is_none() && is_kebab_slug(&kebab(&[topic])) => {
+            return None;
+        }
+        Spec::Client => "the memory's `name:` is made from the topic, and the client's write \
+                         spec asks for a kebab-case slug: a-z and 0-9 in words joined by `-` or \
+                         `_` (its name-not-slug rule)"
+            .to_owned(),
+    };
+    let hint = names::key(topic);
+    let hint = if hint != topic && !hint.starts_with("group-") {
+        format!("; e.g. `--topic {hint}`")
+    } else {
+        String::new()
+    };
+    Some(format!("topic `{topic}`: {problem}{hint}"))
 }
 
 fn is_why_line(l: &str) -> bool {
@@ -368,22 +417,50 @@ fn yaml_scalar(s: &str) -> String {
     }
 }
 
-/// `<type>-<topic>` as a kebab-case slug (`feedback_wild_card` → `feedback-wild-card`).
-fn kebab(kind: &str, topic: &str) -> String {
-    std::iter::once(kind)
-        .chain(topic.split(['-', '_']))
+/// Parts joined as a kebab-case slug (`["feedback", "wild_card"]` → `feedback-wild-card`).
+fn kebab(parts: &[&str]) -> String {
+    (parts.iter())
+        .flat_map(|p| p.split(['-', '_']))
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
         .join("-")
 }
 
-/// The new memory's text, in `spec`.
-fn entry_text(spec: Spec, req: &Request, file: &str, now: Timestamp) -> String {
+/// The new memory's `name:`. The client's spec asks for a kebab-case slug of the topic
+/// (`deploy-freeze` for `project_deploy_freeze.md`); a library whose own memories mostly
+/// carry their type in the name (`project-deploy-freeze`) is followed. claude-memory-manager's
+/// names are the file's stem.
+fn memory_name(lib: &Library, req: &Request, file: &str) -> String {
+    if lib.spec() == Spec::Manager {
+        return file.trim_end_matches(".md").to_owned();
+    }
+    let (mut typed, mut plain) = (0, 0);
+    for f in &lib.files {
+        let (Role::Entry { kind, topic }, Some(name)) =
+            (&f.role, f.meta().and_then(|m| m.name.as_deref()))
+        else {
+            continue;
+        };
+        if name.trim() == kebab(&[kind, topic]) {
+            typed += 1;
+        } else if name.trim() == kebab(&[topic]) {
+            plain += 1;
+        }
+    }
+    if typed > plain {
+        kebab(&[&req.kind, &req.topic])
+    } else {
+        kebab(&[&req.topic])
+    }
+}
+
+/// The new memory's text, in `spec`, named `name`.
+fn entry_text(spec: Spec, req: &Request, name: &str, now: Timestamp) -> String {
     let description = yaml_scalar(req.description.trim());
     let mut t = String::from("---\n");
     match spec {
         Spec::Client => {
-            t.push_str(&format!("name: {}\n", kebab(&req.kind, &req.topic)));
+            t.push_str(&format!("name: {name}\n"));
             t.push_str(&format!("description: {description}\nmetadata:\n"));
             t.push_str(&format!(
                 "  node_type: {}\n",
@@ -402,7 +479,7 @@ fn entry_text(spec: Spec, req: &Request, file: &str, now: Timestamp) -> String {
             ));
         }
         Spec::Manager => {
-            t.push_str(&format!("name: {}\n", file.trim_end_matches(".md")));
+            t.push_str(&format!("name: {name}\n"));
             t.push_str(&format!("description: {description}\ntype: {}\n", req.kind));
             if let Some(g) = &req.group {
                 t.push_str(&format!("group: {}\n", yaml_scalar(g)));
@@ -474,13 +551,18 @@ fn capitalized(s: &str) -> String {
 }
 
 /// The most similar existing memory, by the audit's own comparison ([`similar::of_memory`]).
-fn nearest(lib: &Library, file: &str, text: &str) -> Option<(String, f64)> {
+fn nearest(lib: &Library, file: &str, text: &str) -> Option<Similar> {
     let new = MemFile::from_text(&lib.root, file.to_owned(), text.to_owned());
     let mine = similar::of_memory(&new)?;
     lib.files
         .iter()
-        .filter_map(|f| Some((f.rel.clone(), similarity(&mine, &similar::of_memory(f)?))))
-        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+        .filter_map(|f| {
+            Some(Similar {
+                file: f.rel.clone(),
+                similarity: similarity(&mine, &similar::of_memory(f)?),
+            })
+        })
+        .max_by(|a, b| (a.similarity.total_cmp(&b.similarity)).then(b.file.cmp(&a.file)))
 }
 
 /// A new hub for `group`, in `spec`, stamped `modified`.
@@ -504,23 +586,69 @@ fn new_hub(spec: Spec, hub: &str, group: &str, now: Timestamp) -> String {
     }
 }
 
-/// The index with the entry line added: before tier's `## Hubs` section when the index ends
-/// with one, else at the end.
-fn insert_entry(text: &str, line: &str) -> String {
+/// The index with the entry line of the new `<kind>_<topic>.md` added. In an index of
+/// sections, under the heading whose entries link most files sharing its prefix
+/// (`<kind>_<first topic word>`, else `<kind>_`), after its last entry; else in a section of its
+/// own, `## <Kind>`, before tier's `## Hubs` (or at the end). In an index without sections,
+/// before tier's `## Hubs` when the index ends with one, else at the end.
+fn insert_entry(text: &str, line: &str, kind: &str, topic: &str) -> String {
     let idx = parse(text);
-    let hubs = (idx.lines.iter()).rposition(|l| {
-        matches!(&l.kind, Kind::Heading { title, .. } if title.eq_ignore_ascii_case(HUBS_HEADING))
-    });
-    let last_heading = (idx.lines.iter()).rposition(|l| matches!(l.kind, Kind::Heading { .. }));
-    match hubs.filter(|&h| Some(h) == last_heading) {
-        Some(h) => {
-            let before = (0..h)
-                .rev()
-                .find(|&i| !matches!(idx.lines[i].kind, Kind::Blank));
-            insert_after(text, &idx, before, line)
-        }
-        None => append_line(text, line),
+    let is_hubs = |i: usize| matches!(&idx.lines[i].kind, Kind::Heading { title, .. } if title.eq_ignore_ascii_case(HUBS_HEADING));
+    let hubs = (0..idx.lines.len()).rposition(is_hubs);
+    let sections: Vec<usize> = (0..idx.lines.len())
+        .filter(|&i| {
+            matches!(idx.lines[i].kind, Kind::Heading { .. }) && Some(i) != idx.title && !is_hubs(i)
+        })
+        .collect();
+    let last_non_blank = |from: usize, to: usize| {
+        (from..to)
+            .rev()
+            .find(|&i| !matches!(idx.lines[i].kind, Kind::Blank))
+    };
+    if sections.is_empty() {
+        let last_heading = (idx.lines.iter()).rposition(|l| matches!(l.kind, Kind::Heading { .. }));
+        return match hubs.filter(|&h| Some(h) == last_heading) {
+            Some(h) => insert_after(text, &idx, last_non_blank(0, h), line),
+            None => append_line(text, line),
+        };
     }
+    let first_word = topic.split(['_', '-']).next().unwrap_or(topic);
+    for prefix in [format!("{kind}_{first_word}"), format!("{kind}_")] {
+        let shares = |i: usize| {
+            idx.lines[i].kind == Kind::Entry
+                && link_targets(idx.lines[i].text).any(|t| t.starts_with(prefix.as_str()))
+        };
+        let best = (sections.iter().copied())
+            .map(|h| {
+                (
+                    h,
+                    (h + 1..idx.section_end(h)).filter(|&i| shares(i)).count(),
+                )
+            })
+            .filter(|&(_, n)| n > 0)
+            .max_by_key(|&(h, n)| (n, std::cmp::Reverse(h)));
+        if let Some((h, _)) = best {
+            let end = idx.section_end(h);
+            let last_entry = (h + 1..end)
+                .rev()
+                .find(|&i| idx.lines[i].kind == Kind::Entry);
+            return insert_after(text, &idx, last_entry.or(last_non_blank(h, end)), line);
+        }
+    }
+    let eol = idx.eol;
+    let section = format!("{eol}## {}{eol}{line}", capitalized(kind));
+    match hubs {
+        Some(h) => insert_after(text, &idx, last_non_blank(0, h), &section),
+        None => append_line(text, &section),
+    }
+}
+
+/// The targets of the Markdown links `](target)` of an index line.
+fn link_targets(line: &str) -> impl Iterator<Item = &str> {
+    line.split("](").skip(1).filter_map(|rest| {
+        let end = rest.find([')', ' ', '#'])?;
+        Some(rest[..end].trim_start_matches("./"))
+    })
 }
 
 /// The index with a pointer line added: at the end of its `## Hubs` section when it has one,

@@ -196,6 +196,19 @@ pub fn lock(folder: &Path) -> Result<Lock, WriteError> {
     })
 }
 
+/// Creates the memory folder `folder`, and the folders above it that are missing, as the client
+/// does before its first write into it (its file writer's `createParents`: `mkdir` with
+/// `recursive: true` and the default mode, 0o777 under the umask; SPEC-automemory 1.5). Nothing
+/// else is created; `undo` leaves the folder, which the client would create anyway.
+pub fn create_folder(folder: &Path) -> Result<(), WriteError> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o777)
+        .create(folder)
+        .map_err(io_at(folder))
+}
+
 /// Takes the lock for editing one settings file: `path` as the client reads it (a symlink is
 /// written through), its journal and backups in `state` (see [`settings_state`]). New files are
 /// created with `create_mode`. Returns the lock and the target's file name in [`Lock::folder`].

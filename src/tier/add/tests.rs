@@ -216,8 +216,23 @@ fn lines_go_before_tiers_hubs_section_and_stay_under_the_guide_length() {
 fn topics_are_the_audits_and_so_is_the_duplicate_threshold() {
     for bad in ["MyTopic", "../x", "移动端", "-x", ""] {
         let err = plan_add(&lib(""), &req("user", bad, "d"), T, now()).unwrap_err();
-        assert!(err.to_string().contains("bad-file-name"), "{bad}: {err}");
+        assert!(
+            err.to_string().contains("the client's write spec")
+                && err.to_string().contains("name-not-slug"),
+            "the client's rule in a client library: {bad}: {err}"
+        );
+        let err = plan_add(&manager(""), &req("user", bad, "d"), T, now()).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("claude-memory-manager's bad-file-name rule"),
+            "{bad}: {err}"
+        );
     }
+    let err = plan_add(&lib(""), &req("user", "移动端", "d"), T, now()).unwrap_err();
+    assert!(
+        err.to_string().contains("e.g. `--topic yi-dong-duan`"),
+        "{err}"
+    );
     let err = plan_add(&lib(""), &req("reference", "db_hub", "d"), T, now()).unwrap_err();
     assert!(err.to_string().contains("hub"), "{err}");
     // The audit's threshold, from ccmem.toml: the same pair is a duplicate or not for both.
@@ -233,6 +248,10 @@ fn topics_are_the_audits_and_so_is_the_duplicate_threshold() {
         err.to_string()
             .starts_with("project_deploy2.md: near-duplicate of project_deploy.md"),
         "{err}"
+    );
+    assert!(
+        matches!(&err, AddError::Duplicate { of, .. } if of.file == "project_deploy.md"),
+        "a finding, not a usage error: {err:?}"
     );
     let mut relaxed = lib("");
     relaxed.config.audit.near_duplicate_similarity = 1.01;
@@ -268,4 +287,68 @@ fn existing_files_are_never_replaced() {
     r.why = Some("w".into());
     let err = plan_add(&lib(""), &r, T, now()).unwrap_err();
     assert!(err.to_string().contains("already exists"), "{err}");
+}
+
+#[test]
+fn names_follow_the_librarys_own_and_default_to_the_topic_slug() {
+    let name = |l: &Library| {
+        let p = plan_add(l, &req("user", "time_zone", "Lives in UTC+9"), T, now()).unwrap();
+        let Front::Parsed(meta) = crate::memory::meta::parse(&p.files[0].new).front else {
+            panic!("parses");
+        };
+        meta.name.unwrap()
+    };
+    let empty = Library::from_texts(
+        std::path::Path::new("/m"),
+        Config::default(),
+        [("MEMORY.md", String::new())],
+    );
+    assert_eq!(
+        name(&empty),
+        "time-zone",
+        "the client's spec: a slug of the topic"
+    );
+    let plain = |name: &str| {
+        format!("---\nname: {name}\ndescription: d\nmetadata:\n  type: project\n---\nx\n")
+    };
+    let (ci, db) = (plain("ci"), plain("db"));
+    let l = lib_with("", &[("project_ci.md", &ci), ("project_db.md", &db)]);
+    assert_eq!(name(&l), "time-zone");
+    // `lib`'s own memory is named `project-deploy`: the library's habit is followed.
+    assert_eq!(name(&lib("")), "user-time-zone");
+}
+
+#[test]
+fn nothing_alike_is_no_closest_memory() {
+    let p = plan_add(&lib(""), &req("user", "tz", "Lives in UTC+9"), T, now()).unwrap();
+    assert!(p.similar.is_none(), "{:?}", p.similar);
+}
+
+#[test]
+fn the_entry_goes_under_the_heading_of_its_kind_else_in_a_section_of_its_own() {
+    let index = "# M\n\n## Database\n- [Pool](feedback_db_pool.md) — small\n- [Deploy](project_deploy.md) — staging\n\n## Security\n- [Keys](feedback_keys.md) — rotate\n\n## Hubs\n- [x](reference_x_hub.md) — x\n";
+    let wide = Target {
+        lines: 100,
+        utf16: 16_000,
+    };
+    let mut r = req("feedback", "db_index", "Index every foreign key");
+    r.why = Some("slow joins".into());
+    let p = plan_add(&lib(index), &r, wide, now()).unwrap();
+    assert!(
+        p.files[1].new.contains("- [Pool](feedback_db_pool.md) — small\n- [Deploy](project_deploy.md) — staging\n- [Db index](feedback_db_index.md)"),
+        "under the heading whose entries share `feedback_db`: {}",
+        p.files[1].new
+    );
+    let p = plan_add(
+        &lib(index),
+        &req("user", "tz", "Lives in UTC+9"),
+        wide,
+        now(),
+    )
+    .unwrap();
+    assert!(
+        p.files[1].new.ends_with("- [Keys](feedback_keys.md) — rotate\n\n## User\n- [Tz](user_tz.md) — Lives in UTC+9\n\n## Hubs\n- [x](reference_x_hub.md) — x\n"),
+        "a section of its own before ## Hubs: {}",
+        p.files[1].new
+    );
 }
