@@ -75,11 +75,16 @@ fn human_output_groups_by_file_and_hides_secrets() {
         "{text}"
     );
     assert!(text.contains("3 | - [x](user_gone.md)"), "{text}");
+    assert!(
+        text.contains("= help: Point the link at the file's current name"),
+        "each finding's fix is printed beside it: {text}"
+    );
     assert!(text.contains("warning[secret-in-memory]"), "{text}");
+    assert!(text.contains("= help: Revoke the key"), "{text}");
     assert!(!text.contains("AbCdEf"), "secret printed:\n{text}");
     assert!(
-        text.contains("1 files · 1 error(s) · 1 warning(s) · compliance 100.0% (healthy)"),
-        "MEMORY.md's broken link is an error, not a memory file's: {text}"
+        text.contains("1 files · 1 error(s) · 1 warning(s) · compliance 100.0% (marginal)"),
+        "MEMORY.md's broken link is an error, not a memory file's, and never healthy: {text}"
     );
     for format in ["json", "sarif", "github"] {
         let out = ccmem(&["audit", "--format", format], lib.path());
@@ -194,4 +199,86 @@ fn all_sweeps_every_project() {
     assert_eq!(doc["libraries"][0]["spec"], "claude-memory-manager");
     assert_eq!(doc["summary"]["files"], 2, "memory files, not MEMORY.md");
     assert_eq!(doc["summary"]["errors"], 1);
+}
+
+/// A MEMORY.md of `lines` entries, all pointing at `user_a.md`.
+fn over_cap_index(lines: usize) -> String {
+    (1..=lines)
+        .map(|i| format!("- [a {i}](user_a.md) — fact {i}\n"))
+        .collect()
+}
+
+/// Entries going dark is an error wherever it is reported (exit 1, `error` in every format,
+/// never "healthy"), with `ccmem tier` as the fix printed beside it.
+#[test]
+fn an_index_over_the_cap_is_an_error_with_ccmem_tier_beside_it() {
+    let index = over_cap_index(205);
+    let lib = library(&[("MEMORY.md", &index), ("user_a.md", CLEAN)]);
+    let out = ccmem(&["audit"], lib.path());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("error[index-over-cap]"), "{text}");
+    let tier = format!("`ccmem tier {}`", lib.path().display());
+    assert!(text.contains(&format!("= help: Run {tier}")), "{text}");
+    assert!(!text.contains("healthy"), "{text}");
+
+    let out = ccmem(&["audit", "--json"], lib.path());
+    assert_eq!(out.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let d = (doc["diagnostics"].as_array().unwrap().iter())
+        .find(|d| d["rule"] == "index-over-cap")
+        .unwrap();
+    assert_eq!(d["severity"], "error", "{d}");
+    assert!(d["fix"].as_str().unwrap().contains(&tier), "{d}");
+    assert_eq!(doc["summary"]["band"], "marginal", "{doc}");
+
+    let out = ccmem(&["audit", "--format", "sarif"], lib.path());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let run = &doc["runs"][0];
+    let r = (run["results"].as_array().unwrap().iter())
+        .find(|r| r["ruleId"] == "index-over-cap")
+        .unwrap();
+    assert_eq!(r["level"], "error", "{r}");
+    assert!(
+        r["properties"]["fix"].as_str().unwrap().contains(&tier),
+        "{r}"
+    );
+    let rule = &run["tool"]["driver"]["rules"][r["ruleIndex"].as_u64().unwrap() as usize];
+    assert_eq!(rule["defaultConfiguration"]["level"], "error", "{rule}");
+}
+
+/// An index the client cannot read at all (a FIFO; over 4 MiB) leaves the memory files'
+/// score at 100 %, but the library is not healthy.
+#[test]
+fn an_index_that_does_not_load_is_never_healthy() {
+    let fifo = library(&[("user_a.md", CLEAN)]);
+    let path = std::ffi::CString::new(fifo.path().join("MEMORY.md").to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o644) }, 0);
+    let huge = library(&[("user_a.md", CLEAN)]);
+    let mut index = over_cap_index(1);
+    index.push_str(&"x".repeat(4 << 20));
+    std::fs::write(huge.path().join("MEMORY.md"), index).unwrap();
+    for lib in [&fifo, &huge] {
+        let out = ccmem(&["audit"], lib.path());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        assert!(text.contains("compliance 100.0% (marginal)"), "{text}");
+        assert!(!text.contains("healthy"), "{text}");
+    }
+}
+
+#[test]
+fn explain_index_over_cap_says_hard_and_opens_its_fix_with_ccmem_tier() {
+    let out = Command::cargo_bin("ccmem")
+        .unwrap()
+        .args(["explain", "index-over-cap"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("index-over-cap (hard, error)"), "{text}");
+    let fix = &text[text.find("## Fix").unwrap()..];
+    assert!(
+        fix.lines().nth(1).unwrap().starts_with("Run `ccmem tier`"),
+        "{text}"
+    );
 }

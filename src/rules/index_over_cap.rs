@@ -1,4 +1,4 @@
-//! `index-over-cap` (soft).
+//! `index-over-cap` (hard): entries going dark is the loss ccmem exists to prevent.
 
 use super::{Check, Ctx, Diagnostic, declare_rule};
 use crate::load::automem::{IndexState, Measure};
@@ -13,15 +13,21 @@ declare_rule! {
     ///
     /// ## Why it matters
     /// Everything past the cut is invisible at session start: those memories exist on disk
-    /// but the model does not know they are there.
+    /// but the model does not know they are there, and only the model is told. It is an error
+    /// (exit 1), as it is for `receipt`, `budget` and `tier --check`: those rules are not in
+    /// force.
     ///
     /// ## Example
     /// A MEMORY.md of 230 lines: lines 201–230 are dark.
     ///
     /// ## Fix
-    /// Move groups into hubs (one pointer line each), shorten descriptions, and keep the
-    /// index under the target line (`index-over-target-line`).
-    pub const RULE = ("index-over-cap", Soft, Both, Check::Library(check));
+    /// Run `ccmem tier` to see the plan that brings every entry back under the cap, then
+    /// `ccmem tier --write` to apply it.
+    ///
+    /// It moves groups into hubs (one pointer line each in MEMORY.md) and proves every file
+    /// stays reachable. By hand: do the same, shorten descriptions, and keep the index under
+    /// the target line (`index-over-target-line`).
+    pub const RULE = ("index-over-cap", Hard, Both, Check::Library(check));
 }
 
 /// The measure of MEMORY.md, when it was read.
@@ -43,14 +49,17 @@ pub(crate) fn measure<'a>(ctx: &Ctx<'a>) -> Option<&'a Measure> {
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let Some(index) = ctx.lib.index() else { return };
     if let IndexState::TooLarge { bytes } = ctx.index_state {
-        out.push(ctx.diag(
-            &RULE,
-            index,
-            1,
-            format!(
-                "MEMORY.md is {bytes} bytes, over the client's 4 MiB limit: it is skipped whole"
-            ),
-        ));
+        out.push(Diagnostic {
+            fix: Some(tier_fix(ctx)),
+            ..ctx.diag(
+                &RULE,
+                index,
+                1,
+                format!(
+                    "MEMORY.md is {bytes} bytes, over the client's 4 MiB limit: it is skipped whole"
+                ),
+            )
+        });
         return;
     }
     let Some(m) = measure(ctx) else { return };
@@ -88,7 +97,21 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             msg += &format!(" and {more} more");
         }
     }
-    out.push(ctx.diag(&RULE, index, first.line, msg));
+    out.push(Diagnostic {
+        fix: Some(tier_fix(ctx)),
+        ..ctx.diag(&RULE, index, first.line, msg)
+    });
+}
+
+/// The fix of a finding, as a command to run on this folder (the rule's own fix, with the
+/// folder named as one shell word).
+fn tier_fix(ctx: &Ctx) -> String {
+    let folder = ctx.lib.root.to_string_lossy();
+    let folder = shell_words::quote(&folder);
+    format!(
+        "Run `ccmem tier {folder}` to see the plan that brings every entry back under the cap, \
+         then `ccmem tier {folder} --write` to apply it."
+    )
 }
 
 #[cfg(test)]
@@ -146,6 +169,12 @@ pub(crate) mod tests {
         let out = run_with(loaded(203, 9000, Some(cut)));
         assert_eq!(out.len(), 1);
         assert_eq!((out[0].rule, out[0].line), ("index-over-cap", 201));
+        assert_eq!(out[0].severity, crate::rules::Severity::Error);
+        assert!(
+            out[0].fix().starts_with("Run `ccmem tier ") && out[0].fix().contains(" --write`"),
+            "{}",
+            out[0].fix()
+        );
         assert!(
             out[0]
                 .message

@@ -18,7 +18,8 @@ declare_rule! {
     /// A MEMORY.md of 195 counted lines.
     ///
     /// ## Fix
-    /// Move a group into a hub now, before the cut hides entries.
+    /// Run `ccmem tier` (then `ccmem tier --write`) to move groups into hubs now, before the
+    /// cut hides entries.
     pub const RULE = ("index-over-safety-line", Soft, Both, Check::Library(check));
 }
 

@@ -18,8 +18,8 @@ declare_rule! {
     /// A MEMORY.md of 150 counted lines, most of them one entry each.
     ///
     /// ## Fix
-    /// Keep crown entries (⭐, ⚠️) and one pointer line per group in MEMORY.md; move the rest
-    /// to hubs.
+    /// Run `ccmem tier` (then `ccmem tier --write`): it keeps crown entries (⭐, ⚠️) and one
+    /// pointer line per group in MEMORY.md and moves the rest to hubs.
     pub const RULE = ("index-over-target-line", Soft, Both, Check::Library(check));
 }
 

@@ -22,6 +22,8 @@ declare_rule! {
     /// ```
     ///
     /// ## Fix
+    /// Add the missing field to the frontmatter, with a value:
+    ///
     /// ```markdown
     /// ---
     /// name: stripe-webhook-replays

@@ -20,6 +20,8 @@ declare_rule! {
     /// ```
     ///
     /// ## Fix
+    /// Open the file with a frontmatter block giving its `name`, `description` and `type`:
+    ///
     /// ```markdown
     /// ---
     /// name: supabase-tab-switch-deadlock

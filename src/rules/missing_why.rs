@@ -29,6 +29,8 @@ declare_rule! {
     /// ```
     ///
     /// ## Fix
+    /// Add the reason under a `## Why` heading (or a `**Why:**` line, the client's form):
+    ///
     /// ```markdown
     /// Always use fetch() for mutations.
     ///

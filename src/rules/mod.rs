@@ -12,6 +12,7 @@
 //! files.
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use jiff::Timestamp;
 use serde::Serialize;
@@ -51,11 +52,12 @@ mod unreadable_file;
 #[cfg(test)]
 mod testing;
 
-/// Hard rules break the typed write spec; soft rules are signals worth a look.
+/// Hard rules find something lost or broken (the typed write spec broken, entries gone dark);
+/// soft rules are signals worth a look.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Category {
-    /// Counts against compliance; an error.
+    /// An error (exit 1); a memory file with one counts against compliance.
     Hard,
     /// A warning.
     Soft,
@@ -95,6 +97,20 @@ pub struct Diagnostic {
     /// The source line must not be shown (it holds a secret).
     #[serde(skip)]
     pub redact: bool,
+    /// A fix for this finding in particular, when it says more than the rule's
+    /// ([`Rule::fix`]); read it with [`Diagnostic::fix`].
+    #[serde(skip)]
+    pub fix: Option<String>,
+}
+
+impl Diagnostic {
+    /// The one-line fix printed beside the finding: its own, else its rule's.
+    pub fn fix(&self) -> &str {
+        match &self.fix {
+            Some(fix) => fix,
+            None => find(self.rule).map_or("", Rule::fix),
+        }
+    }
 }
 
 /// What a rule looks at.
@@ -127,6 +143,18 @@ impl Rule {
         self.category.severity()
     }
 
+    /// The one-line fix printed beside each finding of the rule: the first paragraph of the
+    /// documentation's "Fix" section, on one line (so `ccmem explain` opens its Fix section
+    /// with the same words).
+    pub fn fix(&self) -> &'static str {
+        static FIXES: OnceLock<Vec<(&'static str, String)>> = OnceLock::new();
+        let fixes = FIXES.get_or_init(|| RULES.iter().map(|r| (r.name, fix_of(r.doc))).collect());
+        fixes
+            .iter()
+            .find(|(name, _)| *name == self.name)
+            .map_or("", |(_, fix)| fix.as_str())
+    }
+
     /// The first sentence of the documentation's "What it does" section.
     pub fn summary(&self) -> &'static str {
         self.doc
@@ -135,6 +163,19 @@ impl Rule {
             .find(|l| !l.is_empty() && !l.starts_with('#'))
             .unwrap_or(self.name)
     }
+}
+
+/// The first paragraph of the "Fix" section of a rule's documentation, joined on one line (a
+/// trailing `:` that introduces an example dropped).
+fn fix_of(doc: &str) -> String {
+    let paragraph: Vec<&str> = doc
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| *l != "## Fix")
+        .skip(1)
+        .take_while(|l| !l.is_empty() && !l.starts_with("```") && !l.starts_with('#'))
+        .collect();
+    paragraph.join(" ").trim_end_matches(':').to_owned()
 }
 
 /// Declares a rule: its `///` lines become both the rustdoc and [`Rule::doc`] (one source).
@@ -162,13 +203,13 @@ pub const RULES: &[Rule] = &[
     bad_file_name::RULE,
     broken_link::RULE,
     unreadable_file::RULE,
+    index_over_cap::RULE,
     unreachable_file::RULE,
     oversized_file::RULE,
     large_group::RULE,
     retired_without_tombstone::RULE,
     missing_modified::RULE,
     stale_entry::RULE,
-    index_over_cap::RULE,
     index_over_safety_line::RULE,
     index_over_target_line::RULE,
     long_index_line::RULE,
@@ -245,6 +286,7 @@ impl Ctx<'_> {
             message,
             span: None,
             redact: false,
+            fix: None,
         }
     }
 
@@ -259,6 +301,7 @@ impl Ctx<'_> {
             message,
             span: None,
             redact: false,
+            fix: None,
         }
     }
 
@@ -326,6 +369,30 @@ mod tests {
     }
 
     #[test]
+    fn every_rule_has_a_one_line_fix_that_opens_its_fix_section() {
+        for r in RULES {
+            let fix = r.fix();
+            assert!(
+                fix.len() >= 20 && fix.len() <= 240 && !fix.contains('\n'),
+                "{}: {fix:?}",
+                r.name
+            );
+            let section = &r.doc[r.doc.find("## Fix").unwrap()..];
+            let first = fix.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+            let opening: Vec<&str> = section.split_whitespace().skip(2).take(4).collect();
+            assert_eq!(first, opening.join(" "), "{}", r.name);
+        }
+        assert!(
+            find("index-over-cap")
+                .unwrap()
+                .fix()
+                .contains("`ccmem tier`"),
+            "{}",
+            find("index-over-cap").unwrap().fix()
+        );
+    }
+
+    #[test]
     fn category_decides_severity() {
         for r in RULES {
             let expected = match r.category {
@@ -345,6 +412,7 @@ mod tests {
             "missing-why",
             "bad-file-name",
             "broken-link",
+            "index-over-cap",
         ];
         let soft = [
             "unreachable-file",
@@ -353,7 +421,6 @@ mod tests {
             "retired-without-tombstone",
             "missing-modified",
             "stale-entry",
-            "index-over-cap",
             "index-over-safety-line",
             "index-over-target-line",
             "long-index-line",

@@ -26,6 +26,8 @@ declare_rule! {
     /// ```
     ///
     /// ## Fix
+    /// Open the body with a tombstone line that says what replaced it and why:
+    ///
     /// ```markdown
     /// ⚠️ Superseded by [[stripe-webhook-v2]]: the v1 endpoint was removed in March.
     ///

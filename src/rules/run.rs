@@ -13,18 +13,20 @@ use crate::memory::library::Library;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Band {
-    /// ≥ 95 %.
+    /// ≥ 95 % and no error at all.
     Healthy,
-    /// 85–95 %.
+    /// 85–95 %, or ≥ 95 % with errors (on MEMORY.md or the library as a whole, which the
+    /// score over memory files does not count: an index cut or skipped whole).
     Marginal,
     /// < 85 %.
     OutOfControl,
 }
 
 impl Band {
-    /// The band of a compliance percentage.
-    pub fn of(percent: f64) -> Band {
-        if percent >= 95.0 {
+    /// The band of a compliance percentage, given the number of errors: never healthy
+    /// beside an error.
+    pub fn of(percent: f64, errors: usize) -> Band {
+        if percent >= 95.0 && errors == 0 {
             Band::Healthy
         } else if percent >= 85.0 {
             Band::Marginal
@@ -108,7 +110,7 @@ impl Summary {
             files,
             compliant,
             compliance,
-            band: Band::of(compliance),
+            band: Band::of(compliance, errors),
             errors,
             warnings,
         }
@@ -177,10 +179,16 @@ mod tests {
 
     #[test]
     fn bands() {
-        assert_eq!(Band::of(95.0), Band::Healthy);
-        assert_eq!(Band::of(94.9), Band::Marginal);
-        assert_eq!(Band::of(85.0), Band::Marginal);
-        assert_eq!(Band::of(84.9), Band::OutOfControl);
+        assert_eq!(Band::of(95.0, 0), Band::Healthy);
+        assert_eq!(Band::of(94.9, 0), Band::Marginal);
+        assert_eq!(Band::of(85.0, 0), Band::Marginal);
+        assert_eq!(Band::of(84.9, 0), Band::OutOfControl);
+        assert_eq!(
+            Band::of(100.0, 1),
+            Band::Marginal,
+            "an error is never healthy"
+        );
+        assert_eq!(Band::of(84.9, 1), Band::OutOfControl);
     }
 
     #[test]
@@ -207,6 +215,11 @@ mod tests {
             "MEMORY.md is not a memory file"
         );
         assert_eq!(a.summary.compliance, 100.0);
+        assert_eq!(
+            a.summary.band,
+            Band::Marginal,
+            "MEMORY.md's errors keep a library of compliant files from being healthy"
+        );
         let f = Fixture::new(&[
             (
                 "MEMORY.md",

@@ -39,6 +39,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             message: format!("cannot list folder: {}", e.error),
             span: None,
             redact: false,
+            fix: None,
         });
     }
 }

@@ -19,6 +19,7 @@ struct Diag<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     column: Option<usize>,
     message: &'a str,
+    fix: &'a str,
 }
 
 pub(super) fn render(out: &mut dyn Write, audits: &[Audited]) -> io::Result<()> {
@@ -32,6 +33,7 @@ pub(super) fn render(out: &mut dyn Write, audits: &[Audited]) -> io::Result<()> 
                 line: d.line,
                 column: d.column,
                 message: &d.message,
+                fix: d.fix(),
             })
         })
         .collect();

@@ -1,5 +1,5 @@
 //! Audit output, chosen in one place ([`Format`]): human (grouped by file, annotated source
-//! lines), JSON, SARIF 2.1.0 and GitHub workflow annotations
+//! lines, each finding's one-line fix as its `help:` line), JSON, SARIF 2.1.0 and GitHub workflow annotations
 //! (those two, and the annotated snippets, through the shared [`super::findings`]).
 //!
 //! # JSON schema (`--json` or `--format json`): `ccmem.audit/1`
@@ -15,14 +15,17 @@
 //!                                       // (the folder itself for a finding about the library)
 //!       "line": 12,                     // 1-based
 //!       "column": 5,                    // 1-based, in characters; absent for whole-line findings
-//!       "message": "link to `x.md`, which does not exist"
+//!       "message": "link to `x.md`, which does not exist",
+//!       "fix": "Point the link at the file's current name, or remove the line if the memory was retired on purpose."
+//!                                       // the one-line fix (the human view's `help:` line)
 //!     }
 //!   ],
 //!   "summary": {
 //!     "files": 256,                     // memory files audited: every .md but MEMORY.md
 //!     "compliant": 250,                 // memory files with no error
 //!     "compliance": 97.7,               // compliant / files, percent, one decimal
-//!     "band": "healthy",                // "healthy" (>= 95) | "marginal" (85-95) | "out-of-control"
+//!     "band": "marginal",               // "healthy" (>= 95 and no error) | "marginal" (85-95, or
+//!                                       // >= 95 with errors) | "out-of-control" (< 85)
 //!     "errors": 9,                      // every error, MEMORY.md's included
 //!     "warnings": 40
 //!   },
@@ -122,7 +125,7 @@ fn finding(d: &Diagnostic, base: Option<usize>) -> Finding<'_> {
         line: d.line,
         column: d.column,
         message: &d.message,
-        fix: None,
+        fix: Some(d.fix()).filter(|f| !f.is_empty()),
         span: d.span.clone(),
         redact: d.redact,
     }
