@@ -23,6 +23,16 @@ fn snapshot(dir: &Path) -> Snapshot {
         .collect()
 }
 
+/// `ccmem add`'s arguments for one small user memory.
+const ADD_TZ: [&str; 6] = [
+    "--type",
+    "user",
+    "--topic",
+    "tz",
+    "--description",
+    "Lives in UTC+9",
+];
+
 fn put(dir: &Path, name: &str, text: &str) {
     fs::write(dir.join(name), text).unwrap();
 }
@@ -53,10 +63,18 @@ fn library() -> tempfile::TempDir {
     dir
 }
 
-fn tier(dir: &Path) -> assert_cmd::Command {
+/// `ccmem tier DIR` with the default target.
+fn tier_default(dir: &Path) -> assert_cmd::Command {
     let mut cmd = cargo_bin_cmd!("ccmem");
-    cmd.arg("tier").arg(dir).args(["--target-lines", "8"]);
+    cmd.arg("tier").arg(dir);
     cmd.env("NO_COLOR", "1").env_remove("CCMEM_FAULT_AT");
+    cmd
+}
+
+/// `ccmem tier DIR` with an 8-line target (what [`library`] is over).
+fn tier(dir: &Path) -> assert_cmd::Command {
+    let mut cmd = tier_default(dir);
+    cmd.args(["--target-lines", "8"]);
     cmd
 }
 
@@ -287,8 +305,7 @@ fn add_past_the_cap_writes_nothing_exits_one_and_says_tier() {
     let add = |extra: &[&str]| {
         let mut c = cargo_bin_cmd!("ccmem");
         c.arg("add").arg(dir.path());
-        c.args(["--type", "user", "--topic", "tz"]);
-        c.args(["--description", "Lives in UTC+9"]).args(extra);
+        c.args(ADD_TZ).args(extra);
         c
     };
     let names = listing(dir.path());
@@ -347,23 +364,31 @@ fn unreadable_topics_never_block_and_are_reported_and_left_untouched() {
     assert_eq!(fs::read_link(&gone).unwrap(), Path::new("nowhere.md"));
 }
 
+/// Runs `cmd` as a dry run and with `--write`: both must refuse (exit 2) with the same words.
+/// Returns those words and the two runs' stdout.
+fn refused_alike(cmd: impl Fn() -> assert_cmd::Command) -> (String, Vec<String>) {
+    let (mut errs, mut outs) = (Vec::new(), Vec::new());
+    for args in [&[][..], &["--write"][..]] {
+        let out = cmd().args(args).assert().code(2);
+        let out = out.get_output();
+        errs.push(String::from_utf8_lossy(&out.stderr).into_owned());
+        outs.push(String::from_utf8_lossy(&out.stdout).into_owned());
+    }
+    assert_eq!(errs[0], errs[1], "the dry run refuses as --write does");
+    (errs.swap_remove(0), outs)
+}
+
 #[test]
 fn a_hub_tier_would_write_but_cannot_read_is_refused_alike_in_the_dry_run() {
     let dir = library();
     mkfifo(&dir.path().join("reference_build_hub.md"));
     let old = listing(dir.path());
-    let mut errs = Vec::new();
-    for args in [&[][..], &["--write"][..]] {
-        let out = tier(dir.path()).args(args).assert().code(2);
-        errs.push(String::from_utf8_lossy(&out.get_output().stderr).into_owned());
-    }
+    let (err, _) = refused_alike(|| tier(dir.path()));
     assert!(
-        errs[0].contains("reference_build_hub.md: cannot be read: not a regular file (FIFO)")
-            && errs[0].contains("repair, rename or remove it"),
-        "{}",
-        errs[0]
+        err.contains("reference_build_hub.md: cannot be read: not a regular file (FIFO)")
+            && err.contains("repair, rename or remove it"),
+        "{err}"
     );
-    assert_eq!(errs[0], errs[1], "the dry run refuses as --write does");
     assert_eq!(listing(dir.path()), old);
 }
 
@@ -444,13 +469,6 @@ fn rules_and_entries() -> tempfile::TempDir {
     dir
 }
 
-fn tier_default(dir: &Path) -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("ccmem");
-    cmd.arg("tier").arg(dir);
-    cmd.env("NO_COLOR", "1").env_remove("CCMEM_FAULT_AT");
-    cmd
-}
-
 #[test]
 fn an_unreachable_default_target_does_the_most_and_the_dry_run_says_what_write_does() {
     let dir = rules_and_entries();
@@ -466,28 +484,23 @@ fn an_unreachable_default_target_does_the_most_and_the_dry_run_says_what_write_d
     );
     assert_eq!(snapshot(dir.path()), old);
     // Asked for explicitly, the same target is refused, by the dry run as by --write.
-    let mut errs = Vec::new();
-    for args in [&[][..], &["--write"][..]] {
-        let out = tier_default(dir.path())
-            .args(["--target-lines", "120"])
-            .args(args)
-            .assert()
-            .code(2);
-        let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let (err, outs) = refused_alike(|| {
+        let mut c = tier_default(dir.path());
+        c.args(["--target-lines", "120"]);
+        c
+    });
+    for text in outs {
         assert!(!text.contains("Dry run: nothing written. Apply"), "{text}");
         assert!(
             !text.contains("aggregated the pointers of the 1 "),
             "one hub is never aggregated: {text}"
         );
-        errs.push(String::from_utf8_lossy(&out.get_output().stderr).into_owned());
     }
     assert!(
-        errs[0].contains("cannot get within the target (120 lines")
-            && errs[0].contains("--target-lines 153"),
-        "{}",
-        errs[0]
+        err.contains("cannot get within the target (120 lines")
+            && err.contains("--target-lines 153"),
+        "{err}"
     );
-    assert_eq!(errs[0], errs[1]);
     assert_eq!(snapshot(dir.path()), old);
     let out = tier_default(dir.path()).arg("--write").assert().success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
@@ -593,14 +606,7 @@ fn add_creates_the_projects_first_memory_folder_and_a_dry_run_only_says_so() {
         c.arg("add").current_dir(&project);
         c.env("HOME", home.path()).env_remove("CLAUDE_CONFIG_DIR");
         c.env("NO_COLOR", "1");
-        c.args([
-            "--type",
-            "user",
-            "--topic",
-            "tz",
-            "--description",
-            "Lives in UTC+9",
-        ]);
+        c.args(ADD_TZ);
         c.args(extra);
         c
     };
@@ -692,14 +698,7 @@ fn add_near_duplicate_is_a_finding_with_a_typed_similar() {
     let out = cargo_bin_cmd!("ccmem")
         .arg("add")
         .arg(dir.path())
-        .args([
-            "--type",
-            "user",
-            "--topic",
-            "tz",
-            "--description",
-            "Lives in UTC+9",
-        ])
+        .args(ADD_TZ)
         .args(["--dry-run", "--json"])
         .assert()
         .success();
