@@ -94,6 +94,16 @@ pub const LAZY_FILE_LIMIT_UTF16: usize = 150_000;
 
 /// Longest agent name the client accepts, in UTF-16 units (`bU` in `Bfo`, SPEC-agents 2.1).
 pub const AGENT_NAME_MAX_UTF16: usize = 256;
+/// The folder of custom agent definitions, under the config dir and each `.claude` folder
+/// (`aUn`'s sources, SPEC-agents 2.1).
+pub const AGENTS_DIR: &str = "agents";
+/// The parent of a subagent's project and user memory folders (`VLs`, SPEC-agents 3.1).
+pub const AGENT_MEMORY_DIR: &str = "agent-memory";
+/// The parent of a subagent's local memory folders (`VLs`, SPEC-agents 3.1).
+pub const AGENT_MEMORY_LOCAL_DIR: &str = "agent-memory-local";
+/// The variable that moves the memory folders of a remote session: the main one's `<base>`
+/// (SPEC-automemory §2, rule 3) and subagents' user and local folders (`VLs`, SPEC-agents 3.1).
+pub const REMOTE_MEMORY_DIR_ENV: &str = "CLAUDE_CODE_REMOTE_MEMORY_DIR";
 /// Files a compaction restores at most, newest first (`Jbt`, SPEC-compaction A4.3).
 pub const RESTORE_MAX_FILES: usize = 5;
 /// Estimated tokens one restored file may hold; a larger one is left out, not cut (`Zbt`,

@@ -19,7 +19,7 @@ use serde::Serialize;
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 
-use crate::constants::AGENT_NAME_MAX_UTF16;
+use crate::constants::{AGENT_NAME_MAX_UTF16, AGENTS_DIR};
 use crate::env::ClientEnv;
 use crate::settings::{Settings, Source};
 use crate::text::{frontmatter, js};
@@ -130,7 +130,10 @@ pub fn all(env: &ClientEnv, settings: &Settings) -> Vec<Definition> {
     .map(|(n, o)| Definition::built_in(n, o))
     .collect();
     if settings.is_enabled(Source::User) {
-        list.extend(markdown_dir(&env.config_dir().join("agents"), Origin::User));
+        list.extend(markdown_dir(
+            &env.config_dir().join(AGENTS_DIR),
+            Origin::User,
+        ));
     }
     if settings.is_enabled(Source::Project) {
         for dir in project_dirs(env) {
@@ -139,7 +142,7 @@ pub fn all(env: &ClientEnv, settings: &Settings) -> Vec<Definition> {
     }
     list.extend(from_json(env));
     list.extend(markdown_dir(
-        &env.managed_dir.join(".claude").join("agents"),
+        &env.managed_dir.join(".claude").join(AGENTS_DIR),
         Origin::Managed,
     ));
     let mut out: Vec<Definition> = Vec::new();
@@ -166,7 +169,7 @@ fn project_dirs(env: &ClientEnv) -> Vec<PathBuf> {
         if dir == env.home {
             break;
         }
-        out.push(dir.join(".claude").join("agents"));
+        out.push(dir.join(".claude").join(AGENTS_DIR));
         if git_root.as_deref() == Some(dir) {
             break;
         }

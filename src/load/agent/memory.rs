@@ -18,7 +18,9 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::defs::Scope;
-use crate::constants::INDEX_FILE as INDEX;
+use crate::constants::{
+    AGENT_MEMORY_DIR, AGENT_MEMORY_LOCAL_DIR, INDEX_FILE as INDEX, REMOTE_MEMORY_DIR_ENV,
+};
 use crate::env::ClientEnv;
 use crate::fsread::Unread;
 use crate::load::automem::{IndexState, Measure, folder, index, slug};
@@ -103,22 +105,20 @@ pub fn folder_name(agent: &str) -> String {
 pub fn folder(env: &ClientEnv, agent: &str, scope: Scope) -> String {
     let name = folder_name(agent);
     let cwd = env.cwd.to_string_lossy();
-    let remote = env
-        .var("CLAUDE_CODE_REMOTE_MEMORY_DIR")
-        .filter(|v| !v.is_empty());
+    let remote = env.var(REMOTE_MEMORY_DIR_ENV).filter(|v| !v.is_empty());
     let path = match (scope, remote) {
-        (Scope::Project, _) => folder::join(&[&cwd, ".claude", "agent-memory", &name]),
+        (Scope::Project, _) => folder::join(&[&cwd, ".claude", AGENT_MEMORY_DIR, &name]),
         (Scope::Local, Some(r)) => {
             let project = slug::slug(&folder::project_key(env));
-            folder::join(&[r, "projects", &project, "agent-memory-local", &name])
+            folder::join(&[r, "projects", &project, AGENT_MEMORY_LOCAL_DIR, &name])
         }
-        (Scope::Local, None) => folder::join(&[&cwd, ".claude", "agent-memory-local", &name]),
+        (Scope::Local, None) => folder::join(&[&cwd, ".claude", AGENT_MEMORY_LOCAL_DIR, &name]),
         (Scope::User, _) => {
             let base = remote.map_or_else(
                 || env.config_dir().to_string_lossy().into_owned(),
                 str::to_owned,
             );
-            folder::join(&[&base, "agent-memory", &name])
+            folder::join(&[&base, AGENT_MEMORY_DIR, &name])
         }
     };
     format!("{path}/")
@@ -129,7 +129,7 @@ pub fn folder(env: &ClientEnv, agent: &str, scope: Scope) -> String {
 pub fn is_folder(dir: &Path) -> bool {
     dir.parent()
         .and_then(Path::file_name)
-        .is_some_and(|n| n == "agent-memory" || n == "agent-memory-local")
+        .is_some_and(|n| n == AGENT_MEMORY_DIR || n == AGENT_MEMORY_LOCAL_DIR)
 }
 
 /// A subagent's MEMORY.md measured as its system prompt loads it ([`read`] without the

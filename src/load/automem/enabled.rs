@@ -24,7 +24,7 @@ pub fn off_reason(env: &ClientEnv, settings: &Settings) -> Option<String> {
         return Some("CLAUDE_CODE_SIMPLE".into());
     }
     if env.is_truthy("CLAUDE_CODE_REMOTE")
-        && !non_empty(env, "CLAUDE_CODE_REMOTE_MEMORY_DIR")
+        && !non_empty(env, crate::constants::REMOTE_MEMORY_DIR_ENV)
         && !non_empty(env, "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")
     {
         return Some("CLAUDE_CODE_REMOTE without a memory folder override".into());

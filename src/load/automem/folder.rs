@@ -66,7 +66,7 @@ fn setting<'a>(
 fn default_folder(env: &ClientEnv) -> Folder {
     let config_home: String = env.config_dir().to_string_lossy().into_owned();
     let remote = env
-        .var("CLAUDE_CODE_REMOTE_MEMORY_DIR")
+        .var(crate::constants::REMOTE_MEMORY_DIR_ENV)
         .filter(|v| !v.is_empty());
     let base = remote.map_or_else(|| config_home.clone(), str::to_owned);
     let override_name = env

@@ -244,6 +244,10 @@ fn push_file(env: &ClientEnv, shell: &Shell, op: &str, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// How many files one search over a folder attaches for at most: ccmem's own bound (the client
+/// attaches nothing for such a search), so that a grep over a large tree stays one hook answer.
+const MAX_FILES_FROM_OUTPUT: usize = 50;
+
 /// Files named at the start of output lines (`PATH:…`) that lie under `dir`.
 fn files_in_output(
     dir: &std::path::Path,
@@ -260,7 +264,7 @@ fn files_in_output(
         if path.starts_with(dir) && path.is_file() && !out.contains(&path) {
             out.push(path);
         }
-        if out.len() >= 50 {
+        if out.len() >= MAX_FILES_FROM_OUTPUT {
             break;
         }
     }
