@@ -140,7 +140,9 @@ impl ClientEnv {
 pub struct ProcessEnv {
     vars: BTreeMap<String, String>,
     cwd: Result<PathBuf, String>,
-    exe: Option<PathBuf>,
+    /// Resolved when first asked ([`ProcessEnv::exe`]): only `hook install` needs it, and its
+    /// `readlink` of every component of the path cost every other command start-up time.
+    exe: std::sync::OnceLock<Option<PathBuf>>,
 }
 
 impl ProcessEnv {
@@ -159,9 +161,7 @@ impl ProcessEnv {
         Self {
             vars,
             cwd: cwd.map_err(|e| e.to_string()),
-            exe: std::env::current_exe()
-                .ok()
-                .and_then(|p| p.canonicalize().ok()),
+            exe: std::sync::OnceLock::new(),
         }
     }
 
@@ -170,13 +170,19 @@ impl ProcessEnv {
         Self {
             vars,
             cwd: Ok(cwd),
-            exe: None,
+            exe: std::sync::OnceLock::from(None),
         }
     }
 
     /// The running binary (a real path), when the system says.
     pub fn exe(&self) -> Option<&Path> {
-        self.exe.as_deref()
+        self.exe
+            .get_or_init(|| {
+                std::env::current_exe()
+                    .ok()
+                    .and_then(|p| p.canonicalize().ok())
+            })
+            .as_deref()
     }
 
     /// Every variable, lossily decoded.

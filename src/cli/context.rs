@@ -13,7 +13,7 @@ use crate::render::reminder;
 const SCHEMA: &str = "ccmem.context/1";
 
 /// Print exactly the memory reminder block(s) the client would send.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Default, clap::Args)]
 pub struct Args {
     #[command(flatten)]
     client: ClientArgs,

@@ -9,6 +9,7 @@ use std::cell::RefCell;
 use std::fs::Metadata;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// An `lstat` answer: the metadata, or the error's kind and OS code (`io::Error` is not `Clone`).
 type LstatAnswer = Result<Metadata, (io::ErrorKind, Option<i32>)>;
@@ -17,12 +18,18 @@ type LstatAnswer = Result<Metadata, (io::ErrorKind, Option<i32>)>;
 /// than the memo saved (every path here is built the same way, so bytes compare as paths do).
 /// The maps hash with foldhash: SipHash's resistance to chosen keys buys nothing for paths the
 /// loader builds itself, and hashing was a tenth of a load's instructions.
+///
+/// The `lstat` answers sit in a list and the map holds their places: a `Metadata` is ~180
+/// bytes, and a map of them sized for a deep project spread a load's ~130 answers over 25
+/// pages, each first touched by a page fault (a tenth of `ccmem context`'s faults).
 #[derive(Default)]
 struct Memo {
-    /// `lstat` answers: the metadata, or the error's kind and OS code.
-    lstat: foldhash::HashMap<Vec<u8>, LstatAnswer>,
-    /// Real paths of directories.
-    real_dirs: foldhash::HashMap<Vec<u8>, PathBuf>,
+    /// Where each path's `lstat` answer is in [`Memo::answers`].
+    lstat: foldhash::HashMap<Vec<u8>, u32>,
+    /// `lstat` answers: the metadata, or the error's kind and OS code, in the order asked.
+    answers: Vec<LstatAnswer>,
+    /// Real paths of directories (shared: a hit is a reference count, not a copy).
+    real_dirs: foldhash::HashMap<Vec<u8>, Rc<str>>,
     /// `(git root, main checkout root)` of a start directory.
     git: foldhash::HashMap<PathBuf, Option<(PathBuf, PathBuf)>>,
 }
@@ -37,6 +44,7 @@ pub fn reset() {
     MEMO.with(|m| {
         *m.borrow_mut() = Memo {
             lstat: foldhash::HashMap::with_capacity_and_hasher(256, Default::default()),
+            answers: Vec::with_capacity(256),
             real_dirs: foldhash::HashMap::with_capacity_and_hasher(64, Default::default()),
             git: foldhash::HashMap::default(),
         }
@@ -46,7 +54,11 @@ pub fn reset() {
 /// `lstat(path)`, asked once per load.
 pub fn lstat(path: &Path) -> io::Result<Metadata> {
     let key = path.as_os_str().as_encoded_bytes();
-    if let Some(hit) = MEMO.with(|m| m.borrow().lstat.get(key).cloned()) {
+    let hit = MEMO.with(|m| {
+        let m = m.borrow();
+        m.lstat.get(key).map(|&at| m.answers[at as usize].clone())
+    });
+    if let Some(hit) = hit {
         return hit.map_err(rebuild);
     }
     let answer = path.symlink_metadata();
@@ -54,7 +66,12 @@ pub fn lstat(path: &Path) -> io::Result<Metadata> {
         Ok(meta) => Ok(meta.clone()),
         Err(e) => Err((e.kind(), e.raw_os_error())),
     };
-    MEMO.with(|m| m.borrow_mut().lstat.insert(key.to_vec(), kept));
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        let at = u32::try_from(m.answers.len()).expect("fewer than 2^32 paths in one load");
+        m.answers.push(kept);
+        m.lstat.insert(key.to_vec(), at);
+    });
     answer
 }
 
@@ -62,23 +79,39 @@ fn rebuild((kind, code): (io::ErrorKind, Option<i32>)) -> io::Error {
     code.map_or_else(|| io::Error::from(kind), io::Error::from_raw_os_error)
 }
 
-/// The real path of a directory: `realpath(parent) + name` when `dir` is not a symlink, so a
-/// walk costs one `lstat` per directory instead of a `readlink` per component of every path.
-pub fn real_dir(dir: &Path) -> io::Result<PathBuf> {
+/// The real path of a directory (lossily decoded, as every path of a load): `realpath(parent)
+/// + name` when `dir` is not a symlink, so a walk costs one `lstat` per directory instead of a
+/// `readlink` per component of every path.
+pub fn real_dir(dir: &Path) -> io::Result<Rc<str>> {
     let key = dir.as_os_str().as_encoded_bytes();
     if let Some(real) = MEMO.with(|m| m.borrow().real_dirs.get(key).cloned()) {
         return Ok(real);
     }
-    let real = match (dir.parent(), dir.file_name()) {
+    let real: Rc<str> = match (dir.parent(), dir.file_name()) {
         (Some(parent), Some(name))
             if !parent.as_os_str().is_empty() && !lstat(dir)?.file_type().is_symlink() =>
         {
-            real_dir(parent)?.join(name)
+            join(&real_dir(parent)?, &name.to_string_lossy()).into()
         }
-        _ => std::fs::canonicalize(dir)?,
+        _ => std::fs::canonicalize(dir)?.to_string_lossy().into(),
     };
-    MEMO.with(|m| m.borrow_mut().real_dirs.insert(key.to_vec(), real.clone()));
+    MEMO.with(|m| {
+        m.borrow_mut()
+            .real_dirs
+            .insert(key.to_vec(), Rc::clone(&real))
+    });
     Ok(real)
+}
+
+/// `dir + "/" + name` (no second `/` after the root), allocated once.
+pub fn join(dir: &str, name: &str) -> String {
+    let mut out = String::with_capacity(dir.len() + 1 + name.len());
+    out.push_str(dir);
+    if !dir.ends_with('/') {
+        out.push('/');
+    }
+    out.push_str(name);
+    out
 }
 
 /// `(git root, main checkout root)` of `start` (see [`super::git`]), found once per load.

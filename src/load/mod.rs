@@ -19,7 +19,7 @@ pub mod rule_paths;
 pub mod size;
 pub mod steps;
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 
 pub use model::{Kind, Lazy, LazyWhy, Loaded, Size, SkipWhy, Skipped, Why};
 
@@ -85,7 +85,7 @@ pub fn load_session_with(env: &ClientEnv, detail: Detail) -> Session {
             skipped: Vec::new(),
             lazy: Vec::new(),
             automem: automem::Report::off(why),
-            processed: HashSet::new(),
+            processed: HashSet::default(),
             settings,
         };
     }

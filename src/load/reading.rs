@@ -12,8 +12,10 @@
 //! a file already in the session (startup block, an earlier attachment, or a file the model
 //! read itself) is not attached again.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+use foldhash::HashSet;
 
 use super::Session;
 use super::git;
@@ -159,7 +161,7 @@ struct Reader<'a> {
 impl Reader<'_> {
     /// Every candidate for one read, in the client's order, before session dedup (`iys`).
     fn candidates(&mut self, file: &Path) -> Vec<Loaded> {
-        let mut processed = HashSet::new();
+        let mut processed = HashSet::default();
         let mut out = Vec::new();
         let cwd = self.env.cwd.clone();
         let managed = self.env.managed_dir.join(".claude").join("rules");

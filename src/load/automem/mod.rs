@@ -13,7 +13,7 @@ pub mod folder;
 pub mod index;
 pub mod slug;
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;

@@ -24,7 +24,7 @@ fn project(root: &Path, vars: &[(&str, &str)]) -> (ClientEnv, PathBuf) {
 }
 
 fn run(env: &ClientEnv) -> Report {
-    load(env, &Settings::load(env), &HashSet::new())
+    load(env, &Settings::load(env), &HashSet::default())
 }
 
 #[test]

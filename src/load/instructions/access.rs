@@ -93,12 +93,7 @@ impl Resolved {
 fn realpath(path: &Path, is_symlink: bool) -> std::io::Result<String> {
     match (path.parent(), path.file_name()) {
         (Some(dir), Some(name)) if !is_symlink && !dir.as_os_str().is_empty() => {
-            let mut real = into_string(memo::real_dir(dir)?);
-            if !real.ends_with('/') {
-                real.push('/');
-            }
-            real.push_str(&name.to_string_lossy());
-            Ok(real)
+            Ok(memo::join(&memo::real_dir(dir)?, &name.to_string_lossy()))
         }
         _ => std::fs::canonicalize(path).map(into_string),
     }
@@ -124,13 +119,14 @@ pub fn blocked(path: &str) -> Option<SkipWhy> {
     }) {
         return Some(SkipWhy::DevicePath);
     }
-    // One pass over the components (this runs for every candidate path of a load).
+    // One pass over the components (this runs for every candidate path of a load; splitting
+    // on a `char` finds the slashes with memchr).
     let (mut downloads, mut work, mut scratchpad) = (false, false, false);
-    for part in path.as_bytes().split(|&b| b == b'/') {
+    for part in path.split('/') {
         match part {
-            b"connector-downloads" => downloads = true,
-            b".artifact-work" => work = true,
-            b"scratchpad" => scratchpad = true,
+            "connector-downloads" => downloads = true,
+            ".artifact-work" => work = true,
+            "scratchpad" => scratchpad = true,
             _ => {}
         }
     }
@@ -155,6 +151,18 @@ pub fn blocked(path: &str) -> Option<SkipWhy> {
     });
     scratch.then(|| SkipWhy::ProtectedFolder {
         folder: "scratchpad".into(),
+    })
+}
+
+/// [`blocked`] for a path or what it resolves to, the resolved path asked only when it differs
+/// (it is the same string for every candidate that does not exist).
+pub fn blocked_either(path: &str, resolved: &str) -> Option<SkipWhy> {
+    blocked(path).or_else(|| {
+        if resolved == path {
+            None
+        } else {
+            blocked(resolved)
+        }
     })
 }
 

@@ -15,7 +15,7 @@
 //! root lies strictly below that directory, else after the last project/local entry, else at
 //! the end (before MEMORY.md).
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 
 use serde_json::Value;
 

@@ -16,12 +16,12 @@
 //! Then the entry is emitted and each distinct import (in order of first appearance) is loaded
 //! with depth + 1 and the same kind.
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::rc::Rc;
 
-pub use super::access::{Resolved, blocked, decode, is_text_extension, read_text};
+pub use super::access::{Resolved, blocked, blocked_either, decode, is_text_extension, read_text};
 use super::deny::Deny;
 use super::excludes::Excludes;
 use super::imports::{self, Approval};
@@ -69,7 +69,8 @@ impl<'e> Loader<'e> {
             env,
             cwd: paths::to_string(&env.cwd),
             home: paths::to_string(&env.home),
-            processed: HashSet::new(),
+            // Room for a deep project's paths (growing the set rehashed them all, repeatedly).
+            processed: HashSet::with_capacity_and_hasher(128, Default::default()),
             approval: Approval::read(env),
             excludes: Rc::new(Excludes::from_settings(settings)),
             deny: Rc::new(Deny::from_settings(env, settings)),
@@ -85,7 +86,7 @@ impl<'e> Loader<'e> {
             env: self.env,
             cwd: self.cwd.clone(),
             home: self.home.clone(),
-            processed: HashSet::new(),
+            processed: HashSet::default(),
             approval: self.approval.clone(),
             excludes: Rc::clone(&self.excludes),
             deny: Rc::clone(&self.deny),
@@ -157,7 +158,7 @@ impl<'e> Loader<'e> {
             return false;
         }
         let resolved = Resolved::of(path);
-        if resolved.dangling() || blocked(path).is_some() || blocked(&resolved.path).is_some() {
+        if resolved.dangling() || blocked_either(path, &resolved.path).is_some() {
             return false;
         }
         if resolved.absent {
@@ -214,7 +215,7 @@ impl<'e> Loader<'e> {
             return;
         }
         let resolved = Resolved::of(path);
-        if let Some(reason) = blocked(path).or_else(|| blocked(&resolved.path)) {
+        if let Some(reason) = blocked_either(path, &resolved.path) {
             return skip(skipped, reason);
         }
         if resolved.dangling() {

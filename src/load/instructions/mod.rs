@@ -29,7 +29,7 @@ pub mod paths;
 pub mod rules;
 pub mod walk;
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 
 pub use file::{Emitted, Loader};
 

@@ -10,10 +10,10 @@
 //! Each rule goes through the per-file procedure; entries (the rule or any of its imports) with
 //! a conditional `paths:` frontmatter are dropped from the startup list and listed as lazy.
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 use std::path::Path;
 
-use super::file::{Emitted, Loader, Resolved, blocked};
+use super::file::{Emitted, Loader, Resolved, blocked, blocked_either};
 use super::paths::{self, dirname, is_inside_casefold, join};
 use crate::load::{Kind, Lazy, LazyWhy, SkipWhy, Skipped, Why};
 
@@ -77,7 +77,7 @@ pub fn collect(
         loader,
         kind,
         top: rules_dir.to_owned(),
-        visited: HashSet::new(),
+        visited: HashSet::default(),
         include_external,
         conditional,
     };
@@ -113,7 +113,7 @@ impl Walk<'_, '_> {
             // directory to open.
             return;
         }
-        if blocked(dir).is_some() || blocked(&real.path).is_some() || real.dangling() {
+        if blocked_either(dir, &real.path).is_some() || real.dangling() {
             return;
         }
         self.visited.insert(dir.to_owned());

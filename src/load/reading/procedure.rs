@@ -5,7 +5,7 @@
 //! pass `includeExternal = false` for project and managed files; user files keep their own
 //! rule).
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 use std::path::Path;
 
 use super::{Candidate, Procedure};
