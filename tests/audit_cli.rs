@@ -25,6 +25,16 @@ fn ccmem(args: &[&str], dir: &std::path::Path) -> std::process::Output {
         .unwrap()
 }
 
+/// `ccmem explain ARGS`.
+fn explain(args: &[&str]) -> std::process::Output {
+    Command::cargo_bin("ccmem")
+        .unwrap()
+        .arg("explain")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn exit_codes() {
     let clean = library(&[("MEMORY.md", "- [a](user_a.md)\n"), ("user_a.md", CLEAN)]);
@@ -131,11 +141,7 @@ fn sarif_and_github_formats() {
 
 #[test]
 fn explain_prints_the_rule_doc() {
-    let out = Command::cargo_bin("ccmem")
-        .unwrap()
-        .args(["explain", "broken-link"])
-        .output()
-        .unwrap();
+    let out = explain(&["broken-link"]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.starts_with(
@@ -144,24 +150,12 @@ fn explain_prints_the_rule_doc() {
         "{text}"
     );
     assert!(text.contains("## Why it matters"), "{text}");
-    let out = Command::cargo_bin("ccmem")
-        .unwrap()
-        .args(["explain", "bad-file-name", "--json"])
-        .output()
-        .unwrap();
+    let out = explain(&["bad-file-name", "--json"]);
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["rules"][0]["spec"], "claude-memory-manager", "{doc}");
-    let out = Command::cargo_bin("ccmem")
-        .unwrap()
-        .args(["explain", "nope"])
-        .output()
-        .unwrap();
+    let out = explain(&["nope"]);
     assert_eq!(out.status.code(), Some(2));
-    let out = Command::cargo_bin("ccmem")
-        .unwrap()
-        .args(["explain"])
-        .output()
-        .unwrap();
+    let out = explain(&[]);
     assert_eq!(
         String::from_utf8(out.stdout).unwrap().lines().count(),
         ccmem::rules::RULES.len() + ccmem::check::RULES.len()
@@ -269,11 +263,7 @@ fn an_index_that_does_not_load_is_never_healthy() {
 
 #[test]
 fn explain_index_over_cap_says_hard_and_opens_its_fix_with_ccmem_tier() {
-    let out = Command::cargo_bin("ccmem")
-        .unwrap()
-        .args(["explain", "index-over-cap"])
-        .output()
-        .unwrap();
+    let out = explain(&["index-over-cap"]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("index-over-cap (hard, error)"), "{text}");
     let fix = &text[text.find("## Fix").unwrap()..];
