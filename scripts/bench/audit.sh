@@ -1,49 +1,54 @@
 #!/usr/bin/env bash
-# Whole-process comparison of `ccmem audit` against reading every byte once (`cat` of all
-# files) and, when AUDIT_SH points at it, the bash audit script of the claude-memory-manager
-# skill (not shipped here; its code is not part of this repository). Libraries are generated
-# into target/bench-corpus/ by ../shared/bench/gen_corpus.py (or $CCMEM_GEN_CORPUS).
+# Whole-process comparison of `ccmem audit` against reading every byte of the library once
+# (scripts/bench/readall.c: the same walk, every file opened and read, nothing parsed), side by
+# side in one hyperfine run, and, when AUDIT_SH points at it, the bash audit script of the
+# claude-memory-manager skill (not shipped here; its code is not part of this repository).
+# Libraries are generated into target/bench-corpus/ by ../shared/bench/gen_corpus.py (or
+# $CCMEM_GEN_CORPUS). Issue 10's contract: on L (20,000 files) audit/readall <= 2.
 #
-#   scripts/bench/audit.sh [S M L]        # default: S M L
-#   AUDIT_SH=/path/to/audit-memory.sh AUDIT_SH_ON="S M" scripts/bench/audit.sh
+#   scripts/bench/audit.sh [S M L]        # default: L
+#   RUNS=20 BIN=target/release/ccmem scripts/bench/audit.sh L
+#   AUDIT_SH=/path/to/audit-memory.sh AUDIT_SH_ON="S M" scripts/bench/audit.sh S M
 #
-# Uses hyperfine (apt-get install hyperfine). Caches are warmed first; every command runs on
-# the same warm page cache, side by side, so the ratios are comparable even on a busy machine.
+# Uses hyperfine (apt-get install hyperfine) and cc. Caches are warmed first; both commands run
+# without a shell (-N) on the same warm page cache, interleaved by hyperfine's warm-up, so the
+# ratio is comparable even on a busy machine (the absolute times are not).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-corpora=("${@:-S M L}")
+corpora=("${@:-L}")
 read -r -a corpora <<< "${corpora[*]}"
 gen="${CCMEM_GEN_CORPUS:-}"
 for candidate in "$gen" ../shared/bench/gen_corpus.py ../../shared/bench/gen_corpus.py; do
   if [ -n "$candidate" ] && [ -f "$candidate" ]; then gen="$candidate"; break; fi
 done
 out=target/bench-corpus
-cargo build --release --quiet
-bin=target/release/ccmem
-mkdir -p "$out/results"
+if [ -z "${BIN:-}" ]; then
+  cargo build --release --quiet
+  BIN=target/release/ccmem
+fi
+mkdir -p "$out/results" target/bench
+cc -O2 -o target/bench/readall scripts/bench/readall.c
 for c in "${corpora[@]}"; do
   dir="$out/$c/memory"
   if [ ! -f "$dir/MEMORY.md" ]; then
     [ -f "$gen" ] || { echo "gen_corpus.py not found (set CCMEM_GEN_CORPUS)" >&2; exit 2; }
     python3 "$gen" --out "$out" --only "$c" >/dev/null
   fi
-  n=$(find "$dir" -name '*.md' | wc -l)
-  cat "$dir"/*.md > /dev/null   # warm the page cache
-  cmds=(-n "cat all files" "cat $dir/*.md > /dev/null"
-        -n "ccmem audit" "$bin audit $dir --json > /dev/null || true")
-  if [ -n "${AUDIT_SH:-}" ] && [[ " ${AUDIT_SH_ON:-S} " == *" $c "* ]]; then
-    cmds+=(-n "bash audit script" "CLAUDE_MEMORY_DIR=$dir bash $AUDIT_SH > /dev/null || true")
-  fi
-  echo "== $c: $n files"
-  hyperfine --warmup 1 --runs "${RUNS:-5}" --shell bash --style basic \
-    --export-json "$out/results/$c.json" "${cmds[@]}"
+  echo "== $c: $(target/bench/readall "$dir")"
+  # audit exits 1 on findings (the generated libraries have planted ones): -i.
+  hyperfine -N -i --warmup 3 --runs "${RUNS:-10}" --style basic \
+    --export-json "$out/results/$c.json" \
+    -n readall "target/bench/readall $dir" \
+    -n "ccmem audit" "$BIN audit $dir --json"
   python3 - "$out/results/$c.json" <<'PY'
 import json, sys
 r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-cat, audit = r["cat all files"]["median"], r["ccmem audit"]["median"]
-print(f"ratio audit/cat = {audit / cat:.2f} (median {audit*1000:.0f} ms vs {cat*1000:.0f} ms)")
-if "bash audit script" in r:
-    sh = r["bash audit script"]["median"]
-    print(f"ratio bash-script/audit = {sh / audit:.0f}x (median {sh:.2f} s)")
+read, audit = r["readall"]["median"], r["ccmem audit"]["median"]
+print(f"ratio audit/readall = {audit / read:.2f} (median {audit*1000:.0f} ms vs {read*1000:.0f} ms)")
 PY
+  if [ -n "${AUDIT_SH:-}" ] && [[ " ${AUDIT_SH_ON:-S} " == *" $c "* ]]; then
+    hyperfine -i --warmup 1 --runs "${RUNS:-5}" --shell bash --style basic \
+      -n "ccmem audit" "$BIN audit $dir --json > /dev/null" \
+      -n "bash audit script" "CLAUDE_MEMORY_DIR=$dir bash $AUDIT_SH > /dev/null"
+  fi
 done

@@ -1,7 +1,7 @@
 /* readall: the floor for `ccmem audit` — list a memory folder recursively, as the audit does
  * (hidden entries skipped, files named *.md), and read every byte of every file once.
  * Prints the file and byte counts and a checksum so no read can be optimized away.
- * Built by scripts/bench/audit.sh: gcc -O2 -o target/bench/readall scripts/bench/readall.c */
+ * Built by scripts/bench/audit.sh: cc -O2 -o target/bench/readall scripts/bench/readall.c */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>

@@ -247,13 +247,16 @@ fn decode(bytes: Vec<u8>) -> Content {
     if memchr_nul(&bytes) {
         return Content::Unread(Unreadable::Binary);
     }
-    match String::from_utf8(bytes) {
-        Ok(s) => {
-            let parsed = meta::parse(&s);
-            Content::Text { text: s, parsed }
-        }
-        Err(e) => Content::Unread(Unreadable::InvalidUtf8(e.utf8_error().valid_up_to())),
+    // simdutf8 validates several times faster than `String::from_utf8` (the check runs over
+    // every byte of the library); std finds where a bad file goes wrong.
+    if simdutf8::basic::from_utf8(&bytes).is_err() {
+        let at = std::str::from_utf8(&bytes).map_or_else(|e| e.valid_up_to(), str::len);
+        return Content::Unread(Unreadable::InvalidUtf8(at));
     }
+    // SAFETY: simdutf8 just found `bytes` valid UTF-8.
+    let text = unsafe { String::from_utf8_unchecked(bytes) };
+    let parsed = meta::parse(&text);
+    Content::Text { text, parsed }
 }
 
 fn memchr_nul(bytes: &[u8]) -> bool {

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
@@ -121,9 +121,14 @@ pub struct Library {
     /// [`Library::scan_links`]); a file created later may give it a target.
     spans_dropped: Vec<bool>,
     reach: Vec<Reach>,
-    by_rel: HashMap<String, usize>,
-    by_name: HashMap<String, usize>,
-    by_key: HashMap<String, usize>,
+    /// `root` made absolute once (links leaving the folder are compared with it).
+    abs_root: Option<PathBuf>,
+    // foldhash, as in `load::memo`: SipHash's resistance to chosen keys buys nothing for the
+    // names of a folder being read.
+    by_rel: foldhash::HashMap<String, usize>,
+    by_name: foldhash::HashMap<String, usize>,
+    /// Loose wiki keys, built the first time a `[[name]]` matches no `name:` and no file.
+    by_key: OnceLock<foldhash::HashMap<String, usize>>,
 }
 
 impl Library {
@@ -247,6 +252,7 @@ impl Library {
         let spec = detect(&files, &config);
         let mut lib = Library {
             root: root.to_path_buf(),
+            abs_root: std::path::absolute(root).ok(),
             files,
             walk_errors,
             config,
@@ -259,10 +265,10 @@ impl Library {
             spans_dropped: Vec::new(),
             reach: Vec::new(),
             by_rel,
-            by_name: HashMap::new(),
-            by_key: HashMap::new(),
+            by_name: foldhash::HashMap::default(),
+            by_key: OnceLock::new(),
         };
-        (lib.by_name, lib.by_key) = lib.names();
+        lib.by_name = lib.names();
         lib.index_state = lib.measure_index();
         let dark = dark_lines(&lib.index_state);
         let index = lib.index();
@@ -363,23 +369,31 @@ impl Library {
         }
     }
 
-    /// Frontmatter names, and the loose keys a wiki link may use for each file (its stem, its
-    /// stem without the type prefix, its `name`); the first file by path wins.
-    fn names(&self) -> (HashMap<String, usize>, HashMap<String, usize>) {
-        let mut names = HashMap::new();
-        let mut keys = HashMap::new();
+    /// Frontmatter names; the first file by path wins.
+    fn names(&self) -> foldhash::HashMap<String, usize> {
+        let mut names = foldhash::HashMap::default();
         for (i, f) in self.files.iter().enumerate() {
             let name = f.meta().and_then(|m| m.name.as_deref()).map(str::trim);
             if let Some(name) = name.filter(|n| !n.is_empty()) {
                 names.entry(name.to_owned()).or_insert(i);
             }
+        }
+        names
+    }
+
+    /// The loose keys a wiki link may use for each file (its stem, its stem without the type
+    /// prefix, its `name`); the first file by path wins.
+    fn wiki_keys(&self) -> foldhash::HashMap<String, usize> {
+        let mut keys = foldhash::HashMap::default();
+        for (i, f) in self.files.iter().enumerate() {
+            let name = f.meta().and_then(|m| m.name.as_deref()).map(str::trim);
             let stem = f.name().strip_suffix(".md").unwrap_or(f.name());
             let topic = stem.find(['_', '-']).map(|k| &stem[k + 1..]);
             for k in [Some(stem), topic, name].into_iter().flatten() {
                 keys.entry(wiki_key(k)).or_insert(i);
             }
         }
-        (names, keys)
+        keys
     }
 
     /// The links of file `i` (and whether a code span was left out), `dark` the index's lines
@@ -473,6 +487,7 @@ impl Library {
             return Target::Named(i);
         }
         self.by_key
+            .get_or_init(|| self.wiki_keys())
             .get(&wiki_key(name))
             .map_or(Target::Missing, |&i| Target::Named(i))
     }
@@ -489,10 +504,20 @@ impl Library {
         } else if target.starts_with('/') {
             PathBuf::from(target)
         } else {
+            // The common case, a plain name from a file at the root, needs no path work.
+            let plain = dir.is_empty() && !target.contains("./") && !target.starts_with('.');
+            if plain && let Some(t) = self.find(target) {
+                return Target::File(t);
+            }
             if let Some(t) = normalize(&format!("{dir}{target}")).and_then(|j| self.find(&j)) {
                 return Target::File(t);
             }
-            self.root.join(dir).join(target)
+            // Absolute already, so `inside` needs no working directory.
+            self.abs_root
+                .as_ref()
+                .unwrap_or(&self.root)
+                .join(dir)
+                .join(target)
         };
         if let Some(t) = self.inside(&on_disk) {
             return Target::File(t);
@@ -506,9 +531,9 @@ impl Library {
 
     /// The library file at an absolute or root-relative path, compared lexically.
     fn inside(&self, path: &Path) -> Option<usize> {
-        let root = std::path::absolute(&self.root).ok()?;
+        let root = self.abs_root.as_ref()?;
         let path = std::path::absolute(path).ok()?;
-        let rel = path.strip_prefix(&root).ok()?;
+        let rel = path.strip_prefix(root).ok()?;
         let rel = normalize(rel.to_str()?)?;
         self.find(&rel)
     }
@@ -643,11 +668,25 @@ fn dark_lines(state: &IndexState) -> Vec<(usize, bool)> {
 
 /// The comparison form of a wiki name: lower case, `_` as `-`, outer `-` trimmed.
 fn wiki_key(name: &str) -> String {
-    name.trim()
-        .to_lowercase()
-        .replace('_', "-")
-        .trim_matches('-')
-        .to_owned()
+    let name = name.trim();
+    let lower = if name.is_ascii() {
+        name.to_ascii_lowercase()
+    } else {
+        name.to_lowercase()
+    };
+    // `_` and `-` are one byte each: swapped in place, one allocation per key.
+    let mut bytes = lower.into_bytes();
+    for b in bytes.iter_mut().filter(|b| **b == b'_') {
+        *b = b'-';
+    }
+    let start = bytes.iter().position(|&b| b != b'-').unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|&b| b != b'-')
+        .map_or(start, |k| k + 1);
+    bytes.truncate(end);
+    bytes.drain(..start);
+    String::from_utf8(bytes).expect("ASCII bytes swapped for ASCII bytes")
 }
 
 /// Resolves `.` and `..` in a relative path; `None` when it leaves the root.

@@ -96,8 +96,9 @@ pub fn parse(text: &str) -> Parsed {
             line: Some(e.line),
         },
         Ok(p) => match p.table() {
-            Some(_) => Front::Parsed(Meta::of(
-                &read.memory(),
+            // `h$` on the parsed object (what `read.memory()` gives, without copying it first).
+            Some(table) => Front::Parsed(Meta::of(
+                &Memory::from_frontmatter(table),
                 top_level_type(&p.value),
                 p.lenient,
             )),

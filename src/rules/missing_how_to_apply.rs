@@ -31,7 +31,7 @@ declare_rule! {
 }
 
 static HOW: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?im)^[ \t]*(?:\*\*how to apply(?::\*\*|\*\*[ \t]*:)|#{2,3}[ \t]+how to apply\b|how to apply:)")
+    Regex::new(r"(?im)^[ \t]*(?:\*\*how to apply(?::\*\*|\*\*[ \t]*:)|#{2,3}[ \t]+how to apply(?-u:\b)|how to apply:)")
         .expect("valid regex")
 });
 

@@ -28,18 +28,7 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
         return;
     }
     let Some(text) = file.text() else { return };
-    let mut lines = 0;
-    let mut h2 = 0;
-    let mut fence = false;
-    for l in text.lines() {
-        lines += 1;
-        let t = l.trim_start();
-        if t.starts_with("```") || t.starts_with("~~~") {
-            fence = !fence;
-        } else if !fence && (t.starts_with("## ") || t.starts_with("##\t") || t == "##") {
-            h2 += 1;
-        }
-    }
+    let (lines, mut h2) = count(text);
     if matches!(file.role, Role::Hub { .. }) {
         h2 = 0;
     }
@@ -60,8 +49,52 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// Lines (as `str::lines` counts them) and `## ` headings outside fences. Only the lines
+/// holding `#`, `` ` `` or `~` are looked at.
+fn count(text: &str) -> (usize, usize) {
+    let bytes = text.as_bytes();
+    let newlines = memchr::memchr_iter(b'\n', bytes).count();
+    let lines = newlines + usize::from(!bytes.is_empty() && !text.ends_with('\n'));
+    let (mut h2, mut fence, mut pos) = (0, false, 0);
+    while let Some(k) = memchr::memchr3(b'#', b'`', b'~', &bytes[pos..]) {
+        let hit = pos + k;
+        let start = memchr::memrchr(b'\n', &bytes[..hit]).map_or(0, |j| j + 1);
+        let end = memchr::memchr(b'\n', &bytes[hit..]).map_or(bytes.len(), |j| hit + j);
+        let line = text[start..end]
+            .strip_suffix('\r')
+            .unwrap_or(&text[start..end]);
+        let t = line.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fence = !fence;
+        } else if !fence && (t.starts_with("## ") || t.starts_with("##\t") || t == "##") {
+            h2 += 1;
+        }
+        pos = end;
+    }
+    (lines, h2)
+}
+
 #[cfg(test)]
 mod tests {
+    proptest::proptest! {
+        #[test]
+        fn counting_only_marked_lines_is_counting_every_line(
+            text in "(## |##\t|##|```|~~~|#|x| |\t|\n|\r\n|\u{3000})*",
+        ) {
+            let (mut lines, mut h2, mut fence) = (0, 0, false);
+            for l in text.lines() {
+                lines += 1;
+                let t = l.trim_start();
+                if t.starts_with("```") || t.starts_with("~~~") {
+                    fence = !fence;
+                } else if !fence && (t.starts_with("## ") || t.starts_with("##\t") || t == "##") {
+                    h2 += 1;
+                }
+            }
+            proptest::prop_assert_eq!(super::count(&text), (lines, h2));
+        }
+    }
+
     use crate::rules::testing::{Fixture, fm};
 
     #[test]

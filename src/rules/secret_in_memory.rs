@@ -49,23 +49,29 @@ mod plaintext;
 const PATTERNS: [(&str, &str); 13] = [
     (
         "an Anthropic API key",
-        r"\bsk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{32,}",
+        r"(?-u:\b)sk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{32,}",
     ),
     (
         "an OpenAI API key",
-        r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}|\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}",
+        r"(?-u:\b)sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}|(?-u:\b)sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}",
     ),
-    ("a GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36,}\b"),
+    (
+        "a GitHub token",
+        r"(?-u:\b)gh[pousr]_[A-Za-z0-9]{36,}(?-u:\b)",
+    ),
     (
         "a GitHub fine-grained token",
-        r"\bgithub_pat_[A-Za-z0-9_]{60,}",
+        r"(?-u:\b)github_pat_[A-Za-z0-9_]{60,}",
     ),
-    ("an AWS access key id", r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"),
+    (
+        "an AWS access key id",
+        r"(?-u:\b)(?:AKIA|ASIA)[A-Z0-9]{16}(?-u:\b)",
+    ),
     (
         "an AWS secret access key",
-        r#"(?i)aws_?secret_?access_?key["']?\s*[:=]\s*["']?[A-Za-z0-9/+]{40}\b"#,
+        r#"(?i)aws_?secret_?access_?key["']?\s*[:=]\s*["']?[A-Za-z0-9/+]{40}(?-u:\b)"#,
     ),
-    ("a Slack token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
+    ("a Slack token", r"(?-u:\b)xox[abposr]-[A-Za-z0-9-]{10,}"),
     (
         "a Slack webhook URL",
         r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+",
@@ -74,16 +80,20 @@ const PATTERNS: [(&str, &str); 13] = [
         "a private key",
         r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----",
     ),
-    ("an npm token", r"\bnpm_[A-Za-z0-9]{36,}\b"),
-    ("a PyPI token", r"\bpypi-AgE[A-Za-z0-9_-]{50,}"),
-    ("a Stripe live key", r"\b[sr]k_live_[A-Za-z0-9]{20,}\b"),
-    ("a Google API key", r"\bAIza[0-9A-Za-z_-]{35}\b"),
+    ("an npm token", r"(?-u:\b)npm_[A-Za-z0-9]{36,}(?-u:\b)"),
+    ("a PyPI token", r"(?-u:\b)pypi-AgE[A-Za-z0-9_-]{50,}"),
+    (
+        "a Stripe live key",
+        r"(?-u:\b)[sr]k_live_[A-Za-z0-9]{20,}(?-u:\b)",
+    ),
+    ("a Google API key", r"(?-u:\b)AIza[0-9A-Za-z_-]{35}(?-u:\b)"),
 ];
 
-/// Literals every pattern contains: one cheap scan of the text (no overlapping search) rules
-/// out almost every file before the set runs.
+/// Literals every pattern contains (case-sensitive literals only, so the scan is a SIMD
+/// literal search): one cheap scan of the text rules out almost every file before the set
+/// runs.
 static LITERALS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"sk-|gh[pousr]_|github_pat_|AKIA|ASIA|(?i:aws_?secret)|xox[abposr]-|hooks\.slack\.com|PRIVATE KEY-----|npm_|pypi-|k_live_|AIza")
+    Regex::new(r"sk-ant-|sk-proj-|sk-svcacct-|sk-admin-|T3BlbkFJ|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|AKIA|ASIA|aws_secret|AWS_SECRET|awssecret|AWSSECRET|AwsSecret|awsSecret|xoxa-|xoxb-|xoxp-|xoxo-|xoxs-|xoxr-|hooks\.slack\.com|PRIVATE KEY-----|npm_|pypi-|k_live_|AIza")
         .expect("valid regex")
 });
 static SET: LazyLock<RegexSet> =
@@ -103,21 +113,13 @@ pub fn find(text: &str) -> Vec<(std::ops::Range<usize>, &'static str)> {
             out.extend(EACH[k].find_iter(text).map(|m| (m.range(), PATTERNS[k].0)));
         }
     }
-    if plaintext::may_hold(text) {
-        let mut start = 0;
-        for line in text.split_inclusive('\n') {
-            let found = plaintext::find_in_line(line.trim_end_matches(['\n', '\r']));
-            for (r, kind) in found {
-                let range = start + r.start..start + r.end;
-                // A vendor pattern already named this value.
-                if !out
-                    .iter()
-                    .any(|(o, _)| o.start < range.end && range.start < o.end)
-                {
-                    out.push((range, kind));
-                }
-            }
-            start += line.len();
+    for (range, kind) in plaintext::find(text) {
+        // A vendor pattern already named this value.
+        if !out
+            .iter()
+            .any(|(o, _)| o.start < range.end && range.start < o.end)
+        {
+            out.push((range, kind));
         }
     }
     out.sort_by_key(|(r, _)| r.start);

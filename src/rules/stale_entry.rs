@@ -60,7 +60,8 @@ fn last_true(ctx: &Ctx, i: usize) -> Option<(Timestamp, String)> {
 /// The latest `YYYY-MM-DD` date in `text` that is not after `now`.
 fn latest_date(text: &str, now: Timestamp) -> Option<Timestamp> {
     static DATE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\b(20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b").expect("valid regex")
+        Regex::new(r"(?-u:\b)(20[0-9]{2})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(?-u:\b)")
+            .expect("valid regex")
     });
     if !text.contains("20") {
         return None;

@@ -197,16 +197,52 @@ impl<'a> LineScanner<'a> {
     /// Every link: `(line, offset in the text, link)`.
     pub fn collect_all(mut self) -> Vec<(usize, usize, Link)> {
         let mut out = Vec::new();
+        let rest = &self.text.as_bytes()[self.pos..];
+        if memchr::memchr2(b'[', b'`', rest).is_none() {
+            return out;
+        }
+        if memchr::memmem::find(rest, b"<!--").is_none()
+            && memchr::memmem::find(rest, b"~~~").is_none()
+        {
+            // Only lines holding `[` or `` ` `` can hold a link or open a fence: visit those.
+            self.candidate_lines(&mut out);
+            return out;
+        }
+        self.every_line(&mut out);
+        out
+    }
+
+    /// Visits every line (what comments and `~~~` fences need).
+    fn every_line(&mut self, out: &mut Vec<(usize, usize, Link)>) {
         while self.pos < self.text.len() {
             let rest = &self.text[self.pos..];
             let len = rest.find('\n').map_or(rest.len(), |k| k + 1);
             let raw = &rest[..len];
             let content = raw.trim_end_matches(['\n', '\r']);
-            self.scan_line(content, &mut out);
+            self.scan_line(content, out);
             self.pos += len;
             self.line += 1;
         }
-        out
+    }
+
+    /// [`LineScanner::collect_all`] for a text without comments or `~~~` fences: jumps from
+    /// one line holding `[` or `` ` `` to the next, counting the line breaks between.
+    fn candidate_lines(&mut self, out: &mut Vec<(usize, usize, Link)>) {
+        let bytes = self.text.as_bytes();
+        while let Some(k) = memchr::memchr2(b'[', b'`', &bytes[self.pos..]) {
+            let hit = self.pos + k;
+            let start = memchr::memrchr(b'\n', &bytes[self.pos..hit])
+                .map_or(self.pos, |j| self.pos + j + 1);
+            self.line += memchr::memchr_iter(b'\n', &bytes[self.pos..start]).count();
+            let end = memchr::memchr(b'\n', &bytes[hit..]).map_or(bytes.len(), |j| hit + j + 1);
+            self.pos = start;
+            let content = self.text[start..end].trim_end_matches(['\n', '\r']);
+            self.scan_line(content, out);
+            self.pos = end;
+            if end < bytes.len() || bytes[end - 1] == b'\n' {
+                self.line += 1;
+            }
+        }
     }
 
     fn scan_line(&mut self, content: &str, out: &mut Vec<(usize, usize, Link)>) {
@@ -316,6 +352,19 @@ mod tests {
             targets("see `feedback_x.md` and ``~/notes/y.md``"),
             ["feedback_x.md", "~/notes/y.md"]
         );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn visiting_candidate_lines_only_finds_what_visiting_every_line_finds(
+            text in "(\\[|\\]|\\(|\\)|`|x|\\.md|\n|\r\n| |#|a_b)*",
+        ) {
+            let mut fast = Vec::new();
+            LineScanner::new(&text, 0).candidate_lines(&mut fast);
+            let mut slow = Vec::new();
+            LineScanner::new(&text, 0).every_line(&mut slow);
+            proptest::prop_assert_eq!(fast, slow);
+        }
     }
 
     #[test]

@@ -17,14 +17,14 @@ const PASSWORD: &str = r"(?:(?:^|[^\p{L}\p{N}_])(?:password|passwd|passphrase|pw
 /// A password assignment: `password=…`, `pwd: …`, `"passwd": "…"`.
 static ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r#"(?i){PASSWORD}["']?\s*(?:=|:|：|\bis\b)\s*["'`]?([^\s"'`,;，；]+)"#
+        r#"(?i){PASSWORD}["']?\s*(?:=|:|：|(?-u:\b)is(?-u:\b))\s*["'`]?([^\s"'`,;，；]+)"#
     ))
     .expect("valid regex")
 });
 
 /// Words that say a line holds a login.
 static LOGIN_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:credentials?|logins?|log-in|sign-in|account|username|user)\b|账号|帳號|凭据|계정|アカウント")
+    Regex::new(r"(?i)(?-u:\b)(?:credentials?|logins?|log-in|sign-in|account|username|user)(?-u:\b)|账号|帳號|凭据|계정|アカウント")
         .expect("valid regex")
 });
 
@@ -36,18 +36,18 @@ static PAIR: LazyLock<Regex> = LazyLock::new(|| {
 
 /// `scheme://user:password@host`.
 static URL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://([^\s:/@]+):([^\s@/]+)@").expect("valid regex")
+    Regex::new(r"(?-u:\b)[a-zA-Z][a-zA-Z0-9+.-]*://([^\s:/@]+):([^\s@/]+)@").expect("valid regex")
 });
 
 /// Words after which a long token is a secret.
 static KEY_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:token|secret|api[_ -]?key|apikey|access[_ -]?key|private[_ -]?key|\bkey\b|cookie|session|bearer|authorization|\bauth\b|credential|password|密钥|令牌|토큰|키|トークン|シークレット)")
+    Regex::new(r"(?i)(?:token|secret|api[_ -]?key|apikey|access[_ -]?key|private[_ -]?key|(?-u:\b)key(?-u:\b)|cookie|session|bearer|authorization|(?-u:\b)auth(?-u:\b)|credential|password|密钥|令牌|토큰|키|トークン|シークレット)")
         .expect("valid regex")
 });
 
 /// Words that name a hash: a hex run beside them is not a secret.
 static HASH_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:commit|sha\d*|md5|checksum|digest|oid|hash|fingerprint|integrity|revision|rev|etag|blake\d*)\b")
+    Regex::new(r"(?i)(?-u:\b)(?:commit|sha\d*|md5|checksum|digest|oid|hash|fingerprint|integrity|revision|rev|etag|blake\d*)(?-u:\b)")
         .expect("valid regex")
 });
 
@@ -61,30 +61,134 @@ static UUID: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
-/// A cheap test on the whole text: no line can match without one of these.
-static ANY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(
-        r"(?i){PASSWORD}|://|credential|login|account|user|token|secret|key|cookie|session|bearer|auth|密钥|令牌|账号|凭据|계정|토큰|키|アカウント|トークン"
-    ))
-    .expect("valid regex")
+/// The literals every password, URL and user/password match holds (the gates of
+/// [`find_in_line`] but the long token run), `pass`/`pwd` in every ASCII case and the longer words
+/// in lower, Capitalized and UPPER case. Literals only, so the regex engine searches for them
+/// all at once with SIMD.
+static TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
+    let mut words: Vec<String> = Vec::new();
+    for w in ["credential", "contrase", "wachtwoord", "mật khẩu"] {
+        let cap: String = w[..1].to_uppercase() + &w[1..];
+        words.extend([w.to_owned(), cap, w.to_uppercase()]);
+    }
+    words.extend(
+        [
+            "://",
+            " / ",
+            "密码",
+            "密碼",
+            "口令",
+            "비밀번호",
+            "암호",
+            "パスワード",
+        ]
+        .map(String::from),
+    );
+    let literals: Vec<String> = words.iter().map(|w| regex::escape(w)).collect();
+    // ASCII case only (`-u`): Unicode case folding would add `ſ` for `s`, and a set that is
+    // not all literals needs the regex engine's automaton behind the literal search.
+    Regex::new(&format!("(?i-u:pass|pwd)|{}", literals.join("|"))).expect("valid regex")
 });
 
-/// `(byte range in the line, kind)` of each plaintext credential in `line`.
+/// `(byte range, kind)` of each plaintext credential in `text`, found line by line on the lines
+/// [`find_in_line`] can match at all: those holding a [`TRIGGER`] literal or a long token run
+/// (a key word alone, `token` or `session`, is common prose; a token after it is not).
+pub(super) fn find(text: &str) -> Vec<(Range<usize>, &'static str)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut word = TRIGGER.find(text).map(|m| m.start());
+    let mut run = long_run_at_or_after(bytes, 0);
+    while let Some(at) = [word, run].into_iter().flatten().min() {
+        let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |k| k + 1);
+        let Some(end) = memchr::memchr(b'\n', &bytes[at..]).map(|k| at + k) else {
+            out.extend(shifted(start, text[start..].trim_end_matches('\r')));
+            break;
+        };
+        out.extend(shifted(start, text[start..end].trim_end_matches('\r')));
+        // Each search runs again only once the line it found is passed.
+        let next = end + 1;
+        if word.is_some_and(|w| w < next) {
+            word = TRIGGER.find_at(text, next).map(|m| m.start());
+        }
+        if run.is_some_and(|r| r < next) {
+            run = long_run_at_or_after(bytes, next);
+        }
+    }
+    out
+}
+
+/// [`find_in_line`] on the line starting at byte `start`, its ranges in the whole text.
+fn shifted(start: usize, line: &str) -> impl Iterator<Item = (Range<usize>, &'static str)> {
+    find_in_line(line)
+        .into_iter()
+        .map(move |(r, kind)| (start + r.start..start + r.end, kind))
+}
+
+/// The bytes a key or hash is written with (`[A-Za-z0-9+/=_-]`).
+const fn token_bytes() -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b'_' | b'-');
+        b += 1;
+    }
+    t
+}
+static TOKEN_BYTE: [bool; 256] = token_bytes();
+/// The shortest run of [`TOKEN_BYTE`]s [`has_long_run`] counts.
+const LONG_RUN: usize = 32;
+
+/// The start of the first run of [`LONG_RUN`] or more token bytes that starts at or after
+/// `from` (a line start). A run that long holds a whole 16-byte block at an offset that is a
+/// multiple of 16, so only those blocks are tested, most of them at their first few bytes.
+fn long_run_at_or_after(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut k = from.next_multiple_of(16);
+    while k + 16 <= bytes.len() {
+        if !bytes[k..k + 16].iter().all(|&b| TOKEN_BYTE[usize::from(b)]) {
+            k += 16;
+            continue;
+        }
+        let mut s = k;
+        while s > from && TOKEN_BYTE[usize::from(bytes[s - 1])] {
+            s -= 1;
+        }
+        let mut e = k + 16;
+        while e < bytes.len() && TOKEN_BYTE[usize::from(bytes[e])] {
+            e += 1;
+        }
+        if e - s >= LONG_RUN {
+            return Some(s);
+        }
+        k = e.next_multiple_of(16);
+    }
+    None
+}
+
+/// `(byte range in the line, kind)` of each plaintext credential in `line`. Byte scans decide
+/// first which patterns can match at all, so the regexes run on few lines.
 pub(super) fn find_in_line(line: &str) -> Vec<(Range<usize>, &'static str)> {
     let mut out = Vec::new();
-    for c in ASSIGNED.captures_iter(line) {
+    let password_word = PASSWORD_WORD.is_match(line);
+    let url = line.contains("://") && line.contains('@');
+    let pair = line.contains(" / ") || CREDENTIAL.is_match(line);
+    let long_run = has_long_run(line);
+    if !(password_word || url || pair || long_run) {
+        return out;
+    }
+    for c in ASSIGNED.captures_iter(line).filter(|_| password_word) {
         let v = c.get(1).expect("group 1");
         if looks_like_password(trim_value(v.as_str())) {
             out.push((v.range(), "a password"));
         }
     }
-    for c in URL.captures_iter(line) {
+    for c in URL.captures_iter(line).filter(|_| url) {
         let pass = c.get(2).expect("group 2");
         if !is_placeholder(pass.as_str()) {
             out.push((pass.range(), "a password in a URL"));
         }
     }
-    if out.is_empty() && LOGIN_WORD.is_match(line) {
+    if out.is_empty() && pair && LOGIN_WORD.is_match(line) {
         for c in PAIR.captures_iter(line) {
             let (user, pass) = match (c.get(1), c.get(2), c.get(3), c.get(4)) {
                 (Some(u), Some(p), _, _) | (_, _, Some(u), Some(p)) => (u, p),
@@ -96,7 +200,7 @@ pub(super) fn find_in_line(line: &str) -> Vec<(Range<usize>, &'static str)> {
             }
         }
     }
-    if let Some(word) = KEY_WORD.find(line) {
+    if let Some(word) = KEY_WORD.find(line).filter(|_| long_run) {
         let hash_named = HASH_WORD.is_match(line);
         for t in TOKEN.find_iter(&line[word.end()..]) {
             let token = t.as_str().trim_end_matches('=');
@@ -117,9 +221,32 @@ pub(super) fn find_in_line(line: &str) -> Vec<(Range<usize>, &'static str)> {
     out
 }
 
-/// Whether `text` may hold a plaintext credential at all (checked before the line scan).
-pub(super) fn may_hold(text: &str) -> bool {
-    ANY.is_match(text)
+/// A password word anywhere on a line (a cheap test before [`ASSIGNED`]).
+static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i:pass|pwd|contrase|wachtwoord|mật khẩu)|密码|密碼|口令|비밀번호|암호|パスワード",
+    )
+    .expect("valid regex")
+});
+
+/// `credential` in any case.
+static CREDENTIAL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)credential").expect("valid regex"));
+
+/// Whether `line` holds a run of 32 or more token characters (what a key or hash looks like).
+fn has_long_run(line: &str) -> bool {
+    let mut run = 0;
+    for &b in line.as_bytes() {
+        if TOKEN_BYTE[usize::from(b)] {
+            run += 1;
+            if run >= LONG_RUN {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    false
 }
 
 fn trim_value(v: &str) -> &str {
@@ -207,6 +334,22 @@ fn is_placeholder(v: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn checking_candidate_lines_finds_what_checking_every_line_finds(
+            text in "(password=|pwd: |PASS is |Credentials: |user / |token |key |://|@|:|\\.|a1B2c3D4e5F6g7H8|ZZZZ|x|/|-|=| |\t|\n|\r\n|密码：|비밀번호 )*",
+        ) {
+            let mut slow = Vec::new();
+            let mut start = 0;
+            for line in text.split_inclusive('\n') {
+                let l = line.trim_end_matches('\n').trim_end_matches('\r');
+                slow.extend(shifted(start, l));
+                start += line.len();
+            }
+            proptest::prop_assert_eq!(find(&text), slow);
+        }
+    }
 
     fn kinds(line: &str) -> Vec<&'static str> {
         find_in_line(line).into_iter().map(|(_, k)| k).collect()

@@ -235,22 +235,33 @@ fn topics_are_the_audits_and_so_is_the_duplicate_threshold() {
     );
     let err = plan_add(&lib(""), &req("reference", "db_hub", "d"), T, now()).unwrap_err();
     assert!(err.to_string().contains("hub"), "{err}");
-    // The audit's threshold, from ccmem.toml: the same pair is a duplicate or not for both.
+    // The audit's threshold, from ccmem.toml: the same pair is a duplicate or not for both. The
+    // texts are long enough that the added Why line leaves them clearly alike (a signature of a
+    // dozen shingles is too coarse to sit reliably on either side of 0.8).
+    let body = "Always deploy to staging before production on Fridays, wait for the smoke \
+                tests and the error budget dashboard, then promote the same image by digest; \
+                never rebuild between the two clusters, or the tested bytes are not the shipped \
+                bytes.";
+    let release = format!(
+        "---\nname: project-release\ndescription: deploys go through the staging cluster \
+         first\nmetadata:\n  type: project\n---\n{body}\n"
+    );
+    let lib = |index: &str| lib_with(index, &[("project_release.md", &release)]);
     let mut dup = req(
         "project",
         "deploy2",
         "deploys go through the staging cluster first",
     );
     dup.why = Some("x".into());
-    dup.body = Some("Always deploy to staging before production on Fridays.".into());
+    dup.body = Some(body.into());
     let err = plan_add(&lib(""), &dup, T, now()).unwrap_err();
     assert!(
         err.to_string()
-            .starts_with("project_deploy2.md: near-duplicate of project_deploy.md"),
+            .starts_with("project_deploy2.md: near-duplicate of project_release.md"),
         "{err}"
     );
     assert!(
-        matches!(&err, AddError::Duplicate { of, .. } if of.file == "project_deploy.md"),
+        matches!(&err, AddError::Duplicate { of, .. } if of.file == "project_release.md"),
         "a finding, not a usage error: {err:?}"
     );
     let mut relaxed = lib("");
