@@ -16,7 +16,7 @@ use crate::constants::{INDEX_FILE, MEMORY_DIR};
 use crate::load::automem::{DarkLine, IndexState, measure_index};
 
 /// The schema name of the JSON output.
-pub const SCHEMA: &str = "ccmem.budget/1";
+pub(crate) const SCHEMA: &str = "ccmem.budget/1";
 
 /// One measured index.
 #[derive(Debug, Clone, Serialize)]
@@ -58,7 +58,7 @@ pub struct Summary {
 /// subagent's memory folder included); for an `agent-memory` or `agent-memory-local` folder,
 /// every agent's index in it; or, for a project folder or a `projects/` folder, every
 /// `*/memory/MEMORY.md` below it (one level).
-pub fn find_indexes(path: &Path) -> std::io::Result<Vec<PathBuf>> {
+pub(crate) fn find_indexes(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     let meta = std::fs::metadata(path)?;
     if !meta.is_dir() {
         return Ok(vec![path.to_path_buf()]);
@@ -99,7 +99,7 @@ pub fn find_indexes(path: &Path) -> std::io::Result<Vec<PathBuf>> {
 
 /// Measures one index: a subagent's (in `…/agent-memory*/NAME/`) as its system prompt loads
 /// it, any other as the main session loads MEMORY.md.
-pub fn row(path: &Path) -> Row {
+pub(crate) fn row(path: &Path) -> Row {
     let index = if path
         .parent()
         .is_some_and(crate::load::agent::memory::is_folder)
@@ -127,7 +127,7 @@ pub fn row(path: &Path) -> Row {
 }
 
 /// Measures every index, calling `tick` after each (for a progress bar).
-pub fn sweep(paths: &[PathBuf], mut tick: impl FnMut()) -> Budget {
+pub(crate) fn sweep(paths: &[PathBuf], mut tick: impl FnMut()) -> Budget {
     let indexes: Vec<Row> = paths
         .iter()
         .map(|p| {

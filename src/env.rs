@@ -7,6 +7,10 @@
 //! it; nothing panics), and the working directory (which may have vanished). Everything
 //! downstream receives that value or a [`ClientEnv`] built from it, never `std::env`, so tests
 //! can build either by hand.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "this is the environment snapshot the rule sends every read to"
+)]
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
@@ -251,6 +255,16 @@ pub fn is_truthy(value: &str) -> bool {
     )
 }
 
+/// ccmem's own cache folder for these environment variables: `$XDG_CACHE_HOME/ccmem` when
+/// that is absolute, else `$HOME/.cache/ccmem` (the client versions `verify` runs, the hooks'
+/// version check).
+pub fn cache_dir(vars: &BTreeMap<String, String>) -> Option<PathBuf> {
+    match vars.get("XDG_CACHE_HOME").filter(|v| v.starts_with('/')) {
+        Some(x) => Some(Path::new(x).join("ccmem")),
+        None => vars.get("HOME").map(|h| Path::new(h).join(".cache/ccmem")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,5 +327,23 @@ mod tests {
                 .instructions_disabled()
                 .is_some()
         );
+    }
+
+    #[test]
+    fn cache_dir_prefers_absolute_xdg() {
+        let vars = |kv: &[(&str, &str)]| {
+            kv.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect::<BTreeMap<_, _>>()
+        };
+        assert_eq!(
+            cache_dir(&vars(&[("XDG_CACHE_HOME", "/x"), ("HOME", "/h")])),
+            Some(PathBuf::from("/x/ccmem"))
+        );
+        assert_eq!(
+            cache_dir(&vars(&[("XDG_CACHE_HOME", "rel"), ("HOME", "/h")])),
+            Some(PathBuf::from("/h/.cache/ccmem"))
+        );
+        assert_eq!(cache_dir(&vars(&[])), None);
     }
 }

@@ -11,7 +11,7 @@ use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 
 mod walk;
-pub use walk::{MAX_DEPTH, MdEntry, WalkError, md_files};
+pub(crate) use walk::{WalkError, md_files};
 
 /// Why a path gave no text.
 #[derive(Debug)]
@@ -38,7 +38,7 @@ impl std::fmt::Display for Unread {
 }
 
 /// Describes a non-regular file type in words.
-pub fn kind_of(meta: &Metadata) -> &'static str {
+pub(crate) fn kind_of(meta: &Metadata) -> &'static str {
     let t = meta.file_type();
     if t.is_dir() {
         "directory"
@@ -56,7 +56,7 @@ pub fn kind_of(meta: &Metadata) -> &'static str {
 }
 
 /// Reads a regular file of at most `limit` bytes (a file of exactly `limit` bytes is read).
-pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
+pub(crate) fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
     let meta = std::fs::metadata(path).map_err(classify)?;
     if !meta.is_file() {
         return Err(Unread::NotRegular(kind_of(&meta)));
@@ -69,7 +69,7 @@ pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
 
 /// [`read_capped`] for a path an `lstat` just found to be a regular file of `len` bytes: the
 /// `stat` is skipped, the opened file is still re-checked.
-pub fn read_capped_regular(path: &Path, limit: u64, len: u64) -> Result<Vec<u8>, Unread> {
+pub(crate) fn read_capped_regular(path: &Path, limit: u64, len: u64) -> Result<Vec<u8>, Unread> {
     if len > limit {
         return Err(Unread::TooLarge(len));
     }
@@ -85,7 +85,7 @@ fn open_and_read(path: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
 /// just said the entry is a regular file (not a link), so the `stat` before opening, which
 /// keeps ccmem from opening a device or FIFO at all, is skipped; the opened file is checked
 /// either way.
-pub fn read_with_meta(
+pub(crate) fn read_with_meta(
     path: &Path,
     limit: u64,
     known_regular: bool,
@@ -146,7 +146,7 @@ fn read_limited(mut file: File, limit: u64, size_hint: u64) -> Result<Vec<u8>, U
 }
 
 /// Like [`read_capped`], but a missing file is `Ok(None)` and every other failure an I/O error.
-pub fn read_regular(path: &Path, limit: u64) -> io::Result<Option<Vec<u8>>> {
+pub(crate) fn read_regular(path: &Path, limit: u64) -> io::Result<Option<Vec<u8>>> {
     match read_capped(path, limit) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(Unread::Missing) => Ok(None),
@@ -247,7 +247,7 @@ mod tests {
 
 /// Why an operation on `path` failed, in words and once: the real cause named (a part of the path
 /// that is a file, a folder that cannot be entered), without the OS's `(os error N)`.
-pub fn describe(path: &Path, e: &io::Error) -> String {
+pub(crate) fn describe(path: &Path, e: &io::Error) -> String {
     let blocking = |want: fn(&Metadata) -> bool| {
         path.ancestors()
             .filter(|a| !a.as_os_str().is_empty())
@@ -273,7 +273,7 @@ pub fn describe(path: &Path, e: &io::Error) -> String {
 }
 
 /// Why `path` is not a memory folder ccmem can work in (`None`: it is one).
-pub fn memory_folder_problem(path: &Path) -> Option<String> {
+pub(crate) fn memory_folder_problem(path: &Path) -> Option<String> {
     match std::fs::metadata(path) {
         Ok(m) if m.is_dir() => match std::fs::read_dir(path) {
             Ok(_) => None,

@@ -5,7 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Builds the project under `root`; returns (cwd, HOME).
-pub fn build(root: &Path) -> (PathBuf, PathBuf) {
+pub(crate) fn build(root: &Path) -> (PathBuf, PathBuf) {
     let home = root.join("home");
     fs::create_dir_all(home.join(".claude/rules")).unwrap();
     fs::write(home.join(".claude/CLAUDE.md"), "Answer briefly.\n").unwrap();

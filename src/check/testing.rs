@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::{Environment, Options, Report, SizeModel, check};
 
 /// A temporary repository.
-pub struct Fixture {
+pub(super) struct Fixture {
     /// Kept for its lifetime: the folder is removed when the fixture drops.
     _dir: tempfile::TempDir,
     pub root: PathBuf,
@@ -14,7 +14,7 @@ pub struct Fixture {
 
 impl Fixture {
     /// Writes `files` (relative path, text).
-    pub fn new(files: &[(&str, &str)]) -> Fixture {
+    pub(super) fn new(files: &[(&str, &str)]) -> Fixture {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         for (name, text) in files {
@@ -26,19 +26,19 @@ impl Fixture {
     }
 
     /// Makes `at` a symlink to `target` (as written).
-    pub fn link(&self, target: &str, at: &str) {
+    pub(super) fn link(&self, target: &str, at: &str) {
         let p = self.root.join(at);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::os::unix::fs::symlink(target, p).unwrap();
     }
 
     /// Checks the whole fixture.
-    pub fn check(&self) -> Report {
+    pub(super) fn check(&self) -> Report {
         self.check_at("")
     }
 
     /// Checks the repository at `sub` of the fixture.
-    pub fn check_at(&self, sub: &str) -> Report {
+    pub(super) fn check_at(&self, sub: &str) -> Report {
         let home = tempfile::tempdir().unwrap();
         let opts = Options {
             config: Default::default(),
@@ -51,7 +51,7 @@ impl Fixture {
     }
 
     /// `(path, line)` of every finding of `rule`, in report order.
-    pub fn found(&self, rule: &str) -> Vec<(String, usize)> {
+    pub(super) fn found(&self, rule: &str) -> Vec<(String, usize)> {
         self.check()
             .findings
             .into_iter()
@@ -61,7 +61,7 @@ impl Fixture {
     }
 
     /// The fixes of `rule`'s findings.
-    pub fn fixes(&self, rule: &str) -> Vec<String> {
+    pub(super) fn fixes(&self, rule: &str) -> Vec<String> {
         self.check()
             .findings
             .into_iter()
@@ -71,7 +71,7 @@ impl Fixture {
     }
 
     /// The messages of `rule`'s findings.
-    pub fn messages(&self, rule: &str) -> Vec<String> {
+    pub(super) fn messages(&self, rule: &str) -> Vec<String> {
         self.check()
             .findings
             .into_iter()

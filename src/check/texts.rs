@@ -7,13 +7,13 @@ use std::rc::Rc;
 
 /// Lazily read file texts, keyed by absolute path.
 #[derive(Debug, Default)]
-pub struct Texts {
+pub(super) struct Texts {
     map: RefCell<HashMap<String, Option<Rc<str>>>>,
 }
 
 impl Texts {
     /// The text of `abs` (capped at the client's 4 MiB, decoded as the client decodes).
-    pub fn get(&self, abs: &str) -> Option<Rc<str>> {
+    pub(super) fn get(&self, abs: &str) -> Option<Rc<str>> {
         if let Some(hit) = self.map.borrow().get(abs) {
             return hit.clone();
         }

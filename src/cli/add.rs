@@ -32,7 +32,7 @@ use crate::write;
 /// Exit status: 0 written (or planned), 1 refused with nothing written (a near-duplicate, or
 /// an index past the client's cap), 2 usage or I/O error.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The memory folder (default: the auto-memory folder of the current project).
     #[arg(value_name = "MEMORY_DIR")]
     dir: Option<PathBuf>,
@@ -72,7 +72,7 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let folder = match args.dir.clone() {
         Some(dir) if is_missing(&dir) => {
             let parent = dir.parent().filter(|p| !p.as_os_str().is_empty());

@@ -10,7 +10,11 @@ use crate::load::agent;
 use crate::settings::Settings;
 
 /// The memory folder of agent `name` as defined for this directory (with these client flags).
-pub fn folder(name: &str, client: &ClientArgs, process: &ProcessEnv) -> anyhow::Result<PathBuf> {
+pub(super) fn folder(
+    name: &str,
+    client: &ClientArgs,
+    process: &ProcessEnv,
+) -> anyhow::Result<PathBuf> {
     let env = client.client_env(process)?;
     let settings = Settings::load(&env);
     let Some(def) = agent::defs::find(&env, &settings, name) else {

@@ -17,7 +17,7 @@ use crate::settings::Settings;
 
 /// Audit a memory library (MEMORY.md, hubs, entries) against the typed write spec.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The memory folder (default: the auto-memory folder the client uses here).
     #[arg(value_name = "MEMORY_DIR", conflicts_with = "all")]
     dir: Option<PathBuf>,
@@ -41,7 +41,7 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(mut args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(mut args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     if let Some(name) = args.agent.take() {
         args.dir = Some(super::agent_memory::folder(&name, &args.client, process)?);
     }

@@ -11,7 +11,7 @@ use crate::render;
 /// Measure MEMORY.md files the client's way (lines and UTF-16 units after stripping) and show
 /// the exact cut and the first dark entry. Exit 1 when any index is over.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// A MEMORY.md, a memory folder, a project folder, or a projects folder
     /// [default: the config dir's projects/, every project swept].
     path: Option<PathBuf>,
@@ -22,7 +22,7 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let agent_dir = match &args.agent {
         Some(name) => Some(super::agent_memory::folder(
             name,

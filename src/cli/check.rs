@@ -13,7 +13,7 @@ use crate::severity::Severity;
 
 /// The least severe finding that fails the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FailOn {
+pub(super) enum FailOn {
     /// Errors fail (the default).
     Error,
     /// Errors and warnings fail.
@@ -25,7 +25,7 @@ pub enum FailOn {
 /// Check a repository: what a session started in each of its directories loads and loses, and
 /// the instruction files that never load.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The repository (default: the git repository of the current directory, else the
     /// current directory).
     #[arg(value_name = "PATH")]
@@ -56,7 +56,7 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let cwd = process.cwd()?.to_path_buf();
     let (root, given) = match &args.path {
         Some(p) => (p.clone(), p.clone()),

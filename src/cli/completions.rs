@@ -16,14 +16,14 @@ use crate::exit::ExitStatus;
 ///   PowerShell: ccmem completions powershell >> $PROFILE
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
-pub struct Args {
+pub(super) struct Args {
     /// The shell.
     #[arg(value_enum)]
     shell: clap_complete::Shell,
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args) -> anyhow::Result<ExitStatus> {
     anyhow::ensure!(
         !super::output::json(),
         "ccmem completions prints a shell script: it has no JSON form"

@@ -14,7 +14,7 @@ const SCHEMA: &str = "ccmem.context/1";
 
 /// Print exactly the memory reminder block(s) the client would send.
 #[derive(Debug, Default, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     #[command(flatten)]
     client: ClientArgs,
     /// Also print what the client attaches when it reads PATH during the session (repeatable,
@@ -45,7 +45,7 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let env = args.client.client_env(process)?;
     let session = load::load_session_with(&env, load::Detail::Reminder);
     let text = if args.after_compact {
@@ -87,7 +87,7 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
 }
 
 /// The error for an agent name the session does not define, with the names it does.
-pub fn unknown_agent(
+pub(super) fn unknown_agent(
     env: &crate::env::ClientEnv,
     settings: &crate::settings::Settings,
     name: &str,
@@ -132,7 +132,9 @@ fn interleave(reading: &[String], bash: &[String]) -> Vec<load::steps::Step> {
 }
 
 /// The `--history` file: a JSON list of tool calls.
-pub fn read_history(path: Option<&std::path::Path>) -> anyhow::Result<Vec<load::compact::Call>> {
+pub(super) fn read_history(
+    path: Option<&std::path::Path>,
+) -> anyhow::Result<Vec<load::compact::Call>> {
     let Some(path) = path else {
         return Ok(Vec::new());
     };

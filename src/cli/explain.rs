@@ -14,7 +14,7 @@ const SCHEMA: &str = "ccmem.explain/1";
 
 /// Print the documentation of an audit or check rule (without CODE: list the rules).
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The rule's name, e.g. `broken-link` or `import-outside-start-dir`.
     code: Option<String>,
 }
@@ -55,7 +55,7 @@ fn entries() -> Vec<Entry> {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args) -> anyhow::Result<ExitStatus> {
     let mut out = super::output::stdout_plain();
     let all = entries();
     let category = |c: Category| format!("{c:?}").to_lowercase();

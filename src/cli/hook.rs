@@ -18,7 +18,7 @@ use crate::load;
 
 /// Claude Code hooks: session-start receipt, memory-write guard, install/uninstall.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     #[command(subcommand)]
     command: Command,
 }
@@ -73,7 +73,7 @@ struct StartArgs {
 }
 
 /// Runs the command.
-pub fn run(args: Args, env: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, env: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     match args.command {
         Command::SessionStart(a) => Ok(guarded("session-start", || session_start_run(a, env))),
         Command::PostToolUse(a) => Ok(guarded("post-tool-use", || post_tool_use_run(a, env))),
@@ -129,7 +129,7 @@ fn session_start_run(a: StartArgs, process: &ProcessEnv) -> anyhow::Result<Optio
 /// command-line parser: the client runs this hook after every Write, Edit and Bash call, so
 /// its cost is start-up, and clap's command tree was most of it. Any other argument list is
 /// `None` (the parser handles it, errors and `--help` included).
-pub fn fast_path(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<ExitStatus> {
+pub(super) fn fast_path(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<ExitStatus> {
     let (Some(hook), Some(event)) = (args.next(), args.next()) else {
         return None;
     };

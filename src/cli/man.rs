@@ -14,14 +14,14 @@ use crate::exit::ExitStatus;
 /// `ccmem man > ~/.local/share/man/man1/ccmem.1` (and `ccmem man receipt > …/ccmem-receipt.1`).
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
-pub struct Args {
+pub(super) struct Args {
     /// A command (e.g. `receipt`, `hook install`); default: ccmem itself.
     #[arg(value_name = "COMMAND", num_args = 0..)]
     command: Vec<String>,
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args) -> anyhow::Result<ExitStatus> {
     anyhow::ensure!(
         !super::output::json(),
         "ccmem man prints a roff manual page: it has no JSON form"

@@ -1,5 +1,12 @@
 //! Command-line interface: clap derive, one file per subcommand. Raw arguments become
 //! immutable values once; commands receive those, never raw strings.
+//!
+//! The process boundary: the one module that prints (what `render` made, progress, errors).
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "cli is the process boundary: it prints what render made, and the errors"
+)]
 
 mod add;
 mod agent_memory;

@@ -14,7 +14,7 @@ use crate::render;
 /// Exit status: 0 when everything that exists loads, 1 when a finding of a kind named by
 /// `--fail-on` is present (default: dark,unloadable,blocked), 2 on usage or I/O errors.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     #[command(flatten)]
     client: ClientArgs,
     /// Also show what the client attaches when it reads PATH during the session (repeatable).
@@ -48,7 +48,7 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let env = args.client.client_env(process)?;
     use super::receipt_shapes::View;
     let view = if let Some(name) = &args.agent {
@@ -87,7 +87,7 @@ pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
 /// One line when the installed client differs from the modeled one (its `--version` is
 /// cached by binary path, mtime and size, so this costs a file read once warm).
 fn client_note(env: &ProcessEnv) -> Option<String> {
-    let cache = crate::verify::version::default_cache_dir(env.vars())?;
+    let cache = crate::env::cache_dir(env.vars())?;
     let installed = crate::verify::version::installed_client_version(&cache, env.var("PATH"))?;
     crate::verify::version::mismatch_note(&installed)
 }

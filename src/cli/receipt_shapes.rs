@@ -12,7 +12,7 @@ use crate::load;
 use crate::render;
 
 /// Which shape view was asked for.
-pub enum View<'a> {
+pub(super) enum View<'a> {
     /// Every agent defined here.
     Agents,
     /// One agent.
@@ -30,7 +30,7 @@ pub enum View<'a> {
 
 /// Prints one view; exit 1 when it shows something lost (a cut agent index, instructions that
 /// do not come back, a load ccmem did not predict).
-pub fn run(
+pub(super) fn run(
     view: View<'_>,
     env: &ClientEnv,
     process: &ProcessEnv,

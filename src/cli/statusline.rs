@@ -18,10 +18,10 @@ const SCHEMA: &str = "ccmem.statusline/1";
 
 /// Print one status line for Claude Code's `statusLine` command.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub(super) struct Args {}
 
 /// Runs the command.
-pub fn run(_args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(_args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let stdin = std::io::stdin();
     let dir = if stdin.is_terminal() {
         String::new()

@@ -36,7 +36,7 @@ const STALE_RETRIES: usize = 3;
 
 /// Restructure an over-budget MEMORY.md into hubs, proving nothing is lost.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The memory folder (default: the auto-memory folder of the current project).
     #[arg(value_name = "MEMORY_DIR")]
     dir: Option<PathBuf>,
@@ -166,7 +166,7 @@ struct Report<'a> {
 }
 
 /// Runs the command.
-pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let args = with_agent_dir(args, process)?;
     let folder = memory_dir(args.dir.clone(), &args.client, process)?;
     if args.dir.is_none()

@@ -14,7 +14,7 @@ use crate::write::{self, Undone};
 
 /// Restore the memory folder to its state before the last ccmem write, byte for byte.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The memory folder (default: the auto-memory folder of the current project).
     #[arg(value_name = "MEMORY_DIR")]
     dir: Option<PathBuf>,
@@ -26,7 +26,7 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let folder = super::tier::memory_dir(args.dir, &args.client, process)?;
     let lock = write::lock(&folder)?;
     let recovered = lock.recover()?;

@@ -26,7 +26,7 @@ use crate::verify::{self, Options, VerifyError, capture, replay, version};
 
 /// Run the installed client against a local stub and compare its memory reminder with ccmem's.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The client binary (a path, or a name looked up on PATH).
     #[arg(long, value_name = "BIN", default_value = "claude")]
     claude: String,
@@ -48,7 +48,7 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(args: Args, env: &ProcessEnv) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: Args, env: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     anyhow::ensure!(
         args.timeout.is_finite() && args.timeout > 0.0,
         "--timeout must be a positive number of seconds"
@@ -78,7 +78,7 @@ pub fn run(args: Args, env: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     };
     match verify::verify(&opts) {
         Ok(outcome) => {
-            let installed = version::default_cache_dir(&vars)
+            let installed = crate::env::cache_dir(&vars)
                 .and_then(|dir| version::cached_version(&outcome.bin, &dir))
                 .unwrap_or_else(|| "unknown".into());
             print_outcome(&outcome, &installed)

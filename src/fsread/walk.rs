@@ -10,7 +10,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 /// How deep the walk goes below the root.
-pub const MAX_DEPTH: usize = 8;
+pub(super) const MAX_DEPTH: usize = 8;
 
 /// A folder that could not be listed (the walk goes on without it).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,7 +23,7 @@ pub struct WalkError {
 
 /// One `.md` entry of the walk.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct MdEntry {
+pub(crate) struct MdEntry {
     /// Path relative to the root, `/`-separated.
     pub rel: String,
     /// The directory entry is a symbolic link (its target is read through it).
@@ -32,7 +32,7 @@ pub struct MdEntry {
 
 /// Every `*.md` below `root`, sorted by relative path, plus the folders that could not be
 /// listed. Fails only when the root itself cannot be listed.
-pub fn md_files(root: &Path) -> std::io::Result<(Vec<MdEntry>, Vec<WalkError>)> {
+pub(crate) fn md_files(root: &Path) -> std::io::Result<(Vec<MdEntry>, Vec<WalkError>)> {
     let meta = std::fs::metadata(root)?;
     let mut seen = HashSet::from([(meta.dev(), meta.ino())]);
     let mut files = Vec::new();

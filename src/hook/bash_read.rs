@@ -25,7 +25,7 @@ use crate::load::steps::Timeline;
 use crate::load::{self, Loaded};
 
 /// Runs the hook for one Bash call.
-pub fn run(input: &PostToolUse, process: &ProcessEnv) -> anyhow::Result<Option<HookOutput>> {
+pub(crate) fn run(input: &PostToolUse, process: &ProcessEnv) -> anyhow::Result<Option<HookOutput>> {
     let Some(command) = input.tool_input.command.as_deref() else {
         return Ok(None);
     };
@@ -62,7 +62,7 @@ pub fn run(input: &PostToolUse, process: &ProcessEnv) -> anyhow::Result<Option<H
 
 /// The blocks a Read of each untracked file of `command` would attach, given the paths the
 /// session already holds.
-pub fn attach(
+pub(crate) fn attach(
     env: &crate::env::ClientEnv,
     session: &load::Session,
     command: &str,

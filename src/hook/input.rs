@@ -8,12 +8,12 @@ use serde::Deserialize;
 
 /// Largest hook input read from stdin. A Write's input carries the whole file content twice
 /// (`tool_input.content` and `tool_response`), so this is generous; anything bigger is refused.
-pub const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Fields every hook event carries.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
-pub struct Common {
+pub(crate) struct Common {
     /// The session's id.
     pub session_id: String,
     /// The session transcript (JSONL).
@@ -27,7 +27,7 @@ pub struct Common {
 /// Input of a `SessionStart` hook.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
-pub struct SessionStart {
+pub(crate) struct SessionStart {
     /// Shared fields.
     #[serde(flatten)]
     pub common: Common,
@@ -39,7 +39,7 @@ pub struct SessionStart {
 /// a Write is skipped by the parser, never copied.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
-pub struct PostToolUse {
+pub(crate) struct PostToolUse {
     /// Shared fields.
     #[serde(flatten)]
     pub common: Common,
@@ -54,7 +54,7 @@ pub struct PostToolUse {
 /// The part of a tool's response ccmem reads (Bash: `stdout`, and an exit code when the client
 /// sends one). Any other shape (a string, a Write's echo of the file) reads as empty.
 #[derive(Debug, Clone, Default)]
-pub struct ToolResponse {
+pub(crate) struct ToolResponse {
     /// Bash: the command's standard output.
     pub stdout: Option<String>,
     /// Bash: its exit code, when given.
@@ -63,7 +63,7 @@ pub struct ToolResponse {
 
 impl ToolResponse {
     /// The exit code, when known.
-    pub fn exit_code(&self) -> Option<i32> {
+    pub(crate) fn exit_code(&self) -> Option<i32> {
         self.code
     }
 }
@@ -96,7 +96,7 @@ impl<'de> Deserialize<'de> for ToolResponse {
 /// The part of a file tool's input ccmem reads.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
-pub struct ToolInput {
+pub(crate) struct ToolInput {
     /// The written file (absolute in practice; resolved against `cwd` otherwise).
     pub file_path: Option<String>,
     /// Bash: the command line.
@@ -106,7 +106,7 @@ pub struct ToolInput {
 /// Input of a `statusLine` command.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
-pub struct StatusLine {
+pub(crate) struct StatusLine {
     /// The session's working directory.
     pub cwd: String,
     /// Workspace folders.
@@ -116,7 +116,7 @@ pub struct StatusLine {
 /// `workspace` of the statusLine input.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
-pub struct Workspace {
+pub(crate) struct Workspace {
     /// The current directory (follows `cd` inside the session).
     pub current_dir: String,
     /// The directory the session started in.
@@ -126,7 +126,7 @@ pub struct Workspace {
 impl StatusLine {
     /// The directory to load for: `workspace.project_dir` (where the session loaded its memory),
     /// else `workspace.current_dir`, else `cwd`.
-    pub fn dir(&self) -> &str {
+    pub(crate) fn dir(&self) -> &str {
         [
             self.workspace.project_dir.as_str(),
             self.workspace.current_dir.as_str(),
@@ -139,7 +139,7 @@ impl StatusLine {
 }
 
 /// Reads all of `reader` (at most [`MAX_INPUT_BYTES`]) and parses it as `T`.
-pub fn read<T: for<'de> Deserialize<'de>>(reader: impl Read) -> anyhow::Result<T> {
+pub(crate) fn read<T: for<'de> Deserialize<'de>>(reader: impl Read) -> anyhow::Result<T> {
     let mut buf = Vec::new();
     reader.take(MAX_INPUT_BYTES + 1).read_to_end(&mut buf)?;
     if buf.len() as u64 > MAX_INPUT_BYTES {
@@ -149,7 +149,7 @@ pub fn read<T: for<'de> Deserialize<'de>>(reader: impl Read) -> anyhow::Result<T
 }
 
 /// Parses hook input bytes as `T` (empty input is an error: the client always sends JSON).
-pub fn parse<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> anyhow::Result<T> {
+pub(crate) fn parse<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> anyhow::Result<T> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         anyhow::bail!("no hook input on stdin (expected the client's JSON)");
     }

@@ -26,15 +26,15 @@ use serde_json::{Value, json};
 
 use crate::env::ClientEnv;
 use crate::settings::json::{Doc, Prop, Span};
-pub use bin::{Resolved, resolve_bin};
+pub(crate) use bin::resolve_bin;
 use edits::{Edits, Style, line_indent};
 
 /// The marker that ends every command ccmem installs.
-pub const MARKER: &str = "# ccmem-managed";
+pub(crate) const MARKER: &str = "# ccmem-managed";
 
 /// The matcher of ccmem's PostToolUse entry: memory writes (the guard) and Bash (reads the client
 /// does not track, see `hook::bash_read`).
-pub const POST_TOOL_USE_MATCHER: &str = "Write|Edit|MultiEdit|Bash";
+pub(crate) const POST_TOOL_USE_MATCHER: &str = "Write|Edit|MultiEdit|Bash";
 
 /// Matchers earlier versions of ccmem installed for its PostToolUse entry: a group of ours still
 /// carrying one is brought up to date (not duplicated beside the new one).
@@ -45,7 +45,7 @@ const BOM: &str = "\u{feff}";
 /// Which settings file to edit (the client's names in brackets).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
-pub enum Scope {
+pub(crate) enum Scope {
     /// `$CLAUDE_CONFIG_DIR/settings.json` or `~/.claude/settings.json` (userSettings).
     User,
     /// `.claude/settings.json` of the current directory, checked in (projectSettings).
@@ -56,7 +56,7 @@ pub enum Scope {
 
 impl Scope {
     /// The settings file of this scope.
-    pub fn path(self, env: &ClientEnv) -> PathBuf {
+    pub(crate) fn path(self, env: &ClientEnv) -> PathBuf {
         match self {
             Scope::User => env.config_dir().join("settings.json"),
             Scope::Project => env.cwd.join(".claude").join("settings.json"),
@@ -66,7 +66,7 @@ impl Scope {
 
     /// The mode a new settings file of this scope gets: private, except the project's shared
     /// file (settings can hold `env` keys).
-    pub fn create_mode(self) -> u32 {
+    pub(crate) fn create_mode(self) -> u32 {
         match self {
             Scope::Project => 0o644,
             Scope::User | Scope::Local => 0o600,
@@ -76,7 +76,7 @@ impl Scope {
 
 /// One hook ccmem installs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// The client's hook event.
     pub event: &'static str,
     /// The group's matcher (`None`: no matcher key).
@@ -86,7 +86,7 @@ pub struct Entry {
 }
 
 /// The hooks ccmem installs, in order.
-pub const ENTRIES: &[Entry] = &[
+pub(crate) const ENTRIES: &[Entry] = &[
     Entry {
         event: "SessionStart",
         matcher: None,
@@ -106,7 +106,7 @@ pub const ENTRIES: &[Entry] = &[
 
 /// The shell command of one hook: `BIN hook SUBCOMMAND[ ARGS] # ccmem-managed`, `BIN` quoted
 /// when it needs it.
-pub fn command(bin: &str, sub: &str, args: &str) -> String {
+pub(crate) fn command(bin: &str, sub: &str, args: &str) -> String {
     let args = args.trim();
     let sep = if args.is_empty() { "" } else { " " };
     format!("{} hook {sub}{sep}{args} {MARKER}", quote(bin))
@@ -125,7 +125,7 @@ fn quote(bin: &str) -> String {
 }
 
 /// True when a hook command is one ccmem installed (it ends with [`MARKER`]).
-pub fn is_ours(command: &str) -> bool {
+pub(crate) fn is_ours(command: &str) -> bool {
     command.trim_end().ends_with(MARKER)
 }
 
@@ -152,7 +152,7 @@ fn runs_our_hook(command: &str, sub: &str, bin: &str) -> bool {
 
 /// What an install or uninstall does.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// The new bytes (`None`: unchanged).
     pub after: Option<Vec<u8>>,
     /// Things the user should know (a hook of theirs left alone, …).
@@ -161,7 +161,7 @@ pub struct Plan {
 
 /// Why a settings file cannot be edited.
 #[derive(Debug, thiserror::Error)]
-pub enum Unusable {
+pub(crate) enum Unusable {
     /// Not JSON the client reads.
     #[error(
         "not valid JSON at line {line} column {column} ({message}); the client does not load it \
@@ -226,7 +226,11 @@ fn encode(original: &[u8], bom: bool, edits: &Edits) -> Vec<u8> {
 
 /// Plans an install into a file of `bytes` (`None`: no file), for the hooks in `entries`
 /// running `bin`.
-pub fn plan_install(bytes: Option<&[u8]>, bin: &str, entries: &[Entry]) -> Result<Plan, Unusable> {
+pub(crate) fn plan_install(
+    bytes: Option<&[u8]>,
+    bin: &str,
+    entries: &[Entry],
+) -> Result<Plan, Unusable> {
     let original = bytes.unwrap_or_default();
     let (bom, text) = decode(original)?;
     let mut notes = Vec::new();
@@ -342,7 +346,7 @@ pub fn plan_install(bytes: Option<&[u8]>, bin: &str, entries: &[Entry]) -> Resul
 /// Plans an uninstall: removes every command ending with [`MARKER`], and the groups, event lists
 /// and `hooks` object that removal empties (ones already empty stay). `None` after: nothing of
 /// ccmem's is there.
-pub fn plan_uninstall(bytes: Option<&[u8]>) -> Result<Plan, Unusable> {
+pub(crate) fn plan_uninstall(bytes: Option<&[u8]>) -> Result<Plan, Unusable> {
     let Some(original) = bytes else {
         return Ok(Plan {
             after: None,
@@ -431,13 +435,8 @@ pub fn plan_uninstall(bytes: Option<&[u8]>) -> Result<Plan, Unusable> {
     Ok(Plan { after, notes })
 }
 
-/// True when the settings text holds any of ccmem's hooks.
-pub fn has_ours(bytes: &[u8]) -> bool {
-    plan_uninstall(Some(bytes)).is_ok_and(|p| p.after.is_some())
-}
-
 /// True when `bytes` is a JSON object with nothing in it.
-pub fn is_empty_object(bytes: &[u8]) -> bool {
+pub(crate) fn is_empty_object(bytes: &[u8]) -> bool {
     decode(bytes).is_ok_and(|(_, t)| {
         Doc::parse(&t).is_ok_and(|d| d.object(d.root).is_some_and(|p| p.is_empty()))
     })
@@ -687,7 +686,7 @@ fn remove_props(
 }
 
 /// A unified diff from `before` to `after` with file headers.
-pub fn diff(path: &Path, before: &str, after: &str) -> String {
+pub(crate) fn diff(path: &Path, before: &str, after: &str) -> String {
     let p = path.display().to_string();
     similar::TextDiff::from_lines(before, after)
         .unified_diff()

@@ -48,7 +48,7 @@ pub struct Entry {
 }
 
 /// The log file of a session.
-pub fn log_path(process: &ProcessEnv, session_id: &str) -> Option<PathBuf> {
+pub(crate) fn log_path(process: &ProcessEnv, session_id: &str) -> Option<PathBuf> {
     let safe: String = session_id
         .chars()
         .map(|c| {
@@ -62,12 +62,16 @@ pub fn log_path(process: &ProcessEnv, session_id: &str) -> Option<PathBuf> {
     if safe.is_empty() {
         return None;
     }
-    let cache = crate::verify::version::default_cache_dir(process.vars())?;
+    let cache = crate::env::cache_dir(process.vars())?;
     Some(cache.join("sessions").join(format!("{safe}.jsonl")))
 }
 
 /// Logs one event with ccmem's prediction.
-pub fn run(input: &Input, process: &ProcessEnv) -> anyhow::Result<()> {
+#[allow(
+    clippy::disallowed_methods,
+    reason = "appends to ccmem's own session log in its cache folder, not a user's file"
+)]
+pub(crate) fn run(input: &Input, process: &ProcessEnv) -> anyhow::Result<()> {
     let Some(path) = log_path(process, &input.session_id) else {
         anyhow::bail!("no session id in the hook input");
     };
@@ -90,7 +94,7 @@ pub fn run(input: &Input, process: &ProcessEnv) -> anyhow::Result<()> {
 
 /// Whether ccmem predicts the load: in the startup block, or attached by a read of the
 /// trigger file.
-pub fn predicted(env: &crate::env::ClientEnv, input: &Input) -> bool {
+pub(crate) fn predicted(env: &crate::env::ClientEnv, input: &Input) -> bool {
     let session = load::load_session_with(env, load::Detail::Reminder);
     if session.entries.iter().any(|e| e.path == input.file_path) {
         return true;
@@ -105,7 +109,7 @@ pub fn predicted(env: &crate::env::ClientEnv, input: &Input) -> bool {
 }
 
 /// The entries logged for a session.
-pub fn read_log(path: &Path) -> anyhow::Result<Vec<Entry>> {
+pub(crate) fn read_log(path: &Path) -> anyhow::Result<Vec<Entry>> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         anyhow::anyhow!(
             "no InstructionsLoaded log at {} ({e}); install the hook with `ccmem hook install` and run a session",

@@ -9,21 +9,21 @@
 //! Conventions: a hook's stdout is JSON only (never coloured, nothing when there is nothing to
 //! say); ccmem's own failures go to stderr in one line and never break the session (exit 0).
 
-pub mod bash_read;
-pub mod input;
-pub mod install;
-pub mod instructions_loaded;
-pub mod output;
-pub mod paths;
-pub mod post_tool_use;
-pub mod session_start;
-pub mod statusline;
-pub mod transcript;
+pub(crate) mod bash_read;
+pub(crate) mod input;
+pub(crate) mod install;
+pub(crate) mod instructions_loaded;
+pub(crate) mod output;
+pub(crate) mod paths;
+pub(crate) mod post_tool_use;
+pub(crate) mod session_start;
+pub(crate) mod statusline;
+pub(crate) mod transcript;
 
 use crate::load::automem::DarkLine;
 
 /// A byte count for people: `512 B`, `2.9 KB`, `5.0 MB` (powers of 1024).
-pub fn human_bytes(bytes: u64) -> String {
+pub(crate) fn human_bytes(bytes: u64) -> String {
     const K: f64 = 1024.0;
     let b = bytes as f64;
     if bytes < 1024 {
@@ -36,7 +36,7 @@ pub fn human_bytes(bytes: u64) -> String {
 }
 
 /// `201–212` (or `201` for one line): the span of dark lines, by their 1-based numbers.
-pub fn line_range(dark: &[DarkLine]) -> String {
+pub(crate) fn line_range(dark: &[DarkLine]) -> String {
     match (dark.first(), dark.last()) {
         (Some(a), Some(b)) if a.line != b.line => format!("{}–{}", a.line, b.line),
         (Some(a), _) => a.line.to_string(),

@@ -7,7 +7,7 @@ use serde::Serialize;
 /// The hook event an output answers (the client drops `hookSpecificOutput` whose
 /// `hookEventName` differs from the event that ran).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Event {
+pub(crate) enum Event {
     /// At session start.
     SessionStart,
     /// After a tool ran.
@@ -17,7 +17,7 @@ pub enum Event {
 /// A hook's stdout JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct HookOutput {
+pub(crate) struct HookOutput {
     /// A message for the operator (shown in the terminal, never sent to the model).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub system_message: Option<String>,
@@ -29,7 +29,7 @@ pub struct HookOutput {
 /// `hookSpecificOutput` for SessionStart and PostToolUse.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Specific {
+pub(crate) struct Specific {
     /// Must equal the running event.
     pub hook_event_name: Event,
     /// Text added to the model's context.
@@ -38,7 +38,7 @@ pub struct Specific {
 
 impl HookOutput {
     /// An output with an operator message and, optionally, context for the model.
-    pub fn new(event: Event, message: Option<String>, context: Option<String>) -> Self {
+    pub(crate) fn new(event: Event, message: Option<String>, context: Option<String>) -> Self {
         HookOutput {
             system_message: message,
             hook_specific_output: context.map(|additional_context| Specific {
@@ -49,13 +49,13 @@ impl HookOutput {
     }
 
     /// True when there is nothing to print.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.system_message.is_none() && self.hook_specific_output.is_none()
     }
 
     /// The single line of JSON printed on stdout (with its newline), or `None` when empty:
     /// an empty output prints nothing at all.
-    pub fn to_line(&self) -> Option<String> {
+    pub(crate) fn to_line(&self) -> Option<String> {
         if self.is_empty() {
             return None;
         }
@@ -66,7 +66,7 @@ impl HookOutput {
 }
 
 /// Truncates `text` to at most `max_chars` characters, on a character boundary.
-pub fn clip(text: &str, max_chars: usize) -> (&str, bool) {
+pub(crate) fn clip(text: &str, max_chars: usize) -> (&str, bool) {
     match text.char_indices().nth(max_chars) {
         Some((at, _)) => (&text[..at], true),
         None => (text, false),

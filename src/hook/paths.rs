@@ -4,11 +4,11 @@
 use std::path::{Component, Path, PathBuf};
 
 /// Instruction file names the client loads (exact case).
-pub const INSTRUCTION_NAMES: [&str; 3] = ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md"];
+pub(crate) const INSTRUCTION_NAMES: [&str; 3] = ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md"];
 
 /// What a written path is, as far as memory goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Target {
+pub(crate) enum Target {
     /// Not a memory file: the hook exits at once.
     Other,
     /// A `MEMORY.md`: measure what the next session will load.
@@ -21,7 +21,7 @@ pub enum Target {
 }
 
 /// Classifies a written path from its text alone.
-pub fn classify(path: &Path) -> Target {
+pub(crate) fn classify(path: &Path) -> Target {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return Target::Other;
     };
@@ -56,7 +56,7 @@ pub fn classify(path: &Path) -> Target {
 }
 
 /// `file_path` made absolute against `cwd` (lexically: the file may not exist any more).
-pub fn absolute(file_path: &str, cwd: &str) -> PathBuf {
+pub(crate) fn absolute(file_path: &str, cwd: &str) -> PathBuf {
     let p = Path::new(file_path);
     if p.is_absolute() {
         p.to_path_buf()

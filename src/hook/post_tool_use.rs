@@ -21,13 +21,13 @@ use super::{human_bytes, line_range};
 use crate::env::ProcessEnv;
 
 /// The file tools whose writes are checked.
-pub const TOOLS: [&str; 3] = ["Write", "Edit", "MultiEdit"];
+pub(crate) const TOOLS: [&str; 3] = ["Write", "Edit", "MultiEdit"];
 
 /// Largest list of dark entries given to the model, in characters.
-pub const CONTEXT_MAX_CHARS: usize = 4_000;
+pub(crate) const CONTEXT_MAX_CHARS: usize = 4_000;
 
 /// Runs the guard for one hook input. `Ok(None)` means "say nothing" (the common case).
-pub fn run(input: &PostToolUse, env: &ProcessEnv) -> anyhow::Result<Option<HookOutput>> {
+pub(crate) fn run(input: &PostToolUse, env: &ProcessEnv) -> anyhow::Result<Option<HookOutput>> {
     if input.tool_name == "Bash" {
         return super::bash_read::run(input, env);
     }
@@ -105,7 +105,7 @@ fn in_agent_memory_folder(path: &Path) -> bool {
 }
 
 /// What to say after a write to MEMORY.md measured as `state`.
-pub fn index_verdict(shown_path: &str, state: &IndexState) -> Option<HookOutput> {
+pub(crate) fn index_verdict(shown_path: &str, state: &IndexState) -> Option<HookOutput> {
     let m = match state {
         IndexState::Loaded(m) => m,
         IndexState::TooLarge { bytes } => {
@@ -220,7 +220,7 @@ fn fix_advice() -> String {
 /// (the library's one reachability, as `audit` and `tier` count it: a link in the loaded part
 /// of MEMORY.md, or in a hub that part links), say so. A file linked only from past the cut is
 /// not reached.
-pub fn topic_verdict(path: &Path, lib: &Library) -> Option<HookOutput> {
+pub(crate) fn topic_verdict(path: &Path, lib: &Library) -> Option<HookOutput> {
     let i = memory::session::file_at(lib, path)?;
     let reach = lib.reach()[i];
     if memory::session::reached(reach) {
@@ -281,7 +281,7 @@ fn dark_pointer(lib: &Library, i: usize) -> Option<usize> {
 
 /// After a write to an instruction file that loads at startup: warn when it passes the client's
 /// own 40,000-character size warning.
-pub fn instruction_verdict(path: &Path, session: &Session) -> Option<HookOutput> {
+pub(crate) fn instruction_verdict(path: &Path, session: &Session) -> Option<HookOutput> {
     let target = path.to_string_lossy();
     let entry = session.entries.iter().find(|e| e.path == target)?;
     let chars = crate::text::js::utf16_len(&entry.content);

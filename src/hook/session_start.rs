@@ -11,14 +11,14 @@ use super::{human_bytes, line_range};
 
 /// Largest `additionalContext` `--recover` adds, in characters (the dark entries are cut there,
 /// and the rest is named by line number).
-pub const RECOVER_MAX_CHARS: usize = 8_000;
+pub(crate) const RECOVER_MAX_CHARS: usize = 8_000;
 
 /// Longest preview of a dark entry in the operator message, in characters.
-pub const PREVIEW_CHARS: usize = 80;
+pub(crate) const PREVIEW_CHARS: usize = 80;
 
 /// What the hook prints, chosen by the command-line switches.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Options {
+pub(crate) struct Options {
     /// Print the receipt even when nothing went dark.
     pub always: bool,
     /// Add the dark entries to the model's context.
@@ -26,7 +26,7 @@ pub struct Options {
 }
 
 /// The hook output for a loaded session (empty when all is well and not `always`).
-pub fn output(session: &Session, opts: Options) -> HookOutput {
+pub(crate) fn output(session: &Session, opts: Options) -> HookOutput {
     let receipt = receipt(session);
     let pending = crate::memory::pending::of_session(session).map(|p| p.message());
     let problem = match (problem(session), pending) {
@@ -145,7 +145,7 @@ fn recover(session: &Session) -> Option<String> {
 /// After a compaction (`source: "compact"`): a short message when instruction files the
 /// session had (nested CLAUDE.md files, path rules attached by earlier reads) do not come back
 /// (SPEC-compaction A3–A4: only the 5 newest files of the read state are restored).
-pub fn after_compact(
+pub(crate) fn after_compact(
     env: &crate::env::ClientEnv,
     session: &Session,
     calls: &[crate::load::compact::Call],

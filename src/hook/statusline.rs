@@ -9,7 +9,7 @@ use crate::load::automem::IndexState;
 
 /// What the status line shows, also printed as JSON with `--json`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Status {
+pub(crate) struct Status {
     /// Memory files in the startup block.
     pub files: usize,
     /// Lines of MEMORY.md the client counts, when it loaded.
@@ -24,7 +24,7 @@ pub struct Status {
 
 impl Status {
     /// Summarises a loaded session.
-    pub fn of(session: &Session) -> Self {
+    pub(crate) fn of(session: &Session) -> Self {
         let mut s = Status {
             files: session.entries.len(),
             ..Status::default()
@@ -52,7 +52,7 @@ impl Status {
 
     /// The line: `mem 187/200 lines · 2 dark`, `mem 23.1k/25k units · 4 dark` when size is the
     /// nearer limit, `mem 3 files` without an index.
-    pub fn line(&self) -> String {
+    pub(crate) fn line(&self) -> String {
         let mut parts = Vec::new();
         match (self.index_lines, self.index_utf16) {
             (Some(lines), Some(utf16)) if utf16 * INDEX_MAX_LINES > lines * INDEX_MAX_UTF16 => {

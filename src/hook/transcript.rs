@@ -9,11 +9,11 @@ use serde_json::Value;
 use crate::load::compact::Call;
 
 /// Largest transcript read.
-pub const MAX_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_BYTES: u64 = 64 * 1024 * 1024;
 
 /// A transcript read once.
 #[derive(Debug, Default)]
-pub struct Transcript {
+pub(crate) struct Transcript {
     /// Read, Bash and Write calls, in order.
     pub calls: Vec<Call>,
     /// Paths shown after `Contents of ` (startup block, nested attachments, hook context) and
@@ -23,7 +23,7 @@ pub struct Transcript {
 
 impl Transcript {
     /// Reads the transcript at `path` (missing or unreadable: empty).
-    pub fn read(path: &Path) -> Self {
+    pub(crate) fn read(path: &Path) -> Self {
         let mut out = Transcript::default();
         let Ok(bytes) = crate::fsread::read_capped(path, MAX_BYTES) else {
             return out;

@@ -182,7 +182,7 @@ fn fix_of(doc: &str) -> String {
 macro_rules! declare_rule {
     ($(#[doc = $doc:literal])+ pub const RULE = ($name:literal, $cat:ident, $applies:ident, $check:expr);) => {
         $(#[doc = $doc])+
-        pub const RULE: $crate::rules::Rule = $crate::rules::Rule {
+        pub(crate) const RULE: $crate::rules::Rule = $crate::rules::Rule {
             name: $name,
             category: $crate::rules::Category::$cat,
             applies: $crate::memory::spec::Applies::$applies,

@@ -106,7 +106,7 @@ static EACH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 });
 
 /// `(byte range, kind)` of every secret in `text`.
-pub fn find(text: &str) -> Vec<(std::ops::Range<usize>, &'static str)> {
+pub(super) fn find(text: &str) -> Vec<(std::ops::Range<usize>, &'static str)> {
     let mut out = Vec::new();
     if LITERALS.is_match(text) {
         for k in SET.matches(text).iter() {

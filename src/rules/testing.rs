@@ -7,7 +7,7 @@ use crate::config::Config;
 use crate::memory::library::{Library, LoadOptions};
 
 /// A temporary library.
-pub struct Fixture {
+pub(super) struct Fixture {
     pub dir: tempfile::TempDir,
     /// Used instead of any `ccmem.toml` when set.
     pub config: Option<Config>,
@@ -15,13 +15,13 @@ pub struct Fixture {
 }
 
 /// Frontmatter of a clean entry, with `extra` lines appended.
-pub fn fm(kind: &str, extra: &str) -> String {
+pub(super) fn fm(kind: &str, extra: &str) -> String {
     format!("---\nname: n\ndescription: d\ntype: {kind}\nmodified: 2026-11-01\n{extra}---\n")
 }
 
 impl Fixture {
     /// Writes `files` (relative path, text).
-    pub fn new(files: &[(&str, &str)]) -> Fixture {
+    pub(super) fn new(files: &[(&str, &str)]) -> Fixture {
         let dir = tempfile::tempdir().unwrap();
         for (name, text) in files {
             let p = dir.path().join(name);
@@ -36,12 +36,12 @@ impl Fixture {
     }
 
     /// The audit settings to change (starting from the defaults).
-    pub fn config(&mut self) -> &mut Config {
+    pub(super) fn config(&mut self) -> &mut Config {
         self.config.get_or_insert_with(Config::default)
     }
 
     /// The library as loaded (with [`Fixture::config`] when set, else its `ccmem.toml`).
-    pub fn library(&self) -> Library {
+    pub(super) fn library(&self) -> Library {
         match &self.config {
             Some(c) => Library::load_configured(self.dir.path(), c.clone(), None, None).unwrap(),
             None => Library::load(self.dir.path(), &LoadOptions::default()).unwrap(),
@@ -49,12 +49,12 @@ impl Fixture {
     }
 
     /// Audits with every rule of the library's spec.
-    pub fn audit(&self) -> Audit {
+    pub(super) fn audit(&self) -> Audit {
         audit(self.library(), self.now).unwrap()
     }
 
     /// `(path, line)` of every finding of `rule`.
-    pub fn found(&self, rule: &str) -> Vec<(String, usize)> {
+    pub(super) fn found(&self, rule: &str) -> Vec<(String, usize)> {
         self.audit()
             .diagnostics
             .into_iter()
@@ -64,14 +64,14 @@ impl Fixture {
     }
 
     /// Paths with at least one finding of `rule`.
-    pub fn paths(&self, rule: &str) -> Vec<String> {
+    pub(super) fn paths(&self, rule: &str) -> Vec<String> {
         let mut p: Vec<String> = self.found(rule).into_iter().map(|(p, _)| p).collect();
         p.dedup();
         p
     }
 
     /// Messages of `rule`.
-    pub fn messages(&self, rule: &str) -> Vec<String> {
+    pub(super) fn messages(&self, rule: &str) -> Vec<String> {
         self.audit()
             .diagnostics
             .into_iter()

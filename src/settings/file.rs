@@ -25,7 +25,7 @@ use crate::text::js;
 
 /// The settings text of a file's bytes, decoded the way `Owe` decides and without the one
 /// leading U+FEFF `ki` skips.
-pub fn decode(bytes: &[u8]) -> String {
+pub(crate) fn decode(bytes: &[u8]) -> String {
     let text = if bytes.starts_with(&[0xff, 0xfe]) {
         // The BOM is decoded too (as U+FEFF, skipped below); an odd last byte is dropped.
         char::decode_utf16(
@@ -46,7 +46,7 @@ pub fn decode(bytes: &[u8]) -> String {
 
 /// The settings of one file's text (`Ok(None)`: blank, an empty layer), or why the client
 /// loads none of it.
-pub fn parse(text: &str) -> Result<Option<Value>, String> {
+pub(crate) fn parse(text: &str) -> Result<Option<Value>, String> {
     if js::trim(text).is_empty() {
         return Ok(None);
     }

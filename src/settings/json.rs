@@ -23,7 +23,7 @@ use crate::constants::SETTINGS_COPY_MAX_DEPTH;
 
 /// A half-open byte range of the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Span {
+pub(crate) struct Span {
     /// First byte.
     pub start: usize,
     /// One past the last byte.
@@ -33,7 +33,7 @@ pub struct Span {
 /// One property of an object: its key, where the property starts (the key's opening quote) and
 /// its value.
 #[derive(Debug)]
-pub struct Prop<'a> {
+pub(crate) struct Prop<'a> {
     /// The key, unescaped (a lone surrogate escape read as U+FFFD).
     pub key: String,
     /// Where the key's opening quote is.
@@ -44,7 +44,7 @@ pub struct Prop<'a> {
 
 /// The parsed text: every offset is relative to it.
 #[derive(Debug)]
-pub struct Doc<'a> {
+pub(crate) struct Doc<'a> {
     text: &'a str,
     /// The root value.
     pub root: &'a RawValue,
@@ -52,7 +52,7 @@ pub struct Doc<'a> {
 
 /// Why the text is not a JSON document.
 #[derive(Debug)]
-pub struct Invalid {
+pub(crate) struct Invalid {
     /// 1-based line.
     pub line: usize,
     /// 1-based column.
@@ -73,7 +73,7 @@ impl fmt::Display for Invalid {
 
 impl<'a> Doc<'a> {
     /// Parses `text` as `JSON.parse` does (strict JSON, any depth).
-    pub fn parse(text: &'a str) -> Result<Self, Invalid> {
+    pub(crate) fn parse(text: &'a str) -> Result<Self, Invalid> {
         let root: &RawValue = serde_json::from_str(text).map_err(|e| Invalid {
             line: e.line(),
             column: e.column(),
@@ -83,12 +83,12 @@ impl<'a> Doc<'a> {
     }
 
     /// The text.
-    pub fn text(&self) -> &'a str {
+    pub(crate) fn text(&self) -> &'a str {
         self.text
     }
 
     /// Where a value borrowed from this text lies.
-    pub fn span(&self, v: &RawValue) -> Span {
+    pub(crate) fn span(&self, v: &RawValue) -> Span {
         let start = v.get().as_ptr() as usize - self.text.as_ptr() as usize;
         Span {
             start,
@@ -98,7 +98,7 @@ impl<'a> Doc<'a> {
 
     /// The properties of an object value, in order, a repeated key as often as it is written
     /// (`None`: not an object).
-    pub fn object(&self, v: &'a RawValue) -> Option<Vec<Prop<'a>>> {
+    pub(crate) fn object(&self, v: &'a RawValue) -> Option<Vec<Prop<'a>>> {
         let raw = v.get();
         if !raw.starts_with('{') {
             return None;
@@ -117,7 +117,7 @@ impl<'a> Doc<'a> {
     }
 
     /// The elements of an array value (`None`: not an array).
-    pub fn array(&self, v: &'a RawValue) -> Option<Vec<&'a RawValue>> {
+    pub(crate) fn array(&self, v: &'a RawValue) -> Option<Vec<&'a RawValue>> {
         let raw = v.get();
         if !raw.starts_with('[') {
             return None;
@@ -127,7 +127,7 @@ impl<'a> Doc<'a> {
     }
 
     /// The last property named `key` (the one `JSON.parse` keeps).
-    pub fn get<'p>(&self, props: &'p [Prop<'a>], key: &str) -> Option<&'p Prop<'a>> {
+    pub(crate) fn get<'p>(&self, props: &'p [Prop<'a>], key: &str) -> Option<&'p Prop<'a>> {
         props.iter().rev().find(|p| p.key == key)
     }
 
@@ -136,7 +136,7 @@ impl<'a> Doc<'a> {
     /// [`SETTINGS_COPY_MAX_DEPTH`] deep (the root is 1) becomes `null`, or, as a property whose
     /// value holds nothing but objects, is left out. A number out of `f64` range (`Infinity` to
     /// the client) is `null` here.
-    pub fn value(&self) -> Value {
+    pub(crate) fn value(&self) -> Value {
         self.copy(self.root, 1)
     }
 

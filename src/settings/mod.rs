@@ -12,8 +12,8 @@
 //! the keys ccmem reads); one the client would drop is absent too, and is reported in
 //! [`Settings::problems`].
 
-pub mod file;
-pub mod json;
+pub(crate) mod file;
+pub(crate) mod json;
 
 use std::path::PathBuf;
 

@@ -13,6 +13,18 @@ pub mod links;
 pub mod markdown;
 pub mod sanitize;
 
+/// Byte offset and text (without the newline) of 1-based line `n`.
+pub fn line_at(text: &str, n: usize) -> Option<(usize, &str)> {
+    let mut start = 0;
+    for (k, l) in text.split_inclusive('\n').enumerate() {
+        if k + 1 == n {
+            return Some((start, l.trim_end_matches(['\n', '\r'])));
+        }
+        start += l.len();
+    }
+    None
+}
+
 /// The 1-based line holding byte `offset` of `text`.
 pub fn line_of(text: &str, offset: usize) -> usize {
     let end = offset.min(text.len());
@@ -21,4 +33,15 @@ pub fn line_of(text: &str, offset: usize) -> usize {
         .filter(|&&b| b == b'\n')
         .count()
         + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_found_by_number() {
+        assert_eq!(line_at("a\nbc\r\nd", 2), Some((2, "bc")));
+        assert_eq!(line_at("a\n", 2), None);
+    }
 }

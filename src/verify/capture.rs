@@ -24,6 +24,10 @@
 //!   the client flags, the memory switches set in the environment ([`MEMORY_VARS`]), and a
 //!   `setup` that makes the folders git would not keep empty: the cwd, and `.git/` when ROOT is
 //!   a git root (so the case keeps the git-root semantics of auto memory).
+#![allow(
+    clippy::disallowed_methods,
+    reason = "capture writes the case folders a developer records (case.json, expected.txt, tree/), never a user's memory"
+)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

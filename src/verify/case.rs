@@ -127,6 +127,10 @@ pub fn materialize(
 }
 
 /// Copies a folder recursively, keeping symlinks as symlinks.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "copies a recorded case into a scratch folder to run the client in, not a user's file"
+)]
 pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
     for entry in std::fs::read_dir(from)? {

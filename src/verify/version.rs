@@ -4,11 +4,11 @@
 //!
 //! Cache file: `CACHE_DIR/client-version.json`, an object keyed by the binary's real path:
 //! `{"/usr/bin/claude": {"mtime_ns": 1, "size": 2, "version": "2.1.332 (Claude Code)"}}`.
-//! `CACHE_DIR` is `$XDG_CACHE_HOME/ccmem`, else `$HOME/.cache/ccmem` ([`default_cache_dir`]).
+//! `CACHE_DIR` is `$XDG_CACHE_HOME/ccmem`, else `$HOME/.cache/ccmem` ([`crate::env::cache_dir`]).
 //! It is written atomically (temp file + rename); a corrupt cache is ignored and rewritten.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -26,14 +26,6 @@ struct Entry {
     mtime_ns: i128,
     size: u64,
     version: String,
-}
-
-/// ccmem's cache folder for these environment variables.
-pub fn default_cache_dir(vars: &BTreeMap<String, String>) -> Option<PathBuf> {
-    match vars.get("XDG_CACHE_HOME").filter(|v| v.starts_with('/')) {
-        Some(x) => Some(Path::new(x).join("ccmem")),
-        None => vars.get("HOME").map(|h| Path::new(h).join(".cache/ccmem")),
-    }
 }
 
 /// The installed client's `--version` line (`claude` on `PATH`), from the cache when the
@@ -78,6 +70,10 @@ pub fn cached_version(bin: &Path, cache_dir: &Path) -> Option<String> {
     Some(version)
 }
 
+#[allow(
+    clippy::disallowed_methods,
+    reason = "ccmem's own version cache in its cache folder, not a user's file"
+)]
 fn store(dir: &Path, file: &Path, cache: &BTreeMap<String, Entry>) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let tmp = dir.join(format!(".{FILE}.{}", std::process::id()));
@@ -95,6 +91,7 @@ pub fn mismatch_note(installed: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use std::os::unix::fs::PermissionsExt;
+    use std::path::PathBuf;
 
     use super::*;
 
@@ -147,23 +144,5 @@ mod tests {
         );
         let note = mismatch_note("9.9.9 (Claude Code)").unwrap();
         assert!(note.contains("9.9.9") && note.contains(CLIENT_VERSION));
-    }
-
-    #[test]
-    fn cache_dir_prefers_absolute_xdg() {
-        let vars = |kv: &[(&str, &str)]| {
-            kv.iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect::<BTreeMap<_, _>>()
-        };
-        assert_eq!(
-            default_cache_dir(&vars(&[("XDG_CACHE_HOME", "/x"), ("HOME", "/h")])),
-            Some(PathBuf::from("/x/ccmem"))
-        );
-        assert_eq!(
-            default_cache_dir(&vars(&[("XDG_CACHE_HOME", "rel"), ("HOME", "/h")])),
-            Some(PathBuf::from("/h/.cache/ccmem"))
-        );
-        assert_eq!(default_cache_dir(&vars(&[])), None);
     }
 }

@@ -5,7 +5,7 @@
 //! CLI tests that build their own trees ([`tree`], [`ccmem`], [`json`]).
 #![allow(dead_code)]
 
-pub mod shapes;
+pub(crate) mod shapes;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -14,16 +14,16 @@ use std::process::Command;
 
 use serde_json::Value;
 
-pub const MANAGED: &str = "/etc/claude-code";
+pub(crate) const MANAGED: &str = "/etc/claude-code";
 
-pub struct Case {
+pub(crate) struct Case {
     pub name: String,
     pub dir: PathBuf,
     pub spec: Value,
     pub expected: String,
 }
 
-pub fn cases(folders: &[&str]) -> Vec<Case> {
+pub(crate) fn cases(folders: &[&str]) -> Vec<Case> {
     let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle");
     let mut out = Vec::new();
     for folder in folders {
@@ -54,7 +54,7 @@ pub fn cases(folders: &[&str]) -> Vec<Case> {
 }
 
 /// A fresh folder holding `files` (path relative to it, text), subfolders made as needed.
-pub fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+pub(crate) fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for (name, text) in files {
         let p = dir.path().join(name);
@@ -66,7 +66,7 @@ pub fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
 
 /// ccmem with `args`, run in `cwd` with colours off, the clock at 2026-11-29 (`CCMEM_NOW`) and
 /// no injected fault.
-pub fn ccmem(args: &[&str], cwd: &Path) -> std::process::Output {
+pub(crate) fn ccmem(args: &[&str], cwd: &Path) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_ccmem"))
         .args(args)
         .current_dir(cwd)
@@ -78,13 +78,13 @@ pub fn ccmem(args: &[&str], cwd: &Path) -> std::process::Output {
 }
 
 /// [`ccmem`]'s stdout as JSON; panics with ccmem's stderr when it is not JSON.
-pub fn json(args: &[&str], cwd: &Path) -> Value {
+pub(crate) fn json(args: &[&str], cwd: &Path) -> Value {
     let out = ccmem(args, cwd);
     serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stderr)))
 }
 
-pub fn copy_tree(from: &Path, to: &Path) {
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for entry in fs::read_dir(from).unwrap().flatten() {
         let (src, dst) = (entry.path(), to.join(entry.file_name()));
@@ -99,14 +99,14 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-pub fn slug(p: &str) -> String {
+pub(crate) fn slug(p: &str) -> String {
     p.chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect()
 }
 
 /// A case laid out on disk.
-pub struct Materialized {
+pub(crate) struct Materialized {
     pub tmp: tempfile::TempDir,
     pub root: String,
     pub managed: String,
@@ -116,12 +116,12 @@ pub struct Materialized {
 
 impl Materialized {
     /// `{ROOT}` replaced by the root.
-    pub fn sub(&self, s: &str) -> String {
+    pub(crate) fn sub(&self, s: &str) -> String {
         s.replace("{ROOT}", &self.root)
     }
 
     /// Runs ccmem with `args` in the case's cwd; returns (stdout normalized, stderr, success).
-    pub fn ccmem(&self, args: &[String]) -> (String, String, bool) {
+    pub(crate) fn ccmem(&self, args: &[String]) -> (String, String, bool) {
         let out = Command::new(env!("CARGO_BIN_EXE_ccmem"))
             .args(args)
             .current_dir(&self.cwd)
@@ -142,7 +142,7 @@ impl Materialized {
 }
 
 /// Copies the case's tree to a fresh ROOT and runs its setup script.
-pub fn materialize(case: &Case) -> Materialized {
+pub(crate) fn materialize(case: &Case) -> Materialized {
     let mut builder = tempfile::Builder::new();
     builder.prefix("ccoracle");
     // A case whose expected text depends on ROOT's length (the restore total counts the paths
@@ -208,7 +208,7 @@ pub fn materialize(case: &Case) -> Materialized {
 }
 
 /// The case's client flags (`args`).
-pub fn client_args(case: &Case) -> Vec<String> {
+pub(crate) fn client_args(case: &Case) -> Vec<String> {
     case.spec
         .get("args")
         .and_then(Value::as_array)
@@ -221,7 +221,7 @@ pub fn client_args(case: &Case) -> Vec<String> {
 }
 
 /// Runs `compare` on every case, four at a time; fails with every difference.
-pub fn check_all(all: &[Case], compare: impl Fn(&Case) -> Option<String> + Sync) {
+pub(crate) fn check_all(all: &[Case], compare: impl Fn(&Case) -> Option<String> + Sync) {
     assert!(!all.is_empty(), "no cases found");
     let next = std::sync::atomic::AtomicUsize::new(0);
     let failures = std::sync::Mutex::new(Vec::new());

@@ -65,7 +65,7 @@ fn run(m: &Materialized, case: &Case, mut args: Vec<String>) -> Result<String, S
     if ok { Ok(got) } else { Err(stderr) }
 }
 
-pub fn compare_agent(case: &Case) -> Option<String> {
+pub(crate) fn compare_agent(case: &Case) -> Option<String> {
     let m = materialize(case);
     let name = case.spec["agent"].as_str().unwrap().to_owned();
     let want_rem = section(&case.expected, "memory reminder").trim_end_matches('\n');
@@ -100,7 +100,7 @@ fn compare_blocks(case: &Case, m: &Materialized, args: Vec<String>, want: &str) 
     }
 }
 
-pub fn compare_steps(case: &Case) -> Option<String> {
+pub(crate) fn compare_steps(case: &Case) -> Option<String> {
     let m = materialize(case);
     let mut args = Vec::new();
     for s in case.spec["steps"].as_array().unwrap() {
@@ -145,7 +145,7 @@ fn filetime(secs: i64) -> std::time::SystemTime {
     std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs as u64)
 }
 
-pub fn compare_compact(case: &Case) -> Option<String> {
+pub(crate) fn compare_compact(case: &Case) -> Option<String> {
     let m = materialize(case);
     set_mtimes(&m, &case.spec);
     let turn1 = case.spec["turn1"].as_array().unwrap();

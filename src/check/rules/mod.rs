@@ -125,7 +125,7 @@ pub struct Token {
 /// The `@path` token on `line` of `importer` whose resolved target is `target`.
 pub fn token(ctx: &Ctx, importer: &str, line: usize, target: &str) -> Option<Token> {
     let text = ctx.text(importer)?;
-    let (start, src) = crate::render::findings::snippet::line_at(&text, line)?;
+    let (start, src) = crate::text::line_at(&text, line)?;
     let real = std::fs::canonicalize(importer).ok()?;
     let real = real.to_string_lossy();
     let home = ctx.home();

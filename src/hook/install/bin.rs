@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 /// The program the hooks will run, and what the user should know about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Resolved {
+pub(crate) struct Resolved {
     /// As written into the command.
     pub bin: String,
     /// Why this one (for the summary).
@@ -20,7 +20,7 @@ pub struct Resolved {
 }
 
 /// Decides the hooks' program. `given`: `--bin`; `exe`: the running binary; `path`: `$PATH`.
-pub fn resolve_bin(given: Option<&str>, exe: Option<&Path>, path: Option<&str>) -> Resolved {
+pub(crate) fn resolve_bin(given: Option<&str>, exe: Option<&Path>, path: Option<&str>) -> Resolved {
     let on_path = |name: &str| -> Option<PathBuf> {
         std::env::split_paths(path.unwrap_or(""))
             .filter(|d| !d.as_os_str().is_empty())

@@ -8,23 +8,23 @@ use crate::settings::json::Span;
 
 /// Text replacements, applied together. Ranges never overlap.
 #[derive(Debug, Default)]
-pub struct Edits {
+pub(super) struct Edits {
     by_start: BTreeMap<usize, (usize, String)>,
 }
 
 impl Edits {
     /// Replaces `span` with `text` (an empty span inserts).
-    pub fn replace(&mut self, span: Span, text: String) {
+    pub(super) fn replace(&mut self, span: Span, text: String) {
         self.by_start.insert(span.start, (span.end, text));
     }
 
     /// Whether there is nothing to do.
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.by_start.is_empty()
     }
 
     /// `original` with every replacement made (offsets are byte offsets into it).
-    pub fn apply_bytes(&self, original: &[u8]) -> Vec<u8> {
+    pub(super) fn apply_bytes(&self, original: &[u8]) -> Vec<u8> {
         let mut out = Vec::with_capacity(original.len() + 512);
         let mut at = 0;
         for (start, (end, with)) in &self.by_start {
@@ -39,7 +39,7 @@ impl Edits {
 
 /// How the file lays out its JSON, to write new entries the same way.
 #[derive(Debug, Clone)]
-pub struct Style {
+pub(super) struct Style {
     /// One level of indentation (empty: the file is on one line).
     pub indent: String,
     /// `\n` or `\r\n`.
@@ -48,7 +48,7 @@ pub struct Style {
 
 impl Style {
     /// The style of `text`: the indentation of its first indented line, its line ending.
-    pub fn of(text: &str) -> Self {
+    pub(super) fn of(text: &str) -> Self {
         let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
         let indent = if !text.trim().contains('\n') && !text.trim().is_empty() {
             String::new()
@@ -65,7 +65,7 @@ impl Style {
     }
 
     /// `value` serialized in this style, its continuation lines indented by `base`.
-    pub fn render(&self, value: &serde_json::Value, base: &str) -> String {
+    pub(super) fn render(&self, value: &serde_json::Value, base: &str) -> String {
         if self.indent.is_empty() {
             return value.to_string();
         }
@@ -81,7 +81,7 @@ impl Style {
 }
 
 /// The indentation of the line `at` is on.
-pub fn line_indent(text: &str, at: usize) -> String {
+pub(super) fn line_indent(text: &str, at: usize) -> String {
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     text[line_start..]
         .chars()

@@ -12,7 +12,7 @@ use crate::text::js;
 const NOTICE: &str = "\n\n> Only the start of this file is shown.";
 
 /// The attached content of `content` (already processed), or `None` when it is not cut.
-pub fn cut(content: &str, path: &str, limit_utf16: usize) -> Option<String> {
+pub(super) fn cut(content: &str, path: &str, limit_utf16: usize) -> Option<String> {
     let text = js::trim(content);
     if js::utf16_len(text) <= limit_utf16 {
         return None;

@@ -49,7 +49,7 @@ impl Value {
 }
 
 /// The pattern list of a `paths` value (`ra`), before the `/**` suffix removal.
-pub fn pattern_list(value: &Value) -> Vec<String> {
+pub(super) fn pattern_list(value: &Value) -> Vec<String> {
     let mut budget = Budget::default();
     let mut out = Vec::new();
     flatten(value, &mut budget, &mut out);

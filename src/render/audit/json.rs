@@ -8,7 +8,7 @@ use serde_json::json;
 use super::{Audited, shown_path, total};
 
 /// The versioned schema name of the audit's JSON document.
-pub const SCHEMA: &str = "ccmem.audit/1";
+pub(super) const SCHEMA: &str = "ccmem.audit/1";
 
 #[derive(Serialize)]
 struct Diag<'a> {

@@ -6,6 +6,7 @@ use annotate_snippets::{AnnotationKind, Group, Level, Origin, Snippet};
 
 use super::Finding;
 use crate::severity::Severity;
+use crate::text::line_at;
 
 /// The report group of one finding; `text` is the file's text, when it could be read.
 pub fn group<'a>(f: &'a Finding, path: &'a str, text: Option<&'a str>) -> Group<'a> {
@@ -49,27 +50,9 @@ pub fn group<'a>(f: &'a Finding, path: &'a str, text: Option<&'a str>) -> Group<
     }
 }
 
-/// Byte offset and text (without the newline) of 1-based line `n`.
-pub fn line_at(text: &str, n: usize) -> Option<(usize, &str)> {
-    let mut start = 0;
-    for (k, l) in text.split_inclusive('\n').enumerate() {
-        if k + 1 == n {
-            return Some((start, l.trim_end_matches(['\n', '\r'])));
-        }
-        start += l.len();
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn lines_are_found_by_number() {
-        assert_eq!(line_at("a\nbc\r\nd", 2), Some((2, "bc")));
-        assert_eq!(line_at("a\n", 2), None);
-    }
 
     #[test]
     fn the_fix_is_printed_beside_the_finding() {

@@ -4,7 +4,7 @@
 //! out. Sorted by code point for binary search.
 
 /// `(code point, ASCII letter)` pairs.
-pub const LOOKALIKES: [(u32, u8); 1747] = [
+pub(super) const LOOKALIKES: [(u32, u8); 1747] = [
     (0xC0, b'a'),
     (0xC1, b'a'),
     (0xC2, b'a'),
@@ -1755,7 +1755,7 @@ pub const LOOKALIKES: [(u32, u8); 1747] = [
 ];
 
 /// The ASCII letter `c` is read as, if it is a lookalike.
-pub fn letter(c: char) -> Option<char> {
+pub(super) fn letter(c: char) -> Option<char> {
     LOOKALIKES
         .binary_search_by_key(&(c as u32), |&(cp, _)| cp)
         .ok()

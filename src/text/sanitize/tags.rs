@@ -151,7 +151,7 @@ fn match_at(r: &mut Reading, at: usize, name: &str) -> Option<usize> {
 
 /// Whether the text after an opener (`rest`) starts a reserved tag: lazily skipped filler,
 /// a name, then a character that is not an ASCII name character.
-pub fn reserved_after(rest: &str, names: &[&str]) -> bool {
+pub(super) fn reserved_after(rest: &str, names: &[&str]) -> bool {
     if rest.starts_with('\\') {
         return false;
     }
@@ -180,7 +180,7 @@ pub fn reserved_after(rest: &str, names: &[&str]) -> bool {
 }
 
 /// Whether `c` opens a tag for the scrubber.
-pub fn is_opener(c: char) -> bool {
+pub(super) fn is_opener(c: char) -> bool {
     // Called for every character of the index: settle ASCII without the table, the rest by a
     // binary search of the sorted openers (not a scan of the string).
     if c.is_ascii() {
@@ -192,7 +192,7 @@ pub fn is_opener(c: char) -> bool {
 
 /// The UTF-8 lead bytes of [`OPENERS_SORTED`] (checked by a test), for a scan that decodes
 /// only the characters that may be openers.
-pub const OPENER_LEAD_BYTES: [u8; 6] = [0xCB, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0];
+pub(super) const OPENER_LEAD_BYTES: [u8; 6] = [0xCB, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0];
 
 /// [`OPENERS`] but `<`, sorted, for [`is_opener`] (checked against the string by a test).
 const OPENERS_SORTED: [char; 29] = [
