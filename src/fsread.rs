@@ -108,6 +108,38 @@ fn open_and_read_meta(path: &Path, limit: u64) -> Result<(Vec<u8>, Metadata), Un
         .custom_flags(libc::O_NONBLOCK)
         .open(path)
         .map_err(classify)?;
+    read_opened(file, limit)
+}
+
+/// [`read_with_meta`] of `name`, a regular file (not a link) a directory listing of the folder
+/// `dir` is open on just named: one `openat` relative to that folder, so the kernel resolves
+/// only `name`'s own components instead of the folder's whole path again for each of thousands
+/// of files. The opened file is checked as [`read_with_meta`] checks it.
+pub(crate) fn read_regular_at(
+    dir: &File,
+    name: &Path,
+    limit: u64,
+) -> Result<(Vec<u8>, Metadata), Unread> {
+    use std::os::fd::{AsRawFd, FromRawFd};
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(name.as_os_str().as_bytes())
+        .map_err(|e| Unread::Unreadable(io::Error::new(io::ErrorKind::InvalidInput, e)))?;
+    // SAFETY: `c` is a NUL-terminated path and `dir` an open descriptor, both alive for the call.
+    let fd = unsafe {
+        libc::openat(
+            dir.as_raw_fd(),
+            c.as_ptr(),
+            libc::O_RDONLY | libc::O_NONBLOCK | libc::O_CLOEXEC,
+        )
+    };
+    if fd < 0 {
+        return Err(classify(io::Error::last_os_error()));
+    }
+    // SAFETY: `openat` just returned this descriptor, owned by nothing else.
+    read_opened(unsafe { File::from_raw_fd(fd) }, limit)
+}
+
+fn read_opened(file: File, limit: u64) -> Result<(Vec<u8>, Metadata), Unread> {
     let opened = file.metadata().map_err(Unread::Unreadable)?;
     if !opened.is_file() {
         return Err(Unread::NotRegular(kind_of(&opened)));

@@ -17,10 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 corpora=("${@:-L}")
 read -r -a corpora <<< "${corpora[*]}"
-gen="${CCMEM_GEN_CORPUS:-}"
-for candidate in "$gen" ../shared/bench/gen_corpus.py ../../shared/bench/gen_corpus.py; do
-  if [ -n "$candidate" ] && [ -f "$candidate" ]; then gen="$candidate"; break; fi
-done
+. scripts/bench/corpus.sh
 out=target/bench-corpus
 if [ -z "${BIN:-}" ]; then
   cargo build --release --quiet
@@ -29,11 +26,7 @@ fi
 mkdir -p "$out/results" target/bench
 cc -O2 -o target/bench/readall scripts/bench/readall.c
 for c in "${corpora[@]}"; do
-  dir="$out/$c/memory"
-  if [ ! -f "$dir/MEMORY.md" ]; then
-    [ -f "$gen" ] || { echo "gen_corpus.py not found (set CCMEM_GEN_CORPUS)" >&2; exit 2; }
-    python3 "$gen" --out "$out" --only "$c" >/dev/null
-  fi
+  dir=$(corpus "$c")
   echo "== $c: $(target/bench/readall "$dir")"
   # audit exits 1 on findings (the generated libraries have planted ones): -i.
   hyperfine -N -i --warmup 3 --runs "${RUNS:-10}" --style basic \

@@ -16,10 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 corpora=("${@:-S M L}")
 read -r -a corpora <<< "${corpora[*]}"
-gen="${CCMEM_GEN_CORPUS:-}"
-for candidate in "$gen" ../shared/bench/gen_corpus.py ../../shared/bench/gen_corpus.py; do
-  if [ -n "$candidate" ] && [ -f "$candidate" ]; then gen="$candidate"; break; fi
-done
+. scripts/bench/corpus.sh
 out=target/bench-corpus
 cargo build --release --quiet
 bin=target/release/ccmem
@@ -29,11 +26,7 @@ if [ ! -x "$readall" ] || [ scripts/bench/readall.c -nt "$readall" ]; then
   "${CC:-cc}" -O2 -o "$readall" scripts/bench/readall.c
 fi
 for c in "${corpora[@]}"; do
-  dir="$out/$c/memory"
-  if [ ! -f "$dir/MEMORY.md" ]; then
-    [ -f "$gen" ] || { echo "gen_corpus.py not found (set CCMEM_GEN_CORPUS)" >&2; exit 2; }
-    python3 "$gen" --out "$out" --only "$c" >/dev/null
-  fi
+  dir=$(corpus "$c")
   n=$(find "$dir" -name '*.md' | wc -l)
   "$readall" "$dir" > /dev/null   # warm the page cache
   # Only what tier itself does: no HOME (no ~/ link is looked up), no colour.

@@ -1,6 +1,7 @@
 //! One file of a memory library: its name's role (index, hub, entry), its text read with a
 //! size cap, and its parsed frontmatter. A file that cannot be read as text keeps the reason.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
@@ -120,10 +121,16 @@ pub struct MemFile {
 
 impl MemFile {
     /// Reads and parses the file at `root/rel`, reading at most `cap` bytes (one open, one
-    /// `fstat`, one read; no `stat` first when the walk saw a regular file).
-    pub fn read(root: &Path, rel: String, symlink: bool, cap: u64) -> MemFile {
+    /// `fstat`, one read; no `stat` first when the walk saw a regular file, and that open
+    /// relative to `dir`, the root folder open, when given).
+    pub fn read(root: &Path, dir: Option<&File>, rel: String, symlink: bool, cap: u64) -> MemFile {
         let path = root.join(&rel);
-        let (content, meta) = match fsread::read_with_meta(&path, cap, !symlink) {
+        let read = match dir {
+            // A regular file of the listing, opened relative to the open root folder.
+            Some(dir) if !symlink => fsread::read_regular_at(dir, Path::new(&rel), cap),
+            _ => fsread::read_with_meta(&path, cap, !symlink),
+        };
+        let (content, meta) = match read {
             Ok((bytes, meta)) => (decode(bytes), Some(meta)),
             Err(Unread::TooLarge(n)) => (
                 Content::Unread(Unreadable::Io(format!(

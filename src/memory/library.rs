@@ -8,6 +8,7 @@
 //! one with some files replaced ([`Library::with`], how `tier` proves a plan before writing).
 
 use std::collections::HashMap;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -153,9 +154,15 @@ impl Library {
                 source,
             })?;
         let cap = config.audit.max_file_bytes;
+        // The folder, open once: each file is opened relative to it.
+        let dir = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_DIRECTORY)
+            .open(root)
+            .ok();
         let mut files: Vec<Arc<MemFile>> = entries
             .into_par_iter()
-            .map(|e| Arc::new(MemFile::read(root, e.rel, e.symlink, cap)))
+            .map(|e| Arc::new(MemFile::read(root, dir.as_ref(), e.rel, e.symlink, cap)))
             .collect();
         let pending = pending::find(root).map(|(p, restored)| {
             restore(root, &mut files, restored);

@@ -49,8 +49,9 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Lines (as `str::lines` counts them) and `## ` headings outside fences. Only the lines
-/// holding `#`, `` ` `` or `~` are looked at.
+/// Lines (as `str::lines` counts them) and `## ` headings outside fences. Only the lines where
+/// a `#`, a ```` ``` ```` or a `~~~` can start the trimmed line are looked at: a backtick or
+/// tilde that is not the first of three is skipped where it is found.
 fn count(text: &str) -> (usize, usize) {
     let bytes = text.as_bytes();
     let newlines = memchr::memchr_iter(b'\n', bytes).count();
@@ -58,11 +59,20 @@ fn count(text: &str) -> (usize, usize) {
     let (mut h2, mut fence, mut pos) = (0, false, 0);
     while let Some(k) = memchr::memchr3(b'#', b'`', b'~', &bytes[pos..]) {
         let hit = pos + k;
+        let c = bytes[hit];
+        if c != b'#' && bytes.get(hit + 1..hit + 3) != Some(&[c, c][..]) {
+            // A single backtick (a code span) or tilde starts no fence.
+            pos = hit + 1;
+            continue;
+        }
         let start = memchr::memrchr(b'\n', &bytes[..hit]).map_or(0, |j| j + 1);
         let end = memchr::memchr(b'\n', &bytes[hit..]).map_or(bytes.len(), |j| hit + j);
-        let line = text[start..end]
-            .strip_suffix('\r')
-            .unwrap_or(&text[start..end]);
+        // `str::lines` drops the `\r` of a `\r\n` only.
+        let line = &text[start..end];
+        let line = match line.strip_suffix('\r') {
+            Some(l) if end < bytes.len() => l,
+            _ => line,
+        };
         let t = line.trim_start();
         if t.starts_with("```") || t.starts_with("~~~") {
             fence = !fence;
@@ -79,7 +89,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn counting_only_marked_lines_is_counting_every_line(
-            text in "(## |##\t|##|```|~~~|#|x| |\t|\n|\r\n|\u{3000})*",
+            text in "(## |##\t|##|```|~~~|`|``|~|#|x| |\t|\n|\r\n|\r|\u{3000})*",
         ) {
             let (mut lines, mut h2, mut fence) = (0, 0, false);
             for l in text.lines() {

@@ -51,12 +51,21 @@ pub(super) fn render(out: &mut dyn Write, audits: &[Audited]) -> io::Result<()> 
             })
         })
         .collect();
-    let doc = json!({
-        "schema": SCHEMA,
-        "diagnostics": diagnostics,
-        "summary": total(audits),
-        "libraries": libraries,
-    });
+    // Serialized as it stands, without a `Value` tree of the (possibly tens of thousands of)
+    // diagnostics first; the field order is the document's.
+    #[derive(Serialize)]
+    struct Doc<'a> {
+        schema: &'static str,
+        diagnostics: Vec<Diag<'a>>,
+        summary: crate::rules::run::Summary,
+        libraries: Vec<serde_json::Value>,
+    }
+    let doc = Doc {
+        schema: SCHEMA,
+        diagnostics,
+        summary: total(audits),
+        libraries,
+    };
     serde_json::to_writer_pretty(&mut *out, &doc)?;
     writeln!(out)
 }
