@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # The npm packages end to end, as a user gets them, with no network: builds the Linux x64
-# platform package and the main package from the local release binary (scripts/npm-build.mjs),
+# platform package and the main package from the statically linked release binary that release
+# packages ship (scripts/build-static.sh: no dynamic loader at start, so a hook that does nothing
+# costs what `true` costs; scripts/npm-build.mjs),
 # packs both, installs them from the tarballs into fresh prefixes with an empty npm cache and
 # `--offline`, and runs the installed command.
 #
-#   scripts/npm-e2e.sh [BINARY]          (default: cargo build --release, target/release/ccmem)
+#   scripts/npm-e2e.sh [BINARY]          (default: the binary scripts/build-static.sh builds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -gt 0 ]; then
   bin="$1"
 else
-  cargo build --release --locked --quiet
-  bin=target/release/ccmem
+  bin="$(scripts/build-static.sh)"
 fi
 command -v npm >/dev/null || { echo "npm-e2e: FAILED: npm is not installed" >&2; exit 1; }
 version="$("$bin" --version)"
