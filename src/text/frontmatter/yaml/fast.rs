@@ -37,14 +37,7 @@ pub(super) fn parse(text: &str) -> Option<Value> {
             continue;
         }
         if let Some((key, entries, width)) = block.take() {
-            top.set(
-                key,
-                if width == 0 {
-                    Value::Null
-                } else {
-                    Value::Object(entries)
-                },
-            );
+            top.set(key, block_value(entries, width));
         }
         let (key, value) = entry(line)?;
         match value {
@@ -54,16 +47,18 @@ pub(super) fn parse(text: &str) -> Option<Value> {
         any = true;
     }
     if let Some((key, entries, width)) = block {
-        top.set(
-            key,
-            if width == 0 {
-                Value::Null
-            } else {
-                Value::Object(entries)
-            },
-        );
+        top.set(key, block_value(entries, width));
     }
     any.then_some(Value::Object(top))
+}
+
+/// A `key:` with nothing after it: its indented entries, or `null` when no line was indented.
+fn block_value(entries: Object, width: usize) -> Value {
+    if width == 0 {
+        Value::Null
+    } else {
+        Value::Object(entries)
+    }
 }
 
 /// `key: value` → the key as an object key and the value (`None` for an empty one).
