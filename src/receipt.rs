@@ -452,14 +452,7 @@ mod tests {
     /// themselves are pinned by the cases in `tests/oracle/size-warnings/`.
     #[test]
     fn size_warnings_in_the_clients_words_total_first() {
-        let mk = |kind, path: &str, n| Loaded {
-            path: path.into(),
-            kind,
-            content: "x".repeat(n),
-            why: Why::UserFile,
-            unverified: false,
-            size: Default::default(),
-        };
+        let mk = size::test_loaded;
         let env = ClientEnv::new("/r".into(), Default::default(), Default::default());
         let model = SizeModel::default();
         let entries = [

@@ -131,21 +131,23 @@ pub fn shown(path: &str, cwd: &Path, home: &Path) -> String {
     }
 }
 
+/// A loaded file of `n` characters, for the tests of the size warnings here and in the receipt.
+#[cfg(test)]
+pub(crate) fn test_loaded(kind: Kind, path: &str, n: usize) -> Loaded {
+    Loaded {
+        path: path.into(),
+        kind,
+        content: "x".repeat(n),
+        why: crate::load::Why::UserFile,
+        unverified: false,
+        size: Default::default(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::test_loaded as mk;
     use super::*;
-    use crate::load::Why;
-
-    fn mk(kind: Kind, path: &str, n: usize) -> Loaded {
-        Loaded {
-            path: path.into(),
-            kind,
-            content: "x".repeat(n),
-            why: Why::UserFile,
-            unverified: false,
-            size: Default::default(),
-        }
-    }
 
     #[test]
     fn limits_follow_the_client_formula() {
