@@ -11,7 +11,7 @@
 //! file as a whole, such as `unreachable-file` or `stale-entry`, which cannot point anywhere
 //! else).
 
-use std::collections::HashMap;
+use rayon::prelude::*;
 
 use super::Diagnostic;
 use crate::memory::library::Library;
@@ -42,19 +42,24 @@ pub fn codes(line: &str) -> Vec<&str> {
 
 /// Removes the diagnostics a comment suppresses.
 pub fn apply(lib: &Library, diags: &mut Vec<Diagnostic>) {
-    // Per file: the rule names listed on each line, and the first body line.
-    type Listed<'t> = Option<(Vec<Vec<&'t str>>, usize)>;
-    let mut per_file: HashMap<String, Listed> = HashMap::new();
-    diags.retain(|d| {
-        let entry = per_file.entry(d.path.clone()).or_insert_with(|| {
-            let file = &lib.files[lib.find(&d.path)?];
+    // Per file holding a comment (found in parallel, by one substring search over each text;
+    // most files have none): the rule names listed on each line, and the first body line.
+    let mark = memchr::memmem::Finder::new(MARK);
+    let marked: foldhash::HashMap<&str, (Vec<Vec<&str>>, usize)> = lib
+        .files
+        .par_iter()
+        .filter_map(|file| {
             let text = file.text()?;
-            if !text.contains(MARK) {
-                return None;
-            }
-            Some((text.lines().map(codes).collect(), file.body_line()))
-        });
-        let Some((lines, body_line)) = entry else {
+            mark.find(text.as_bytes())?;
+            let lines = text.lines().map(codes).collect();
+            Some((file.rel.as_str(), (lines, file.body_line())))
+        })
+        .collect();
+    if marked.is_empty() {
+        return;
+    }
+    diags.retain(|d| {
+        let Some((lines, body_line)) = marked.get(d.path.as_str()) else {
             return true;
         };
         let listed =
