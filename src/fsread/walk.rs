@@ -1,9 +1,9 @@
 //! The one walk of a memory folder: every `.md` file below it, descending into subfolders
 //! (following links to folders at most once each, so a symlink loop ends), skipping hidden
 //! entries (`.git`, ccmem's own `.ccmem/`), and listing every name ending in `.md` whatever it
-//! is (a FIFO or a dangling link named `x.md` is listed so the audit can report it). Names are
-//! sorted for a stable output. The memory library (`memory::library`) and the loader's list of
-//! topic files (`load::automem::topics`) both use it.
+//! is (a FIFO or a dangling link named `x.md` is listed so the audit can report it). The memory
+//! library (`memory::library`) takes the entries in batches as they are found and sorts what it
+//! read; [`md_files`] (tests) sorts the names.
 
 use std::collections::HashSet;
 use std::os::unix::fs::MetadataExt;
@@ -31,16 +31,55 @@ pub(crate) struct MdEntry {
 }
 
 /// Every `*.md` below `root`, sorted by relative path, plus the folders that could not be
-/// listed. Fails only when the root itself cannot be listed.
+/// listed. Fails only when the root itself cannot be listed. (The memory library reads while
+/// it walks, with [`md_files_batched`].)
+#[cfg(test)]
 pub(crate) fn md_files(root: &Path) -> std::io::Result<(Vec<MdEntry>, Vec<WalkError>)> {
+    let mut files = Vec::new();
+    let errors = md_files_batched(root, usize::MAX, &mut |batch| files.extend(batch))?;
+    // Relative paths are unique: no stable sort needed.
+    files.sort_unstable();
+    Ok((files, errors))
+}
+
+/// [`md_files`] handed over `batch` entries at a time, in the order the folders list them
+/// (not sorted), as the walk finds them: the memory library reads one batch while the walk
+/// lists the next. Returns the folders that could not be listed.
+pub(crate) fn md_files_batched(
+    root: &Path,
+    batch: usize,
+    on_batch: &mut dyn FnMut(Vec<MdEntry>),
+) -> std::io::Result<Vec<WalkError>> {
     let meta = std::fs::metadata(root)?;
     let mut seen = HashSet::from([(meta.dev(), meta.ino())]);
-    let mut files = Vec::new();
+    let mut sink = Sink {
+        batch,
+        files: Vec::new(),
+        on_batch,
+    };
     let mut errors = Vec::new();
     std::fs::read_dir(root)?;
-    walk(root, "", 0, &mut seen, &mut files, &mut errors);
-    files.sort();
-    Ok((files, errors))
+    walk(root, "", 0, &mut seen, &mut sink, &mut errors);
+    if !sink.files.is_empty() {
+        (sink.on_batch)(std::mem::take(&mut sink.files));
+    }
+    Ok(errors)
+}
+
+/// Where the walk puts what it finds.
+struct Sink<'a> {
+    batch: usize,
+    files: Vec<MdEntry>,
+    on_batch: &'a mut dyn FnMut(Vec<MdEntry>),
+}
+
+impl Sink<'_> {
+    fn push(&mut self, entry: MdEntry) {
+        self.files.push(entry);
+        if self.files.len() >= self.batch {
+            (self.on_batch)(std::mem::take(&mut self.files));
+        }
+    }
 }
 
 fn walk(
@@ -48,7 +87,7 @@ fn walk(
     prefix: &str,
     depth: usize,
     seen: &mut HashSet<(u64, u64)>,
-    files: &mut Vec<MdEntry>,
+    files: &mut Sink<'_>,
     errors: &mut Vec<WalkError>,
 ) {
     let entries = match std::fs::read_dir(dir) {
@@ -62,35 +101,45 @@ fn walk(
         }
     };
     for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
+        // One allocation per plain file: its name, which is its relative path at the top.
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
         if name.starts_with('.') {
             continue;
         }
-        let rel = format!("{prefix}{name}");
-        let path = entry.path();
         // The directory entry's type costs no `stat`; only links are followed (to see
         // folders; a loop fails here or is caught by `seen`).
         let kind = entry.file_type();
         let may_be_dir = kind.as_ref().map_or(true, |k| k.is_dir() || k.is_symlink());
-        let dir = if may_be_dir {
-            std::fs::metadata(&path)
+        let path = may_be_dir.then(|| entry.path());
+        let dir = path.as_ref().and_then(|path| {
+            std::fs::metadata(path)
                 .ok()
                 .filter(|m| m.is_dir())
                 .map(|m| (m.dev(), m.ino()))
-        } else {
-            None
-        };
-        match dir {
-            Some(id) if depth < MAX_DEPTH && seen.insert(id) => {
-                walk(&path, &format!("{rel}/"), depth + 1, seen, files, errors);
+        });
+        match (dir, path) {
+            (Some(id), Some(path)) if depth < MAX_DEPTH && seen.insert(id) => {
+                walk(
+                    &path,
+                    &format!("{prefix}{name}/"),
+                    depth + 1,
+                    seen,
+                    files,
+                    errors,
+                );
             }
-            Some(_) => {}
-            None if name.ends_with(".md") => files.push(MdEntry {
-                rel,
+            (Some(_), _) => {}
+            (None, _) if name.ends_with(".md") => files.push(MdEntry {
+                rel: if prefix.is_empty() {
+                    name
+                } else {
+                    format!("{prefix}{name}")
+                },
                 symlink: kind.as_ref().is_ok_and(|k| k.is_symlink()),
             }),
-            None => {}
+            (None, _) => {}
         }
     }
 }
@@ -122,6 +171,28 @@ mod tests {
             ]
         );
         assert!(errors.is_empty());
+    }
+
+    #[test]
+    fn batches_hold_every_entry_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir(root.join("sub")).unwrap();
+        for i in 0..7 {
+            std::fs::write(root.join(format!("f{i}.md")), "x").unwrap();
+            std::fs::write(root.join(format!("sub/g{i}.md")), "x").unwrap();
+        }
+        let mut batches = Vec::new();
+        let errors = md_files_batched(root, 3, &mut |b| batches.push(b)).unwrap();
+        assert!(errors.is_empty());
+        assert!(
+            batches.iter().all(|b| (1..=3).contains(&b.len())),
+            "{batches:?}"
+        );
+        let mut got: Vec<MdEntry> = batches.into_iter().flatten().collect();
+        got.sort_unstable();
+        assert_eq!(got, md_files(root).unwrap().0);
+        assert_eq!(got.len(), 14);
     }
 
     #[test]

@@ -7,12 +7,16 @@
 //! A snapshot can also be built from texts in memory ([`Library::from_texts`]) or from another
 //! one with some files replaced ([`Library::with`], how `tier` proves a plan before writing).
 
+mod keyed;
+
 use std::collections::HashMap;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use rayon::prelude::*;
+
+use keyed::Keyed;
 
 use super::file::{MemFile, Role, role_of};
 use super::meta::KindAt;
@@ -126,11 +130,15 @@ pub struct Library {
     abs_root: Option<PathBuf>,
     // foldhash, as in `load::memo`: SipHash's resistance to chosen keys buys nothing for the
     // names of a folder being read.
-    by_rel: foldhash::HashMap<String, usize>,
-    by_name: foldhash::HashMap<String, usize>,
-    /// Loose wiki keys, built the first time a `[[name]]` matches no `name:` and no file.
-    by_key: OnceLock<foldhash::HashMap<String, usize>>,
+    by_rel: Keyed,
+    by_name: Keyed,
+    /// Loose wiki keys (see [`wiki_keys`]), for a `[[name]]` that matches no `name:` and no file.
+    by_key: foldhash::HashMap<String, usize>,
 }
+
+/// Files read per job while the walk goes on (a job per file would cost more in scheduling
+/// than a small file costs to read).
+const READ_BATCH: usize = 64;
 
 impl Library {
     /// Finds `ccmem.toml`, then scans and reads `root` (files larger than `[audit]
@@ -148,11 +156,6 @@ impl Library {
         config_path: Option<PathBuf>,
         home: Option<&Path>,
     ) -> Result<Library, LoadError> {
-        let (entries, walk_errors) =
-            fsread::md_files(root).map_err(|source| LoadError::Folder {
-                path: root.to_path_buf(),
-                source,
-            })?;
         let cap = config.audit.max_file_bytes;
         // The folder, open once: each file is opened relative to it.
         let dir = std::fs::OpenOptions::new()
@@ -160,10 +163,27 @@ impl Library {
             .custom_flags(libc::O_DIRECTORY)
             .open(root)
             .ok();
-        let mut files: Vec<Arc<MemFile>> = entries
-            .into_par_iter()
-            .map(|e| Arc::new(MemFile::read(root, dir.as_ref(), e.rel, e.symlink, cap)))
-            .collect();
+        // The walk hands its entries over a batch at a time, and each batch is read on the
+        // pool while the walk lists the next: listing a large folder is a tenth of the reading.
+        let read = std::sync::Mutex::new(Vec::new());
+        let walked = rayon::scope(|s| {
+            let (dir, read) = (&dir, &read);
+            fsread::md_files_batched(root, READ_BATCH, &mut |batch| {
+                s.spawn(move |_| {
+                    let batch: Vec<Arc<MemFile>> = (batch.into_iter())
+                        .map(|e| Arc::new(MemFile::read(root, dir.as_ref(), e.rel, e.symlink, cap)))
+                        .collect();
+                    read.lock().expect("no reader panics").extend(batch);
+                });
+            })
+        });
+        let walk_errors = walked.map_err(|source| LoadError::Folder {
+            path: root.to_path_buf(),
+            source,
+        })?;
+        let mut files = read.into_inner().expect("no reader panics");
+        // Relative paths are unique: no stable sort needed.
+        files.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
         let pending = pending::find(root).map(|(p, restored)| {
             restore(root, &mut files, restored);
             p
@@ -251,12 +271,13 @@ impl Library {
         home: Option<&Path>,
         prior: Option<&Prior<'_>>,
     ) -> Library {
-        let by_rel = files
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (f.rel.clone(), i))
-            .collect();
-        let spec = detect(&files, &config);
+        // The lookup tables are independent of each other: built side by side. The loose wiki
+        // keys are built here too, rather than the first time a `[[name]]` matches nothing
+        // (inside the parallel link scan, where every other thread would wait for them).
+        let ((by_rel, spec), (by_name, by_key)) = rayon::join(
+            || (Keyed::new(&files, keyed::rel), detect(&files, &config)),
+            || rayon::join(|| Keyed::new(&files, keyed::name), || wiki_keys(&files)),
+        );
         let mut lib = Library {
             root: root.to_path_buf(),
             abs_root: std::path::absolute(root).ok(),
@@ -272,10 +293,9 @@ impl Library {
             spans_dropped: Vec::new(),
             reach: Vec::new(),
             by_rel,
-            by_name: foldhash::HashMap::default(),
-            by_key: OnceLock::new(),
+            by_name,
+            by_key,
         };
-        lib.by_name = lib.names();
         lib.index_state = lib.measure_index();
         let dark = dark_lines(&lib.index_state);
         let index = lib.index();
@@ -311,7 +331,7 @@ impl Library {
 
     /// The file with this relative path.
     pub fn find(&self, rel: &str) -> Option<usize> {
-        self.by_rel.get(rel).copied()
+        self.by_rel.get(&self.files, rel)
     }
 
     /// The file with this relative path.
@@ -330,7 +350,7 @@ impl Library {
 
     /// The file whose frontmatter `name` is `name` (the first, by path, when several share it).
     pub fn named(&self, name: &str) -> Option<usize> {
-        self.by_name.get(name).copied()
+        self.by_name.get(&self.files, name)
     }
 
     /// The links of file `i`.
@@ -374,33 +394,6 @@ impl Library {
                 None => IndexState::Missing,
             },
         }
-    }
-
-    /// Frontmatter names; the first file by path wins.
-    fn names(&self) -> foldhash::HashMap<String, usize> {
-        let mut names = foldhash::HashMap::default();
-        for (i, f) in self.files.iter().enumerate() {
-            let name = f.meta().and_then(|m| m.name.as_deref()).map(str::trim);
-            if let Some(name) = name.filter(|n| !n.is_empty()) {
-                names.entry(name.to_owned()).or_insert(i);
-            }
-        }
-        names
-    }
-
-    /// The loose keys a wiki link may use for each file (its stem, its stem without the type
-    /// prefix, its `name`); the first file by path wins.
-    fn wiki_keys(&self) -> foldhash::HashMap<String, usize> {
-        let mut keys = foldhash::HashMap::default();
-        for (i, f) in self.files.iter().enumerate() {
-            let name = f.meta().and_then(|m| m.name.as_deref()).map(str::trim);
-            let stem = f.name().strip_suffix(".md").unwrap_or(f.name());
-            let topic = stem.find(['_', '-']).map(|k| &stem[k + 1..]);
-            for k in [Some(stem), topic, name].into_iter().flatten() {
-                keys.entry(wiki_key(k)).or_insert(i);
-            }
-        }
-        keys
     }
 
     /// The links of file `i` (and whether a code span was left out), `dark` the index's lines
@@ -494,7 +487,6 @@ impl Library {
             return Target::Named(i);
         }
         self.by_key
-            .get_or_init(|| self.wiki_keys())
             .get(&wiki_key(name))
             .map_or(Target::Missing, |&i| Target::Named(i))
     }
@@ -657,6 +649,29 @@ fn detect(files: &[Arc<MemFile>], config: &Config) -> Detected {
         }
     }
     Detected::from_votes(config.spec, client, manager)
+}
+
+/// The loose keys a wiki link may use for each file (its stem, its stem without the type
+/// prefix, its `name`); the first file by path wins. The keys are made in parallel (one
+/// allocation each), then inserted in path order.
+fn wiki_keys(files: &[Arc<MemFile>]) -> foldhash::HashMap<String, usize> {
+    let per_file: Vec<[Option<String>; 3]> = files
+        .par_iter()
+        .map(|f| {
+            let name = f.meta().and_then(|m| m.name.as_deref()).map(str::trim);
+            let stem = f.name().strip_suffix(".md").unwrap_or(f.name());
+            let topic = stem.find(['_', '-']).map(|k| &stem[k + 1..]);
+            [Some(stem), topic, name].map(|k| k.map(wiki_key))
+        })
+        .collect();
+    let mut keys = foldhash::HashMap::default();
+    keys.reserve(files.len() * 3);
+    for (i, ks) in per_file.into_iter().enumerate() {
+        for k in ks.into_iter().flatten() {
+            keys.entry(k).or_insert(i);
+        }
+    }
+    keys
 }
 
 /// The dark lines of the index (file line, partially cut), sorted.

@@ -1,7 +1,7 @@
 //! The memory library: the one model of a memory folder (MEMORY.md, hubs, topic files) that
 //! every command reads.
 //!
-//! [`library`] is the snapshot: the folder walked once (`crate::fsread::md_files`), every file
+//! [`library`] is the snapshot: the folder walked once (`crate::fsread::md_files_batched`), every file
 //! read once ([`file`]) and its frontmatter parsed as the client parses it ([`meta`]), the links
 //! of every file resolved (syntax in `crate::text::links`), which files MEMORY.md reaches from
 //! the part the client loads, and the library's settings (`crate::config`, `ccmem.toml`) and write
