@@ -12,11 +12,11 @@ mod keyed;
 use std::collections::HashMap;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
-use keyed::Keyed;
+use keyed::{ByName, ByRel, Keyed};
 
 use super::file::{MemFile, Role, role_of};
 use super::meta::KindAt;
@@ -130,10 +130,11 @@ pub struct Library {
     abs_root: Option<PathBuf>,
     // foldhash, as in `load::memo`: SipHash's resistance to chosen keys buys nothing for the
     // names of a folder being read.
-    by_rel: Keyed,
-    by_name: Keyed,
-    /// Loose wiki keys (see [`wiki_keys`]), for a `[[name]]` that matches no `name:` and no file.
-    by_key: foldhash::HashMap<String, usize>,
+    by_rel: Keyed<ByRel>,
+    by_name: Keyed<ByName>,
+    /// Loose wiki keys (see [`wiki_keys`]), built the first time a `[[name]]` matches no
+    /// `name:` and no file (most libraries never need them).
+    by_key: OnceLock<foldhash::HashMap<String, usize>>,
 }
 
 /// Files read per job while the walk goes on (a job per file would cost more in scheduling
@@ -183,7 +184,7 @@ impl Library {
         })?;
         let mut files = read.into_inner().expect("no reader panics");
         // Relative paths are unique: no stable sort needed.
-        files.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
+        files.par_sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
         let pending = pending::find(root).map(|(p, restored)| {
             restore(root, &mut files, restored);
             p
@@ -271,12 +272,10 @@ impl Library {
         home: Option<&Path>,
         prior: Option<&Prior<'_>>,
     ) -> Library {
-        // The lookup tables are independent of each other: built side by side. The loose wiki
-        // keys are built here too, rather than the first time a `[[name]]` matches nothing
-        // (inside the parallel link scan, where every other thread would wait for them).
-        let ((by_rel, spec), (by_name, by_key)) = rayon::join(
-            || (Keyed::new(&files, keyed::rel), detect(&files, &config)),
-            || rayon::join(|| Keyed::new(&files, keyed::name), || wiki_keys(&files)),
+        // The lookup tables are independent of each other: built side by side.
+        let ((by_rel, spec), by_name) = rayon::join(
+            || (Keyed::new(&files), detect(&files, &config)),
+            || Keyed::new(&files),
         );
         let mut lib = Library {
             root: root.to_path_buf(),
@@ -294,7 +293,7 @@ impl Library {
             reach: Vec::new(),
             by_rel,
             by_name,
-            by_key,
+            by_key: OnceLock::new(),
         };
         lib.index_state = lib.measure_index();
         let dark = dark_lines(&lib.index_state);
@@ -486,7 +485,11 @@ impl Library {
         if let Some(i) = self.named(name.trim()) {
             return Target::Named(i);
         }
+        // Built on one thread: a parallel build inside the parallel link scan could run
+        // another file's scan on this thread while it waits, and that scan would wait for
+        // these keys.
         self.by_key
+            .get_or_init(|| wiki_keys(&self.files))
             .get(&wiki_key(name))
             .map_or(Target::Missing, |&i| Target::Named(i))
     }
@@ -652,23 +655,15 @@ fn detect(files: &[Arc<MemFile>], config: &Config) -> Detected {
 }
 
 /// The loose keys a wiki link may use for each file (its stem, its stem without the type
-/// prefix, its `name`); the first file by path wins. The keys are made in parallel (one
-/// allocation each), then inserted in path order.
+/// prefix, its `name`); the first file by path wins.
 fn wiki_keys(files: &[Arc<MemFile>]) -> foldhash::HashMap<String, usize> {
-    let per_file: Vec<[Option<String>; 3]> = files
-        .par_iter()
-        .map(|f| {
-            let name = f.meta().and_then(|m| m.name.as_deref()).map(str::trim);
-            let stem = f.name().strip_suffix(".md").unwrap_or(f.name());
-            let topic = stem.find(['_', '-']).map(|k| &stem[k + 1..]);
-            [Some(stem), topic, name].map(|k| k.map(wiki_key))
-        })
-        .collect();
     let mut keys = foldhash::HashMap::default();
-    keys.reserve(files.len() * 3);
-    for (i, ks) in per_file.into_iter().enumerate() {
-        for k in ks.into_iter().flatten() {
-            keys.entry(k).or_insert(i);
+    for (i, f) in files.iter().enumerate() {
+        let name = f.meta().and_then(|m| m.name.as_deref()).map(str::trim);
+        let stem = f.name().strip_suffix(".md").unwrap_or(f.name());
+        let topic = stem.find(['_', '-']).map(|k| &stem[k + 1..]);
+        for k in [Some(stem), topic, name].into_iter().flatten() {
+            keys.entry(wiki_key(k)).or_insert(i);
         }
     }
     keys

@@ -138,23 +138,39 @@ pub fn audit(lib: Library, now: Timestamp) -> Result<Audit, String> {
         .iter()
         .filter(|r| lib.config.audit.enabled(r.name) && r.applies.to(spec))
         .collect();
-    let mut diags: Vec<Diagnostic> = (0..lib.files.len())
-        .into_par_iter()
-        .flat_map_iter(|i| {
-            let mut out = Vec::new();
-            for r in &enabled {
-                if let Check::File(check) = r.check {
-                    check(&ctx, i, &mut out);
-                }
-            }
-            out
-        })
-        .collect();
-    for r in &enabled {
-        if let Check::Library(check) = r.check {
-            check(&ctx, &mut diags);
-        }
-    }
+    // File rules in parallel over files, and beside them the library rules, each on its own
+    // (no rule reads another's findings): the serial ones no longer hold a core idle.
+    let (mut diags, library): (Vec<Diagnostic>, Vec<Vec<Diagnostic>>) = rayon::join(
+        || {
+            (0..lib.files.len())
+                .into_par_iter()
+                .flat_map_iter(|i| {
+                    let mut out = Vec::new();
+                    for r in &enabled {
+                        if let Check::File(check) = r.check {
+                            check(&ctx, i, &mut out);
+                        }
+                    }
+                    out
+                })
+                .collect()
+        },
+        || {
+            enabled
+                .par_iter()
+                .filter_map(|r| match r.check {
+                    Check::Library(check) => {
+                        let mut out = Vec::new();
+                        check(&ctx, &mut out);
+                        Some(out)
+                    }
+                    Check::File(_) => None,
+                })
+                .collect()
+        },
+    );
+    // In rule order after the file findings, as when they ran one after another.
+    diags.extend(library.into_iter().flatten());
     suppress::apply(&lib, &mut diags);
     diags.sort_by(|a, b| {
         (a.path.as_str(), a.line, a.column, a.rule).cmp(&(

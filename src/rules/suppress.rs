@@ -11,6 +11,7 @@
 //! file as a whole, such as `unreachable-file` or `stale-entry`, which cannot point anywhere
 //! else).
 
+use memchr::memmem::Finder;
 use rayon::prelude::*;
 
 use super::Diagnostic;
@@ -42,15 +43,21 @@ pub fn codes(line: &str) -> Vec<&str> {
 
 /// Removes the diagnostics a comment suppresses.
 pub fn apply(lib: &Library, diags: &mut Vec<Diagnostic>) {
-    // Per file holding a comment (found in parallel, by one substring search over each text;
-    // most files have none): the rule names listed on each line, and the first body line.
-    let mark = memchr::memmem::Finder::new(MARK);
-    let marked: foldhash::HashMap<&str, (Vec<Vec<&str>>, usize)> = lib
-        .files
-        .par_iter()
-        .filter_map(|file| {
+    // Only a file with a finding can hold a comment that matters, and most have no comment
+    // at all: those files are searched (in parallel) for `<!--` (rare bytes, so a fast search),
+    // then for the mark. Per file holding one: the rule names listed on each line, and the
+    // first body line.
+    let mut with: Vec<usize> = diags.iter().filter_map(|d| lib.find(&d.path)).collect();
+    with.sort_unstable();
+    with.dedup();
+    let (open, mark) = (Finder::new("<!--"), Finder::new(MARK));
+    let marked: foldhash::HashMap<&str, (Vec<Vec<&str>>, usize)> = with
+        .into_par_iter()
+        .filter_map(|i| {
+            let file = &lib.files[i];
             let text = file.text()?;
-            mark.find(text.as_bytes())?;
+            let at = open.find(text.as_bytes())?;
+            mark.find(&text.as_bytes()[at..])?;
             let lines = text.lines().map(codes).collect();
             Some((file.rel.as_str(), (lines, file.body_line())))
         })

@@ -4,6 +4,7 @@
 //! thread that builds the table, for every library loaded (and every plan `tier` proves).
 
 use std::hash::BuildHasher;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use hashbrown::HashTable;
@@ -11,51 +12,71 @@ use hashbrown::HashTable;
 use crate::memory::file::MemFile;
 
 /// Where a file keeps its key.
-pub(super) type KeyOf = fn(&MemFile) -> Option<&str>;
-
-/// An index of `files` by `key`; where several files share a key, the first (by path) wins.
-#[derive(Debug, Clone)]
-pub(super) struct Keyed {
-    table: HashTable<usize>,
-    key: KeyOf,
-    hasher: foldhash::fast::FixedState,
+pub(super) trait KeyOf {
+    /// The key of `f`, if it has one.
+    fn key(f: &MemFile) -> Option<&str>;
 }
 
-impl Keyed {
-    pub(super) fn new(files: &[Arc<MemFile>], key: KeyOf) -> Keyed {
+/// A file's relative path.
+#[derive(Debug, Clone)]
+pub(super) struct ByRel;
+
+impl KeyOf for ByRel {
+    fn key(f: &MemFile) -> Option<&str> {
+        Some(&f.rel)
+    }
+}
+
+/// A file's frontmatter `name`, trimmed, when it has a non-empty one.
+#[derive(Debug, Clone)]
+pub(super) struct ByName;
+
+impl KeyOf for ByName {
+    fn key(f: &MemFile) -> Option<&str> {
+        let name = f.meta()?.name.as_deref()?.trim();
+        (!name.is_empty()).then_some(name)
+    }
+}
+
+/// An index of files by the key `K` gives; where several files share a key, the first (by
+/// path) wins.
+#[derive(Debug, Clone)]
+pub(super) struct Keyed<K> {
+    table: HashTable<usize>,
+    hasher: foldhash::fast::FixedState,
+    key: PhantomData<K>,
+}
+
+impl<K: KeyOf> Keyed<K> {
+    pub(super) fn new(files: &[Arc<MemFile>]) -> Keyed<K> {
         let hasher = foldhash::fast::FixedState::default();
         let mut table = HashTable::with_capacity(files.len());
         for (i, f) in files.iter().enumerate() {
-            let Some(k) = key(f) else { continue };
+            let Some(k) = K::key(f) else { continue };
             let hash = hasher.hash_one(k);
-            let eq = |&j: &usize| key(&files[j]) == Some(k);
-            if table.find(hash, eq).is_none() {
-                table.insert_unique(hash, i, |&j| {
-                    hasher.hash_one(key(&files[j]).expect("only keyed files are stored"))
+            if table
+                .find(hash, |&j: &usize| K::key(&files[j]) == Some(k))
+                .is_none()
+            {
+                table.insert_unique(hash, i, |&j: &usize| {
+                    hasher.hash_one(K::key(&files[j]).expect("only keyed files are stored"))
                 });
             }
         }
-        Keyed { table, key, hasher }
+        Keyed {
+            table,
+            hasher,
+            key: PhantomData,
+        }
     }
 
     /// The first file of `files` (the list the index was built from) whose key is `k`.
     pub(super) fn get(&self, files: &[Arc<MemFile>], k: &str) -> Option<usize> {
         let hash = self.hasher.hash_one(k);
         self.table
-            .find(hash, |&j| (self.key)(&files[j]) == Some(k))
+            .find(hash, |&j: &usize| K::key(&files[j]) == Some(k))
             .copied()
     }
-}
-
-/// A file's relative path.
-pub(super) fn rel(f: &MemFile) -> Option<&str> {
-    Some(&f.rel)
-}
-
-/// A file's frontmatter `name`, trimmed, when it has a non-empty one.
-pub(super) fn name(f: &MemFile) -> Option<&str> {
-    let name = f.meta()?.name.as_deref()?.trim();
-    (!name.is_empty()).then_some(name)
 }
 
 #[cfg(test)]
@@ -85,12 +106,12 @@ mod tests {
             ("d.md", "no frontmatter\n"),
             ("e.md", "---\nname: ' own '\n---\n"),
         ]);
-        let by_name = Keyed::new(&fs, name);
+        let by_name = Keyed::<ByName>::new(&fs);
         assert_eq!(by_name.get(&fs, "shared"), Some(0));
         assert_eq!(by_name.get(&fs, "own"), Some(4));
         assert_eq!(by_name.get(&fs, ""), None);
         assert_eq!(by_name.get(&fs, "d"), None);
-        let by_rel = Keyed::new(&fs, rel);
+        let by_rel = Keyed::<ByRel>::new(&fs);
         for (i, f) in fs.iter().enumerate() {
             assert_eq!(by_rel.get(&fs, &f.rel), Some(i));
         }
