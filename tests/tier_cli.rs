@@ -295,7 +295,7 @@ fn new_hubs_take_the_librarys_mode_and_a_modified_stamp() {
 }
 
 #[test]
-fn add_past_the_cap_writes_nothing_exits_one_and_says_tier() {
+fn add_past_the_cap_writes_nothing_exits_one_and_says_what_makes_room() {
     let dir = tempfile::tempdir().unwrap();
     put(
         dir.path(),
@@ -311,8 +311,11 @@ fn add_past_the_cap_writes_nothing_exits_one_and_says_tier() {
     let names = listing(dir.path());
     let out = add(&[]).assert().code(1);
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    // Rule lines fill it, and tier keeps rule lines: tier cannot make room, CLAUDE.md can.
     assert!(
-        text.contains("would never be seen") && text.contains("ccmem tier"),
+        text.contains("would never be seen")
+            && text.contains("`ccmem tier` cannot make room")
+            && text.contains("CLAUDE.md"),
         "{text}"
     );
     assert_eq!(
@@ -320,6 +323,19 @@ fn add_past_the_cap_writes_nothing_exits_one_and_says_tier() {
         names,
         "nothing written, no state either"
     );
+    // Entry lines fill it: tier moves them into hubs, so tier is the way.
+    let entries: String = (0..210)
+        .map(|i| format!("- [Entry {i}](project_e{i}.md) — about {i}\n"))
+        .collect();
+    fs::write(dir.path().join("MEMORY.md"), &entries).unwrap();
+    let out = add(&["--json"]).assert().code(1);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(doc["refused"], "index-past-cap");
+    assert!(
+        doc["fix"].as_str().unwrap().starts_with("ccmem tier "),
+        "{doc}"
+    );
+    let names = listing(dir.path());
     add(&["--dry-run"]).assert().code(1);
     assert_eq!(listing(dir.path()), names);
     fs::write(dir.path().join("MEMORY.md"), "# M\n").unwrap();

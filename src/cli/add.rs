@@ -257,6 +257,14 @@ fn refuse(folder: &Path, file: &str, why: &AddError) -> anyhow::Result<ExitStatu
             Some(of),
             format!("update {} instead, or run again with --force", of.file),
         ),
+        AddError::Dark {
+            tier_makes_room: false,
+            ..
+        } => (
+            "index-past-cap",
+            None,
+            "move MEMORY.md's plain rule lines to CLAUDE.md, then add it again".to_owned(),
+        ),
         _ => (
             "index-past-cap",
             None,

@@ -137,6 +137,10 @@ pub enum AddError {
         lines: usize,
         /// Its UTF-16 units.
         utf16: usize,
+        /// `ccmem tier` would bring MEMORY.md back under the cap. It cannot when what fills
+        /// the index is plain rule lines, which tier keeps where they are (they are the rule
+        /// itself, always loaded).
+        tier_makes_room: bool,
     },
 }
 
@@ -144,14 +148,29 @@ impl std::fmt::Display for AddError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             AddError::Refused(r) | AddError::Duplicate { refusal: r, .. } => r.fmt(f),
-            AddError::Dark { lines, utf16 } => write!(
-                f,
-                "{INDEX}: {lines} lines / {utf16} UTF-16 units, past what the client loads \
-                 ({} / {}): the new entry's line would never be seen, so nothing was written; \
-                 run `ccmem tier` to make room, then add it again",
-                super::budget::CAP.lines,
-                super::budget::CAP.utf16
-            ),
+            AddError::Dark {
+                lines,
+                utf16,
+                tier_makes_room,
+            } => {
+                write!(
+                    f,
+                    "{INDEX}: {lines} lines / {utf16} UTF-16 units, past what the client loads \
+                     ({} / {}): the new entry's line would never be seen, so nothing was \
+                     written; ",
+                    super::budget::CAP.lines,
+                    super::budget::CAP.utf16
+                )?;
+                if *tier_makes_room {
+                    f.write_str("run `ccmem tier` to make room, then add it again")
+                } else {
+                    f.write_str(
+                        "`ccmem tier` cannot make room either: what fills it is plain rule \
+                         lines, which tier keeps in MEMORY.md. Move rules to CLAUDE.md (loaded \
+                         whole) or shorten them, then add it again",
+                    )
+                }
+            }
         }
     }
 }
@@ -223,7 +242,20 @@ pub fn plan_add(
     Err(AddError::Dark {
         lines: size.lines,
         utf16: size.utf16,
+        tier_makes_room: tier_makes_room(lib, now),
     })
+}
+
+/// Whether `ccmem tier` (its default target) would leave MEMORY.md under the client's cap,
+/// so that an entry added afterwards can load: its plan, made here and not written.
+fn tier_makes_room(lib: &Library, now: Timestamp) -> bool {
+    let opts = super::Options {
+        now,
+        ..super::Options::default()
+    };
+    let cap = super::budget::CAP;
+    super::plan::plan(lib, &opts)
+        .is_ok_and(|p| p.after.lines < cap.lines && p.after.utf16 < cap.utf16)
 }
 
 /// A way to place the index line: the files it changes besides the entry.

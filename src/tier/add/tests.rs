@@ -163,8 +163,20 @@ fn over_the_target_but_under_the_cap_the_line_still_goes_where_it_loads() {
 fn past_the_cap_it_refuses_unless_a_loaded_hub_takes_the_entry() {
     let full = "- rule\n".repeat(205);
     let err = plan_add(&lib(&full), &req("user", "tz", "Lives in UTC+9"), T, now()).unwrap_err();
-    assert!(matches!(err, AddError::Dark { lines: 205, .. }), "{err:?}");
-    assert!(err.to_string().contains("run `ccmem tier`"), "{err}");
+    assert!(
+        matches!(
+            err,
+            AddError::Dark {
+                lines: 205,
+                tier_makes_room: false,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    // Rules fill it, and tier keeps rules: the message does not send the user to tier.
+    assert!(!err.to_string().contains("run `ccmem tier`"), "{err}");
+    assert!(err.to_string().contains("CLAUDE.md"), "{err}");
     // The same index with the user hub linked on line 1: the hub takes it.
     let hub = "---\nname: reference-user-hub\ndescription: d\nmetadata:\n  type: reference\n---\n";
     let index = format!("- [User](reference_user_hub.md) — who\n{full}");
@@ -178,6 +190,42 @@ fn past_the_cap_it_refuses_unless_a_loaded_hub_takes_the_entry() {
         plan_add(&l, &req("user", "tz", "Lives in UTC+9"), T, now()),
         Err(AddError::Dark { .. })
     ));
+}
+
+#[test]
+fn past_the_cap_with_entry_lines_it_sends_the_user_to_tier() {
+    let mut index = String::new();
+    let mut files = Vec::new();
+    for i in 0..230 {
+        index.push_str(&format!("- [Entry {i}](project_e{i}.md) — about {i}\n"));
+        files.push((
+            format!("project_e{i}.md"),
+            format!("---\nname: e{i}\ndescription: about {i}\ntype: project\n---\nbody {i}\n"),
+        ));
+    }
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let err = plan_add(
+        &lib_with(&index, &files),
+        &req("user", "tz", "Lives in UTC+9"),
+        T,
+        now(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            AddError::Dark {
+                lines: 230,
+                tier_makes_room: true,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("run `ccmem tier`"), "{err}");
 }
 
 #[test]
