@@ -3,6 +3,7 @@
 //! 25,000 UTF-16 units and appends the warning. The first byte repeats the rest (1-64 times)
 //! so inputs reach the limits.
 #![no_main]
+use ccmem::constants::{INDEX_MAX_LINES, INDEX_MAX_UTF16};
 use ccmem::text::{comments, cut, frontmatter, js};
 use libfuzzer_sys::fuzz_target;
 
@@ -20,11 +21,11 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(t.utf16, js::utf16_len(trimmed));
         match &t.cut {
             None => {
-                assert!(t.lines <= cut::MAX_LINES && t.utf16 <= cut::MAX_UTF16);
+                assert!(t.lines <= INDEX_MAX_LINES && t.utf16 <= INDEX_MAX_UTF16);
                 assert_eq!(t.content, trimmed);
             }
             Some(c) => {
-                assert!(c.kept_utf16 <= cut::MAX_UTF16 && c.kept_lines <= cut::MAX_LINES);
+                assert!(c.kept_utf16 <= INDEX_MAX_UTF16 && c.kept_lines <= INDEX_MAX_LINES);
                 assert!(c.kept_bytes <= t.trimmed_bytes);
                 assert!(t.content.starts_with(&trimmed[..c.kept_bytes]));
                 assert!(t.content.ends_with(&c.warning));

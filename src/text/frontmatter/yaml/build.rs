@@ -70,9 +70,8 @@ impl<'a> Builder<'a> {
                         continue;
                     }
                     docs.push(self.node(event, span, 0)?);
-                    if let (event, span) = self.expect()?
-                        && !matches!(event, Event::DocumentEnd)
-                    {
+                    let (event, span) = self.expect()?;
+                    if !matches!(event, Event::DocumentEnd) {
                         return Err(self.error(span, "expected the end of the document"));
                     }
                 }
