@@ -1,5 +1,6 @@
 //! `secret-in-memory` (soft).
 
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::{Regex, RegexSet};
@@ -45,6 +46,11 @@ declare_rule! {
 }
 
 mod plaintext;
+mod scan;
+
+/// The one vendor pattern without a fixed prefix (its key word may be in any case, and apart
+/// from its value): [`find`] runs it alone on a file with a long token run.
+const AWS_SECRET: usize = 5;
 
 const PATTERNS: [(&str, &str); 13] = [
     (
@@ -89,13 +95,6 @@ const PATTERNS: [(&str, &str); 13] = [
     ("a Google API key", r"(?-u:\b)AIza[0-9A-Za-z_-]{35}(?-u:\b)"),
 ];
 
-/// Literals every pattern contains (case-sensitive literals only, so the scan is a SIMD
-/// literal search): one cheap scan of the text rules out almost every file before the set
-/// runs.
-static LITERALS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"sk-ant-|sk-proj-|sk-svcacct-|sk-admin-|T3BlbkFJ|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|AKIA|ASIA|aws_secret|AWS_SECRET|awssecret|AWSSECRET|AwsSecret|awsSecret|xoxa-|xoxb-|xoxp-|xoxo-|xoxs-|xoxr-|hooks\.slack\.com|PRIVATE KEY-----|npm_|pypi-|k_live_|AIza")
-        .expect("valid regex")
-});
 static SET: LazyLock<RegexSet> =
     LazyLock::new(|| RegexSet::new(PATTERNS.iter().map(|p| p.1)).expect("valid regexes"));
 static EACH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
@@ -106,14 +105,26 @@ static EACH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 });
 
 /// `(byte range, kind)` of every secret in `text`.
-pub(super) fn find(text: &str) -> Vec<(std::ops::Range<usize>, &'static str)> {
+pub(super) fn find(text: &str) -> Vec<(Range<usize>, &'static str)> {
+    let scan = scan::scan(text);
+    let vendor = scan.vendor || (scan.long_run && EACH[AWS_SECRET].is_match(text));
+    find_on(text, vendor, &scan.lines)
+}
+
+/// The secrets in `text`: the vendor patterns' when `vendor` (else none can match), and the
+/// plaintext credentials on `lines`.
+fn find_on(
+    text: &str,
+    vendor: bool,
+    lines: &[(Range<usize>, plaintext::Gates)],
+) -> Vec<(Range<usize>, &'static str)> {
     let mut out = Vec::new();
-    if LITERALS.is_match(text) {
+    if vendor {
         for k in SET.matches(text).iter() {
             out.extend(EACH[k].find_iter(text).map(|m| (m.range(), PATTERNS[k].0)));
         }
     }
-    for (range, kind) in plaintext::find(text) {
+    for (range, kind) in plaintext::find(text, lines) {
         // A vendor pattern already named this value.
         if !out
             .iter()
@@ -144,7 +155,7 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use super::find;
+    use super::{AWS_SECRET, PATTERNS, find, find_on, plaintext::find_in_line};
     use crate::rules::testing::{Fixture, fm};
 
     pub(crate) const ANTHROPIC: &str = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOpQrStUvWxAA";
@@ -184,6 +195,153 @@ mod tests {
         ] {
             assert!(find(clean).is_empty(), "{clean}");
         }
+    }
+
+    /// Every vendor pattern on the whole text, every plaintext check on every line.
+    fn everywhere(text: &str) -> Vec<(std::ops::Range<usize>, &'static str)> {
+        let mut out = find_on(text, true, &[]);
+        let mut start = 0;
+        for whole in text.split_inclusive('\n') {
+            let line = whole.trim_end_matches('\n').trim_end_matches('\r');
+            for (r, kind) in find_in_line(line) {
+                let r = start + r.start..start + r.end;
+                if !out.iter().any(|(o, _)| o.start < r.end && r.start < o.end) {
+                    out.push((r, kind));
+                }
+            }
+            start += whole.len();
+        }
+        out.sort_by_key(|(r, _)| r.start);
+        out
+    }
+
+    /// Key words, separators and values of secrets of every kind, their look-alikes and their
+    /// case forms (`ſ`, `K`, mixed case).
+    const WORDS: &[&str] = &[
+        "password",
+        "PaSsWoRd",
+        "pa\u{17f}\u{17f}word",
+        "pas\u{17f}",
+        "pwd",
+        "contraseña",
+        "CoNtRaSeÑa",
+        "contra\u{17f}eña",
+        "WachtWoord",
+        "mật khẩu",
+        "mật \u{212a}hẩu",
+        "MẬT KHẨU",
+        "密码",
+        "口令",
+        "비밀번호",
+        "パスワード",
+        "Credentials",
+        "cReDeNtIaLs",
+        "login",
+        "user",
+        "账号",
+        "session cookie",
+        "api_key",
+        "token",
+        "sha256",
+        "commit",
+        "aws_secret_access_key",
+        "Aws_Secret_Access_Key",
+        "aw\u{17f}\u{17f}ecret_access_\u{212a}ey",
+        "nothing",
+        "",
+    ];
+    const SEPARATORS: &[&str] = &[
+        ": ",
+        "=",
+        " = ",
+        "：",
+        " is ",
+        " iſ ",
+        " iſ",
+        " / ",
+        "",
+        "\t/\t",
+        "\u{3000}/ ",
+        ":\n  ",
+        " ",
+        "\"",
+    ];
+    const VALUES: &[&str] = &[
+        "Winter2026!x",
+        "T7#pq9LwZ2xv",
+        "root:Toor2026!x",
+        "ops-vendor / T7#pq9LwZ2xv",
+        "T7#pq9LwZ2xv, a / b",
+        "a1B2c3D4e5F6g7H8a1B2c3D4e5F6g7H8",
+        "4b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c",
+        "xyz_4b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e==",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+        "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+        "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+        "sk-proj-abcdefghijklmnopqrstT3BlbkFJabcdefghijklmnopqrst",
+        "github_pat_A1b2A1b2A1b2A1b2A1b2A1b2A1b2A1b2A1b2A1b2A1b2A1b2A1b2A1b2A1b2A1b2",
+        "AKIAIOSFODNN7EXAMPLE",
+        "ASIAIOSFODNN7EXAMPLE",
+        "xoxb-1234567890-abcdefghij",
+        "sk_live_aB3aB3aB3aB3aB3aB3aB3aB3",
+        "npm_abcdefghijabcdefghijabcdefghijabcdef",
+        "pypi-AgEAb1_Ab1_Ab1_Ab1_Ab1_Ab1_Ab1_Ab1_Ab1_Ab1_Ab1_Ab1_Ab1_",
+        "AIzaBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB",
+        "postgres://svc_app:Xk9mQ2vPl7rT@db.internal:5432/app",
+        "https://hooks.slack.com/services/T0A/B0B/abc",
+        "-----BEGIN RSA PRIVATE KEY-----",
+        "${DB_PASSWORD}",
+        "<password>",
+        "see 1Password",
+        "admin@example.test",
+        "description",
+    ];
+
+    #[test]
+    fn finds_on_each_line_what_every_check_finds() {
+        for w in WORDS {
+            for s in SEPARATORS {
+                for v in VALUES {
+                    let text = format!("{w}{s}{v}\n");
+                    assert_eq!(find(&text), everywhere(&text), "{text:?}");
+                }
+            }
+        }
+    }
+
+    /// Lines of [`WORDS`], [`SEPARATORS`] and [`VALUES`] between other text.
+    fn texts() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::sample::select;
+        use proptest::strategy::Strategy;
+        let noise = select(vec!["", " ", "- ", "x ", "é", "密", "`", "(", "\r"]);
+        let line = (
+            noise.clone(),
+            select(WORDS),
+            select(SEPARATORS),
+            select(VALUES),
+            noise,
+        );
+        proptest::collection::vec(line, 0..6).prop_map(|lines| {
+            lines
+                .into_iter()
+                .map(|(a, w, s, v, b)| format!("{a}{w}{s}{v}{b}\n"))
+                .collect()
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+        /// The scan skips a file, a line or a check only where nothing can be found.
+        #[test]
+        fn finds_what_every_check_on_every_line_finds(text in texts()) {
+            proptest::prop_assert_eq!(find(&text), everywhere(&text));
+        }
+    }
+
+    #[test]
+    fn aws_secret_is_the_aws_secret_pattern() {
+        assert_eq!(PATTERNS[AWS_SECRET].0, "an AWS secret access key");
     }
 
     #[test]

@@ -3,12 +3,15 @@
 //! long hex or base64 token beside a key word. Each pattern skips what looks alike but is not
 //! a secret: placeholders (`<password>`, `${DB_PASS}`, `***`, `see 1Password`), config names
 //! (`PASSWORD_MIN_LENGTH=12`), prose ("never change passwords"), UUIDs, and hashes beside the
-//! words that name them (commit, sha256, checksum, oid …).
+//! words that name them (commit, sha256, checksum, oid …). The regexes run only on the lines
+//! [`super::scan`] found, and only those whose [`Gates`] say they can match there.
 
 use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Regex;
+
+use super::scan::{LONG_RUN, TOKEN_BYTE};
 
 /// Words after which a value is a password: whole words in scripts with spaces, any
 /// occurrence in those without.
@@ -61,151 +64,100 @@ static UUID: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
-/// The literals every password, URL and user/password match holds (the gates of
-/// [`find_in_line`] but the long token run), `pass`/`pwd` in every ASCII case and the longer words
-/// in lower, Capitalized and UPPER case. Literals only, so the regex engine searches for them
-/// all at once with SIMD.
-static TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
-    let mut words: Vec<String> = Vec::new();
-    for w in ["credential", "contrase", "wachtwoord", "mật khẩu"] {
-        let cap: String = w[..1].to_uppercase() + &w[1..];
-        words.extend([w.to_owned(), cap, w.to_uppercase()]);
-    }
-    words.extend(
-        [
-            "://",
-            " / ",
-            "密码",
-            "密碼",
-            "口令",
-            "비밀번호",
-            "암호",
-            "パスワード",
-        ]
-        .map(String::from),
-    );
-    let literals: Vec<String> = words.iter().map(|w| regex::escape(w)).collect();
-    // ASCII case only (`-u`): Unicode case folding would add `ſ` for `s`, and a set that is
-    // not all literals needs the regex engine's automaton behind the literal search.
-    Regex::new(&format!("(?i-u:pass|pwd)|{}", literals.join("|"))).expect("valid regex")
-});
+/// Which checks of [`find_in_line`] can match a line at all: cheap necessary conditions, found
+/// for a whole file at once by [`super::scan`], or by [`Gates::of`] for one line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Gates {
+    /// A password word ([`PASSWORD_WORD`]).
+    pub(super) password: bool,
+    /// `://` and an `@`.
+    pub(super) url: bool,
+    /// ` / `. This gate and the next are part of the check itself (a `user / password` pair is
+    /// looked for only beside one of them), so they are exact, never wider.
+    pub(super) slash: bool,
+    /// `credential`, in any case.
+    pub(super) credential: bool,
+    /// A run of [`LONG_RUN`] or more token bytes.
+    pub(super) long_run: bool,
+}
 
-/// `(byte range, kind)` of each plaintext credential in `text`, found line by line on the lines
-/// [`find_in_line`] can match at all: those holding a [`TRIGGER`] literal or a long token run
-/// (a key word alone, `token` or `session`, is common prose; a token after it is not).
-pub(super) fn find(text: &str) -> Vec<(Range<usize>, &'static str)> {
-    let bytes = text.as_bytes();
+#[cfg(test)]
+impl Gates {
+    /// The gates of `line`, read from the line itself: what the tests check every line with.
+    pub(super) fn of(line: &str) -> Gates {
+        Gates {
+            password: PASSWORD_WORD.is_match(line),
+            url: line.contains("://") && line.contains('@'),
+            slash: line.contains(" / "),
+            credential: CREDENTIAL.is_match(line),
+            long_run: has_long_run(line),
+        }
+    }
+}
+
+/// `(byte range, kind)` of each plaintext credential on the given lines of `text` (each with
+/// what can match on it, as [`super::scan`] found).
+pub(super) fn find(
+    text: &str,
+    lines: &[(Range<usize>, Gates)],
+) -> Vec<(Range<usize>, &'static str)> {
     let mut out = Vec::new();
-    let mut word = TRIGGER.find(text).map(|m| m.start());
-    let mut run = long_run_at_or_after(bytes, 0);
-    while let Some(at) = [word, run].into_iter().flatten().min() {
-        let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |k| k + 1);
-        let Some(end) = memchr::memchr(b'\n', &bytes[at..]).map(|k| at + k) else {
-            out.extend(shifted(start, text[start..].trim_end_matches('\r')));
-            break;
-        };
-        out.extend(shifted(start, text[start..end].trim_end_matches('\r')));
-        // Each search runs again only once the line it found is passed.
-        let next = end + 1;
-        if word.is_some_and(|w| w < next) {
-            word = TRIGGER.find_at(text, next).map(|m| m.start());
-        }
-        if run.is_some_and(|r| r < next) {
-            run = long_run_at_or_after(bytes, next);
-        }
+    for (range, gates) in lines {
+        let line = text[range.clone()].trim_end_matches('\r');
+        out.extend(
+            find_gated::<true>(line, *gates)
+                .into_iter()
+                .map(|(r, kind)| (range.start + r.start..range.start + r.end, kind)),
+        );
     }
     out
 }
 
-/// [`find_in_line`] on the line starting at byte `start`, its ranges in the whole text.
-fn shifted(start: usize, line: &str) -> impl Iterator<Item = (Range<usize>, &'static str)> {
-    find_in_line(line)
-        .into_iter()
-        .map(move |(r, kind)| (start + r.start..start + r.end, kind))
-}
-
-/// The bytes a key or hash is written with (`[A-Za-z0-9+/=_-]`).
-const fn token_bytes() -> [bool; 256] {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b'_' | b'-');
-        b += 1;
-    }
-    t
-}
-static TOKEN_BYTE: [bool; 256] = token_bytes();
-/// The shortest run of [`TOKEN_BYTE`]s [`has_long_run`] counts.
-const LONG_RUN: usize = 32;
-
-/// The start of the first run of [`LONG_RUN`] or more token bytes that starts at or after
-/// `from` (a line start). Such a run covers three whole 8-byte words at offsets that are
-/// multiples of 8, so only every third word is tested (most are ruled out by a space, a line
-/// break or a non-ASCII byte, 8 bytes at once), and the run is measured around a word that
-/// passes.
-fn long_run_at_or_after(bytes: &[u8], from: usize) -> Option<usize> {
-    let mut k = from.next_multiple_of(8);
-    while k + 8 <= bytes.len() {
-        let word: &[u8; 8] = bytes[k..k + 8].try_into().expect("8 bytes");
-        if !all_token(word) {
-            k += 24;
-            continue;
-        }
-        let mut s = k;
-        while s > from && TOKEN_BYTE[usize::from(bytes[s - 1])] {
-            s -= 1;
-        }
-        let mut e = k + 8;
-        while e < bytes.len() && TOKEN_BYTE[usize::from(bytes[e])] {
-            e += 1;
-        }
-        if e - s >= LONG_RUN {
-            return Some(s);
-        }
-        // Any other run starts after this one: the sampling starts again there.
-        k = e.next_multiple_of(8);
-    }
-    None
-}
-
-/// Whether all 8 bytes are [`TOKEN_BYTE`]s: a space, a line break or a non-ASCII byte rules
-/// the word out first (tested on the whole word at once), then each byte is looked up.
-fn all_token(word: &[u8; 8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let w = u64::from_le_bytes(*word);
-    let has = |b: u8| {
-        let x = w ^ (ONES * u64::from(b));
-        x.wrapping_sub(ONES) & !x & HIGH != 0
-    };
-    w & HIGH == 0 && !has(b' ') && !has(b'\n') && word.iter().all(|&b| TOKEN_BYTE[usize::from(b)])
-}
-
-/// `(byte range in the line, kind)` of each plaintext credential in `line`. Byte scans decide
-/// first which patterns can match at all, so the regexes run on few lines.
+/// `(byte range in the line, kind)` of each plaintext credential in `line`: every regex its
+/// gates let through, none skipped by a cheaper test (what the tests hold the fast path to).
+#[cfg(test)]
 pub(super) fn find_in_line(line: &str) -> Vec<(Range<usize>, &'static str)> {
+    find_gated::<false>(line, Gates::of(line))
+}
+
+/// The plaintext credentials in `line`, with the gates given: each may be set where the line's
+/// own is not (the check behind it then finds nothing), never the reverse. With `QUICK`, a
+/// regex is also skipped where a byte test shows it cannot report anything.
+fn find_gated<const QUICK: bool>(line: &str, gates: Gates) -> Vec<(Range<usize>, &'static str)> {
     let mut out = Vec::new();
-    let password_word = PASSWORD_WORD.is_match(line);
-    let url = line.contains("://") && line.contains('@');
-    let pair = line.contains(" / ") || CREDENTIAL.is_match(line);
-    let long_run = has_long_run(line);
+    let Gates {
+        password: password_word,
+        url,
+        long_run,
+        ..
+    } = gates;
+    let pair = gates.slash || gates.credential;
     if !(password_word || url || pair || long_run) {
         return out;
     }
-    for c in ASSIGNED.captures_iter(line).filter(|_| password_word) {
-        let v = c.get(1).expect("group 1");
-        if looks_like_password(trim_value(v.as_str())) {
-            out.push((v.range(), "a password"));
+    // Each regex runs only where its gate is open (a gate after the regex, as in
+    // `captures_iter(line).filter(..)`, would run the regex on every line anyway).
+    if password_word && (!QUICK || has_separator(line)) {
+        for c in ASSIGNED.captures_iter(line) {
+            let v = c.get(1).expect("group 1");
+            if looks_like_password(trim_value(v.as_str())) {
+                out.push((v.range(), "a password"));
+            }
         }
     }
-    for c in URL.captures_iter(line).filter(|_| url) {
-        let pass = c.get(2).expect("group 2");
-        if !is_placeholder(pass.as_str()) {
-            out.push((pass.range(), "a password in a URL"));
+    if url {
+        for c in URL.captures_iter(line) {
+            let pass = c.get(2).expect("group 2");
+            if !is_placeholder(pass.as_str()) {
+                out.push((pass.range(), "a password in a URL"));
+            }
         }
     }
-    if out.is_empty() && pair && LOGIN_WORD.is_match(line) {
+    if out.is_empty()
+        && pair
+        && (!QUICK || gates.credential || slashed_password(line))
+        && LOGIN_WORD.is_match(line)
+    {
         for c in PAIR.captures_iter(line) {
             let (user, pass) = match (c.get(1), c.get(2), c.get(3), c.get(4)) {
                 (Some(u), Some(p), _, _) | (_, _, Some(u), Some(p)) => (u, p),
@@ -217,7 +169,10 @@ pub(super) fn find_in_line(line: &str) -> Vec<(Range<usize>, &'static str)> {
             }
         }
     }
-    if let Some(word) = KEY_WORD.find(line).filter(|_| long_run) {
+    if let Some(word) = (long_run && (!QUICK || secret_run(line)))
+        .then(|| KEY_WORD.find(line))
+        .flatten()
+    {
         let hash_named = HASH_WORD.is_match(line);
         for t in TOKEN.find_iter(&line[word.end()..]) {
             let token = t.as_str().trim_end_matches('=');
@@ -238,7 +193,8 @@ pub(super) fn find_in_line(line: &str) -> Vec<(Range<usize>, &'static str)> {
     out
 }
 
-/// A password word anywhere on a line (a cheap test before [`ASSIGNED`]).
+/// A password word anywhere on a line.
+#[cfg(test)]
 static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?i:pass|pwd|contrase|wachtwoord|mật khẩu)|密码|密碼|口令|비밀번호|암호|パスワード",
@@ -247,10 +203,12 @@ static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// `credential` in any case.
+#[cfg(test)]
 static CREDENTIAL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)credential").expect("valid regex"));
 
 /// Whether `line` holds a run of 32 or more token characters (what a key or hash looks like).
+#[cfg(test)]
 fn has_long_run(line: &str) -> bool {
     let mut run = 0;
     for &b in line.as_bytes() {
@@ -264,6 +222,53 @@ fn has_long_run(line: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether `line` holds what [`ASSIGNED`] needs after its word: `=`, `:`, `：` or `is` (in any
+/// case, `ſ` for `s`).
+fn has_separator(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    memchr::memchr2(b'=', b':', bytes).is_some()
+        || line.contains('：')
+        || bytes.windows(2).any(|w| w.eq_ignore_ascii_case(b"is"))
+        || line.contains("iſ")
+        || line.contains("Iſ")
+}
+
+/// Whether a run of token bytes on `line` is, or ends with, what the token check reports: 32
+/// hex digits (before any `=`), or upper and lower case letters and digits (the check looks
+/// at the part of a run after a key word, so a run's tail counts).
+fn secret_run(line: &str) -> bool {
+    line.as_bytes()
+        .split(|&b| !TOKEN_BYTE[usize::from(b)])
+        .filter(|run| run.len() >= LONG_RUN)
+        .any(|run| {
+            let has = |f: fn(&u8) -> bool| run.iter().any(f);
+            let unpadded = run.iter().rposition(|&b| b != b'=').map_or(0, |k| k + 1);
+            let hex_tail = run[..unpadded]
+                .iter()
+                .rev()
+                .take_while(|b| b.is_ascii_hexdigit())
+                .count();
+            hex_tail >= LONG_RUN
+                || (has(u8::is_ascii_uppercase)
+                    && has(u8::is_ascii_lowercase)
+                    && has(u8::is_ascii_digit))
+        })
+}
+
+/// Whether a `/` with white space on both sides is followed by a value [`PAIR`] would take
+/// for a password: its first alternative's password, found without the regex.
+fn slashed_password(line: &str) -> bool {
+    memchr::memchr_iter(b'/', line.as_bytes()).any(|k| {
+        let spaced = |c: Option<char>| c.is_some_and(char::is_whitespace);
+        if !spaced(line[..k].chars().next_back()) || !spaced(line[k + 1..].chars().next()) {
+            return false;
+        }
+        let after = line[k + 1..].trim_start();
+        let pass = trim_value(after.split(char::is_whitespace).next().unwrap_or(""));
+        looks_like_password(pass) && strong(pass)
+    })
 }
 
 fn trim_value(v: &str) -> &str {
@@ -351,44 +356,6 @@ fn is_placeholder(v: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    proptest::proptest! {
-        #[test]
-        fn sampled_words_find_the_first_long_run(
-            text in "([a-zA-Z0-9+/=_-]{0,40}|[ .\n]|é|密)*",
-            from in 0usize..64,
-        ) {
-            let bytes = text.as_bytes();
-            let from = from.min(bytes.len());
-            // The reference: every position, every run.
-            let mut want = None;
-            let mut k = from;
-            while k < bytes.len() {
-                let len = bytes[k..].iter().take_while(|&&b| TOKEN_BYTE[usize::from(b)]).count();
-                let starts = k == from || !TOKEN_BYTE[usize::from(bytes[k - 1])];
-                if starts && len >= LONG_RUN {
-                    want = Some(k);
-                    break;
-                }
-                k += len.max(1);
-            }
-            proptest::prop_assert_eq!(long_run_at_or_after(bytes, from), want);
-        }
-
-        #[test]
-        fn checking_candidate_lines_finds_what_checking_every_line_finds(
-            text in "(password=|pwd: |PASS is |Credentials: |user / |token |key |://|@|:|\\.|a1B2c3D4e5F6g7H8|ZZZZ|x|/|-|=| |\t|\n|\r\n|密码：|비밀번호 )*",
-        ) {
-            let mut slow = Vec::new();
-            let mut start = 0;
-            for line in text.split_inclusive('\n') {
-                let l = line.trim_end_matches('\n').trim_end_matches('\r');
-                slow.extend(shifted(start, l));
-                start += line.len();
-            }
-            proptest::prop_assert_eq!(find(&text), slow);
-        }
-    }
 
     fn kinds(line: &str) -> Vec<&'static str> {
         find_in_line(line).into_iter().map(|(_, k)| k).collect()
