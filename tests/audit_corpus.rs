@@ -51,7 +51,7 @@ fn finds_exactly_the_planted_violations() {
     let mut config = Config::default();
     config.audit.stale_days = 30;
     let now = jiff::Timestamp::from_second(BASE as i64).unwrap();
-    let library = Library::load_configured(&lib, config, None, None).unwrap();
+    let library = Library::load_configured(&lib, config, None).unwrap();
     assert_eq!(
         library.spec(),
         ccmem::memory::Spec::Manager,

@@ -99,7 +99,7 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
         None => None,
     };
     let config = super::config::load(&folder, None)?;
-    let (lines, utf16) = config.0.target();
+    let (lines, utf16) = config.target();
     let target = Target { lines, utf16 };
     let req = Request {
         kind: args.kind,
@@ -126,11 +126,7 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
     };
     let pending = lock.is_none() && !new_folder && write::needs_recovery(&folder);
     let lib = if new_folder {
-        crate::memory::Library::from_texts(
-            &folder,
-            config.0.clone(),
-            Vec::<(String, String)>::new(),
-        )
+        crate::memory::Library::from_texts(&folder, config.clone(), Vec::<(String, String)>::new())
     } else {
         super::tier::load_library(&folder, &config, process)?
     };

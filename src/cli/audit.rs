@@ -84,8 +84,8 @@ pub(super) fn run(mut args: Args, process: &ProcessEnv) -> anyhow::Result<ExitSt
         let home = env.var("HOME").map(Path::new);
         let audited = super::config::load(&dir, args.config.as_deref())
             .map_err(|e| e.to_string())
-            .and_then(|(config, used)| {
-                Library::load_configured(&dir, config, used, home).map_err(|e| e.to_string())
+            .and_then(|config| {
+                Library::load_configured(&dir, config, home).map_err(|e| e.to_string())
             })
             .and_then(|lib| run::audit(lib, now).map_err(|e| format!("{}: {e}", dir.display())));
         match audited {

@@ -73,7 +73,7 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
     if !real.is_dir() {
         anyhow::bail!("{}: not a directory", root.display());
     }
-    let (config, _) = super::config::load(&real, args.config.as_deref())?;
+    let config = super::config::load(&real, args.config.as_deref())?;
     let config = config.check;
     let size = args
         .size

@@ -2,18 +2,16 @@
 //! and every rule it names checked against the audit's and the check's registries, so that a
 //! file is valid or not whatever command reads it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::config::{Config, ConfigError};
 
-/// The settings for `folder` and the file they came from (see [`Config::find`]).
-pub(super) fn load(
-    folder: &Path,
-    explicit: Option<&Path>,
-) -> Result<(Config, Option<PathBuf>), ConfigError> {
-    let (config, path) = Config::find(folder, explicit)?;
+/// The settings for `folder` (see [`Config::find`]; [`Config::path`] is the file they came
+/// from).
+pub(super) fn load(folder: &Path, explicit: Option<&Path>) -> Result<Config, ConfigError> {
+    let config = Config::find(folder, explicit)?;
     rule_names(&config)?;
-    Ok((config, path))
+    Ok(config)
 }
 
 fn rule_names(config: &Config) -> Result<(), ConfigError> {

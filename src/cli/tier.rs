@@ -86,16 +86,11 @@ pub(super) fn memory_dir(
 /// HOME from the environment snapshot.
 pub(super) fn load_library(
     folder: &Path,
-    config: &(Config, Option<PathBuf>),
+    config: &Config,
     process: &ProcessEnv,
 ) -> anyhow::Result<Library> {
     let home = process.var("HOME").map(Path::new);
-    Ok(Library::load_configured(
-        folder,
-        config.0.clone(),
-        config.1.clone(),
-        home,
-    )?)
+    Ok(Library::load_configured(folder, config.clone(), home)?)
 }
 
 /// `--agent NAME` resolved to the agent's memory folder, which then stands as MEMORY_DIR.
@@ -178,7 +173,7 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
         );
     }
     let config = super::config::load(&folder, None)?;
-    let (lines, utf16) = config.0.target();
+    let (lines, utf16) = config.target();
     let target = Target {
         lines: args.target_lines.unwrap_or(lines),
         utf16: args.target_utf16.unwrap_or(utf16),
@@ -353,7 +348,7 @@ fn verify_on_disk(
     folder: &Path,
     before: &Library,
     plan: &Plan,
-    config: &(Config, Option<PathBuf>),
+    config: &Config,
     process: &ProcessEnv,
 ) -> anyhow::Result<(Proof, Vec<String>)> {
     let after = load_library(folder, config, process)?;

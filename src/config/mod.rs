@@ -107,6 +107,11 @@ impl ConfigError {
 }
 
 impl Config {
+    /// The `ccmem.toml` these settings were read from (`None`: the defaults).
+    pub fn path(&self) -> Option<&Path> {
+        self.source.as_ref().map(|s| s.path.as_path())
+    }
+
     /// Parses the text of a `ccmem.toml` found at `path` (named in errors).
     pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         let at = |span, why| ConfigError::at(path, text, span, why);
@@ -125,16 +130,13 @@ impl Config {
     }
 
     /// The configuration for `folder`: `explicit` when given, else the nearest `ccmem.toml` /
-    /// `.ccmem.toml` in `folder` or above it, else the defaults. Returns the file used, if any.
-    pub fn find(
-        folder: &Path,
-        explicit: Option<&Path>,
-    ) -> Result<(Config, Option<PathBuf>), ConfigError> {
+    /// `.ccmem.toml` in `folder` or above it, else the defaults ([`Config::path`] is the file used, if any).
+    pub fn find(folder: &Path, explicit: Option<&Path>) -> Result<Config, ConfigError> {
         let path = match explicit {
             Some(p) => p.to_path_buf(),
             None => match discover(folder) {
                 Some(p) => p,
-                None => return Ok((Config::default(), None)),
+                None => return Ok(Config::default()),
             },
         };
         let fail = |why| ConfigError {
@@ -150,8 +152,7 @@ impl Config {
                 e.utf8_error().valid_up_to()
             ))
         })?;
-        let config = Config::parse(&text, &path)?;
-        Ok((config, Some(path)))
+        Config::parse(&text, &path)
     }
 
     /// The target `tier` and `add` keep MEMORY.md within: `[tier]`, else `[audit]`.

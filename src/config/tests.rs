@@ -123,20 +123,20 @@ fn found_in_the_folder_then_upwards_or_explicit() {
     let dir = tempfile::tempdir().unwrap();
     let lib = dir.path().join("proj/memory");
     std::fs::create_dir_all(&lib).unwrap();
-    assert!(Config::find(&lib, None).unwrap().1.is_none());
+    assert!(Config::find(&lib, None).unwrap().path().is_none());
     std::fs::write(
         dir.path().join(".ccmem.toml"),
         "[audit]\nmax-file-lines = 9\n",
     )
     .unwrap();
-    let (c, used) = Config::find(&lib, None).unwrap();
+    let c = Config::find(&lib, None).unwrap();
     assert_eq!(c.audit.max_file_lines, 9);
-    assert_eq!(used.unwrap(), dir.path().join(".ccmem.toml"));
+    assert_eq!(c.path().unwrap(), dir.path().join(".ccmem.toml"));
     std::fs::write(lib.join("ccmem.toml"), "[audit]\nmax-file-lines = 7\n").unwrap();
-    let (c, used) = Config::find(&lib, None).unwrap();
+    let c = Config::find(&lib, None).unwrap();
     assert_eq!(
-        (c.audit.max_file_lines, used.unwrap()),
-        (7, lib.join("ccmem.toml"))
+        (c.audit.max_file_lines, c.path().unwrap()),
+        (7, lib.join("ccmem.toml").as_path())
     );
     let err = Config::find(&lib, Some(&dir.path().join("nope.toml"))).unwrap_err();
     assert!(err.to_string().contains("nope.toml"), "{err}");

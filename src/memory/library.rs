@@ -109,10 +109,8 @@ pub struct Library {
     pub files: Vec<Arc<MemFile>>,
     /// Subfolders that could not be listed.
     pub walk_errors: Vec<WalkError>,
-    /// `ccmem.toml` (defaults when there is none).
+    /// `ccmem.toml` (defaults when there is none; [`Config::path`] is the file used).
     pub config: Config,
-    /// The `ccmem.toml` used, if any.
-    pub config_path: Option<PathBuf>,
     /// The write spec the library is held to.
     pub spec: Detected,
     /// MEMORY.md as the client measures it at load (from the text read here).
@@ -146,15 +144,14 @@ impl Library {
     /// max-file-bytes` are reported, not read). Fails only when the folder cannot be listed or
     /// the configuration is unusable.
     pub fn load(root: &Path, opts: &LoadOptions) -> Result<Library, LoadError> {
-        let (config, config_path) = Config::find(root, opts.config)?;
-        Library::load_configured(root, config, config_path, opts.home)
+        let config = Config::find(root, opts.config)?;
+        Library::load_configured(root, config, opts.home)
     }
 
-    /// [`Library::load`] with settings already found (`config_path` is where they came from).
+    /// [`Library::load`] with settings already found.
     pub fn load_configured(
         root: &Path,
         config: Config,
-        config_path: Option<PathBuf>,
         home: Option<&Path>,
     ) -> Result<Library, LoadError> {
         let cap = config.audit.max_file_bytes;
@@ -189,7 +186,7 @@ impl Library {
             restore(root, &mut files, restored);
             p
         });
-        let mut lib = Library::build(root, files, walk_errors, config, config_path, home, None);
+        let mut lib = Library::build(root, files, walk_errors, config, home, None);
         lib.pending = pending;
         Ok(lib)
     }
@@ -206,7 +203,7 @@ impl Library {
             .collect();
         files.sort_by(|a, b| a.rel.cmp(&b.rel));
         files.dedup_by(|a, b| a.rel == b.rel);
-        Library::build(root, files, Vec::new(), config, None, None, None)
+        Library::build(root, files, Vec::new(), config, None, None)
     }
 
     /// This library with some files replaced or created (`Some(text)`) or removed (`None`),
@@ -255,7 +252,6 @@ impl Library {
             files,
             self.walk_errors.clone(),
             self.config.clone(),
-            self.config_path.clone(),
             self.home.as_deref(),
             Some(&prior),
         );
@@ -268,7 +264,6 @@ impl Library {
         files: Vec<Arc<MemFile>>,
         walk_errors: Vec<WalkError>,
         config: Config,
-        config_path: Option<PathBuf>,
         home: Option<&Path>,
         prior: Option<&Prior<'_>>,
     ) -> Library {
@@ -283,7 +278,6 @@ impl Library {
             files,
             walk_errors,
             config,
-            config_path,
             spec,
             index_state: IndexState::Missing,
             pending: None,

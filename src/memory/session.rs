@@ -21,7 +21,7 @@ pub fn library(env: &ClientEnv, report: &automem::Report) -> Option<Library> {
     let root = folder(env, report)?;
     let home = Some(env.home.as_path());
     let lib = Library::load(&root, &LoadOptions { config: None, home })
-        .or_else(|_| Library::load_configured(&root, Config::default(), None, home))
+        .or_else(|_| Library::load_configured(&root, Config::default(), home))
         .ok()?;
     let index = match &report.index {
         IndexState::FromEnv(_) => env

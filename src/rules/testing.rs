@@ -43,7 +43,7 @@ impl Fixture {
     /// The library as loaded (with [`Fixture::config`] when set, else its `ccmem.toml`).
     pub(super) fn library(&self) -> Library {
         match &self.config {
-            Some(c) => Library::load_configured(self.dir.path(), c.clone(), None, None).unwrap(),
+            Some(c) => Library::load_configured(self.dir.path(), c.clone(), None).unwrap(),
             None => Library::load(self.dir.path(), &LoadOptions::default()).unwrap(),
         }
     }

@@ -239,7 +239,7 @@ fn index_refusal(lib: &Library, path: &Path, why: &Unreadable) -> Refusal {
         ),
         (Unreadable::Io(_), Some(len)) if len > cap => {
             let fix = if len <= crate::write::MAX_FILE {
-                let place = match &lib.config_path {
+                let place = match lib.config.path() {
                     Some(p) => p.display().to_string(),
                     None => lib.root.join("ccmem.toml").display().to_string(),
                 };

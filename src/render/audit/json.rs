@@ -46,7 +46,7 @@ pub(super) fn render(out: &mut dyn Write, audits: &[Audited]) -> io::Result<()> 
                 "spec": spec.spec.name(),
                 "spec_configured": spec.configured,
                 "spec_votes": {"client": spec.client_votes, "claude-memory-manager": spec.manager_votes},
-                "config": a.audit.lib.config_path.as_ref().map(|p| p.to_string_lossy()),
+                "config": a.audit.lib.config.path().map(|p| p.to_string_lossy()),
                 "summary": a.audit.summary,
             })
         })
