@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ccmem::memory::{Library, LoadOptions};
+use ccmem::memory::{Library, LoadOptions, similar};
 use ccmem::rules::run::audit;
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -62,5 +62,26 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// The `near-duplicate` rule's two halves on the 20,000-file library, one thread: the signature
+/// of every memory, then the LSH pairing of the signatures.
+fn near_duplicate(c: &mut Criterion) {
+    let Some(dir) = corpus("L") else { return };
+    let lib = Library::load(&dir, &LoadOptions::default()).expect("library loads");
+    let mut group = c.benchmark_group("near-duplicate");
+    group.sample_size(10);
+    let signatures = || {
+        lib.files
+            .iter()
+            .map(|f| similar::of_memory(f))
+            .collect::<Vec<_>>()
+    };
+    group.bench_function("signatures-20000-files", |b| b.iter(signatures));
+    let sigs = signatures();
+    group.bench_function("pairs-20000-files", |b| {
+        b.iter(|| similar::pairs(&sigs, 0.8))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, near_duplicate);
 criterion_main!(benches);

@@ -10,8 +10,6 @@
 //! shingle sets. [`pairs`] finds the pairs above a threshold with LSH banding, so a 20,000-file
 //! library is not compared pair by pair.
 
-use rayon::prelude::*;
-
 /// Tokens per shingle.
 pub const SHINGLE: usize = 3;
 /// Values per signature.
@@ -24,6 +22,11 @@ const ROWS: usize = 5;
 /// The fixed seed (never random: results must be reproducible).
 const SEED: u64 = 0x00cc_3e3a_0d1f_5eed;
 const EMPTY: u64 = u64::MAX;
+/// The odd multiplier of the band key: the values are hashes already, so one multiply per value
+/// is enough to make the key's top bits depend on every bit of the band.
+const BAND_MUL: u64 = 0x9e37_79b9_7f4a_7c15;
+/// No file (an empty slot, the end of a chain).
+const NONE: u32 = u32::MAX;
 
 /// A MinHash signature.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,26 +45,32 @@ impl Signature {
     /// The signature of the concatenation of `parts` (each part ends a token), without
     /// copying them into one string.
     pub fn of_parts(parts: &[&str]) -> Signature {
-        let mut values = [EMPTY; BINS];
-        let mut window = [0u64; SHINGLE];
-        let mut n = 0usize;
-        for part in parts {
-            each_token_id(part, |id| {
-                window.rotate_left(1);
-                window[SHINGLE - 1] = id;
-                n += 1;
-                if n >= SHINGLE {
-                    let h = shingle_hash(&window);
-                    let bin = (h >> 58) as usize; // top 6 bits pick one of 64 bins
-                    let v = h & ((1 << 58) - 1);
-                    if v < values[bin] {
-                        values[bin] = v;
-                    }
-                }
-            });
+        thread_local! {
+            /// The token ids of the text, reused from call to call on a thread.
+            static IDS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
         }
-        if n > 0 && n < SHINGLE {
-            // Short text: the whole token run is the one shingle.
+        IDS.with_borrow_mut(|ids| {
+            ids.clear();
+            for part in parts {
+                each_token_id(part, |id| ids.push(id));
+            }
+            Signature::of_ids(ids)
+        })
+    }
+
+    /// The signature of a token id sequence. Tokens first, shingles after: two tight loops run
+    /// faster than one that does both.
+    fn of_ids(ids: &[u64]) -> Signature {
+        let mut values = [EMPTY; BINS];
+        for window in ids.windows(SHINGLE) {
+            let h = shingle_hash(&[window[0], window[1], window[2]]);
+            let bin = (h >> 58) as usize; // top 6 bits pick one of 64 bins
+            values[bin] = values[bin].min(h & ((1 << 58) - 1));
+        }
+        if (1..SHINGLE).contains(&ids.len()) {
+            // Short text: the whole token run, zero-padded in front, is the one shingle.
+            let mut window = [0u64; SHINGLE];
+            window[SHINGLE - ids.len()..].copy_from_slice(ids);
             let h = shingle_hash(&window);
             values[(h >> 58) as usize] = h & ((1 << 58) - 1);
         }
@@ -111,31 +120,52 @@ pub fn pairs(sigs: &[Option<Signature>], threshold: f64) -> Vec<(usize, usize, f
         .enumerate()
         .filter_map(|(i, s)| s.as_ref().filter(|s| !s.empty).map(|s| (i, s)))
         .collect();
-    // Bands are independent: each is keyed and sorted on its own thread.
-    let mut candidates: Vec<(usize, usize)> = (0..BANDS)
-        .into_par_iter()
-        .flat_map_iter(|band| {
-            // Sort by a hash of the band instead of a hash map: equal bands end up adjacent (a
-            // hash collision only adds a candidate, which the exact comparison below drops).
-            let mut keyed: Vec<(u64, usize)> = live
-                .iter()
-                .map(|&(i, s)| {
-                    let key = s.values[band * ROWS..(band + 1) * ROWS]
-                        .iter()
-                        .fold(band as u64, |h, &v| mix(h ^ v));
-                    (key, i)
-                })
-                .collect();
-            keyed.sort_unstable();
-            let mut found = Vec::new();
-            for run in keyed.chunk_by(|a, b| a.0 == b.0).filter(|r| r.len() > 1) {
-                for (k, &(_, i)) in run.iter().enumerate() {
-                    found.extend(run[k + 1..].iter().map(|&(_, j)| (i, j)));
-                }
-            }
-            found
+    // Per band, files with equal bands are grouped in an open-addressing table keyed by a hash
+    // of the band: a slot holds the key and the last file of its group, `next` chains the
+    // group's earlier files. A hash collision only adds a candidate, which the exact
+    // comparison below drops.
+    assert!(live.len() < NONE as usize, "a file's place fits a u32");
+    let slots = (live.len() * 2).next_power_of_two().max(2);
+    let shift = 64 - slots.trailing_zeros();
+    let mut table: Vec<(u64, u32)> = vec![(0, NONE); slots];
+    let mut next: Vec<u32> = vec![NONE; live.len()];
+    // All the keys in one pass over the signatures (band by band, each pass would read every
+    // signature again from memory).
+    let keys: Vec<[u64; BANDS]> = live
+        .iter()
+        .map(|(_, s)| {
+            std::array::from_fn(|band| {
+                s.values[band * ROWS..(band + 1) * ROWS]
+                    .iter()
+                    .fold(SEED ^ band as u64, |h, &v| (h ^ v).wrapping_mul(BAND_MUL))
+            })
         })
         .collect();
+    let mut candidates: Vec<(usize, usize)> = Vec::new();
+    for band in 0..BANDS {
+        table.fill((0, NONE));
+        for (place, key) in keys.iter().map(|k| k[band]).enumerate() {
+            let mut slot = (key >> shift) as usize;
+            loop {
+                let (k, last) = &mut table[slot];
+                if *last == NONE {
+                    (*k, *last, next[place]) = (key, place as u32, NONE);
+                    break;
+                }
+                if *k == key {
+                    // Every earlier file of the group is a candidate with this one.
+                    let mut other = *last;
+                    while other != NONE {
+                        candidates.push((live[other as usize].0, live[place].0));
+                        other = next[other as usize];
+                    }
+                    (next[place], *last) = (*last, place as u32);
+                    break;
+                }
+                slot = (slot + 1) & (slots - 1);
+            }
+        }
+    }
     candidates.sort_unstable();
     candidates.dedup();
     candidates
@@ -290,23 +320,6 @@ impl TokenHash {
         }
     }
 
-    /// Pushes a run of ASCII letters and digits, lower-cased: whole words at once when the
-    /// token is at a word boundary (as it is unless non-ASCII letters came first).
-    fn push_ascii(&mut self, run: &[u8]) {
-        let mut rest = run;
-        if self.shift == 0 {
-            let mut words = run.chunks_exact(8);
-            for w in &mut words {
-                self.word = u64::from_le_bytes(w.try_into().expect("8 bytes")) | LOWER;
-                self.step();
-            }
-            rest = words.remainder();
-        }
-        for &b in rest {
-            self.push(b | 0x20);
-        }
-    }
-
     fn push(&mut self, b: u8) {
         self.word |= u64::from(b) << self.shift;
         self.shift += 8;
@@ -316,9 +329,15 @@ impl TokenHash {
     }
 
     fn step(&mut self) {
-        self.h = (self.h ^ self.word).wrapping_mul(Self::MUL).rotate_left(29);
+        self.h = TokenHash::step_word(self.h, self.word);
         self.word = 0;
         self.shift = 0;
+    }
+
+    /// One step: the hash `h` after the (lower-cased, zero-padded) 8-byte word `word`.
+    #[inline]
+    fn step_word(h: u64, word: u64) -> u64 {
+        (h ^ word).wrapping_mul(TokenHash::MUL).rotate_left(29)
     }
 
     fn finish(mut self) -> u64 {
@@ -329,71 +348,176 @@ impl TokenHash {
     }
 }
 
-/// What a byte is to the token scan.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Class {
-    /// An ASCII byte that is no letter or digit: ends a token.
-    Separator,
-    /// An ASCII letter or digit.
-    Word,
-    /// A byte of a non-ASCII character (decoded on the slow path).
-    Other,
+/// One byte of value 1, and the high bit, in each byte of a word.
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The 8 bytes of `bytes` at `i`, little-endian, zero past the end (NUL is a separator).
+#[inline]
+fn word_at(bytes: &[u8], i: usize) -> u64 {
+    match bytes.get(i..i + 8) {
+        Some(w) => u64::from_le_bytes(w.try_into().expect("8 bytes")),
+        None => {
+            let tail = bytes.get(i..).unwrap_or_default();
+            let mut w = [0u8; 8];
+            w[..tail.len()].copy_from_slice(tail);
+            u64::from_le_bytes(w)
+        }
+    }
 }
 
-const fn classes() -> [Class; 256] {
-    let mut t = [Class::Separator; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = if c >= 0x80 {
-            Class::Other
-        } else if c.is_ascii_alphanumeric() {
-            Class::Word
-        } else {
-            Class::Separator
-        };
-        b += 1;
-    }
-    t
+/// The high bit of each byte of `w` that is an ASCII letter or digit, all 8 bytes at once
+/// (SWAR): on the low 7 bits, `x + (0x80 - lo)` sets bit 7 exactly when `x >= lo`, and no sum
+/// carries into the next byte; bytes with their own high bit set (non-ASCII) are dropped.
+#[inline]
+fn alnum_mask(w: u64) -> u64 {
+    let x = w & !HIGH;
+    let at_least = |x: u64, lo: u8| x + ONES * u64::from(0x80 - lo);
+    let above = |x: u64, hi: u8| x + ONES * u64::from(0x7f - hi);
+    let digit = at_least(x, b'0') & !above(x, b'9');
+    let letter = at_least(x | LOWER, b'a') & !above(x | LOWER, b'z');
+    (digit | letter) & !w & HIGH
 }
-static CLASS: [Class; 256] = classes();
+
+/// The high bits of the 8 bytes of `m` (only high bits set) as 8 bits, byte `k` at bit `k`: the
+/// multiplier moves bit `8k + 7` to bit `56 + k`, and no two products meet.
+#[inline]
+fn gather(m: u64) -> u64 {
+    ((m >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
+
+/// Of the 64 bytes at `base` (zero past the end): one bit per ASCII letter or digit, and one
+/// per non-ASCII byte.
+#[inline]
+fn block_masks(bytes: &[u8], base: usize) -> (u64, u64) {
+    let (mut alnum, mut high) = (0, 0);
+    for k in 0..8 {
+        let w = word_at(bytes, base + 8 * k);
+        alnum |= gather(alnum_mask(w)) << (8 * k);
+        high |= gather(w & HIGH) << (8 * k);
+    }
+    (alnum, high)
+}
 
 /// The hot path of [`each_token`]: calls `f` with [`token_id`] of each token, hashing while
-/// scanning (no copy). A token of ASCII letters and digits only (nearly every token of text in
-/// a script with spaces) is found with a table and hashed 8 bytes at a time; a token holding
-/// other characters takes the character-by-character path. A test checks both give the ids of
-/// the reference.
+/// scanning (no copy). The text is classified 64 bytes at a time into bit masks ([`block_masks`]),
+/// so finding where a token starts and ends is bit arithmetic, not a byte loop whose every step
+/// waits on the last. A run of letters, digits and non-ASCII bytes between ASCII separators is a
+/// *segment*; a segment of ASCII letters and digits (nearly every token of text in a script with
+/// spaces) is one token, hashed a word at a time ([`ascii_id`]); any other segment goes
+/// character by character ([`mixed_segment`]). Tests check both give the ids of the reference.
 fn each_token_id(text: &str, mut f: impl FnMut(u64)) {
     let bytes = text.as_bytes();
-    let n = bytes.len();
-    let mut i = 0;
-    while i < n {
-        let class = CLASS[usize::from(bytes[i])];
-        if class == Class::Separator {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        if class == Class::Word {
-            while i < n && CLASS[usize::from(bytes[i])] == Class::Word {
-                i += 1;
+    let mut base = 0;
+    'blocks: while base < bytes.len() {
+        // `base` is never inside a segment: the scan starts at 0 and resumes after a segment.
+        let (alnum, high) = block_masks(bytes, base);
+        let live = alnum | high;
+        let mut starts = live & !(live << 1);
+        while starts != 0 {
+            let s = starts.trailing_zeros();
+            starts &= starts - 1;
+            let len = (!(live >> s)).trailing_zeros();
+            let start = base + s as usize;
+            if s + len == 64 {
+                // The segment may go on past the block: find its end word by word.
+                let mut end = base + 64;
+                loop {
+                    let w = word_at(bytes, end);
+                    let stop = !(alnum_mask(w) | (w & HIGH)) & HIGH;
+                    end += (stop.trailing_zeros() / 8) as usize;
+                    if stop != 0 {
+                        break;
+                    }
+                }
+                segment(text, start, end, &mut f);
+                base = end;
+                continue 'blocks;
             }
-            if i == n || CLASS[usize::from(bytes[i])] == Class::Separator {
-                f(ascii_token_id(&bytes[start..i]));
-                continue;
+            if (high >> s) & ((1 << len) - 1) == 0 {
+                f(ascii_id(bytes, start, len as usize));
+            } else {
+                mixed_segment(text, start, start + len as usize, &mut f);
             }
-            // A non-ASCII letter goes on: the whole token takes the slow path.
-            i = start;
         }
-        i = slow_token(text, i, &mut f);
+        base += 64;
     }
 }
 
-/// [`TokenHash`] of an ASCII token, lower-cased: whole 8-byte words, the last zero-padded.
-fn ascii_token_id(token: &[u8]) -> u64 {
-    let mut h = TokenHash::new();
-    h.push_ascii(token);
-    h.finish()
+/// The tokens of the segment `start..end` (a maximal run without ASCII separators).
+fn segment(text: &str, start: usize, end: usize, f: &mut impl FnMut(u64)) {
+    if text.as_bytes()[start..end].is_ascii() {
+        f(ascii_id(text.as_bytes(), start, end - start));
+    } else {
+        mixed_segment(text, start, end, f);
+    }
+}
+
+/// [`TokenHash`] of the `len` ASCII letters and digits at `start`, lower-cased: whole 8-byte
+/// words, the last zero-padded.
+#[inline]
+fn ascii_id(bytes: &[u8], mut start: usize, mut len: usize) -> u64 {
+    let mut h = SEED;
+    while len >= 8 {
+        h = TokenHash::step_word(h, word_at(bytes, start) | LOWER);
+        start += 8;
+        len -= 8;
+    }
+    if len > 0 {
+        let w = (word_at(bytes, start) | LOWER) & (u64::MAX >> (64 - 8 * len));
+        h = TokenHash::step_word(h, w);
+    }
+    h
+}
+
+/// The tokens of a segment holding non-ASCII bytes, character by character: a CJK character is
+/// a token, another non-ASCII letter joins the letters and digits around it (the slow path,
+/// [`slow_token`]), any other character separates.
+fn mixed_segment(text: &str, mut i: usize, end: usize, f: &mut impl FnMut(u64)) {
+    let bytes = text.as_bytes();
+    while i < end {
+        if bytes[i] >= 0x80 {
+            let c = decode_at(bytes, i);
+            if is_cjk(c) {
+                f(cjk_id(c));
+            } else if is_alphanumeric(c) {
+                i = slow_token(text, i, f);
+                continue;
+            }
+            i += c.len_utf8();
+            continue;
+        }
+        let run = bytes[i..end]
+            .iter()
+            .position(|&b| b >= 0x80)
+            .unwrap_or(end - i);
+        if i + run < end && is_word_char(decode_at(bytes, i + run)) {
+            // A non-ASCII letter goes on: the whole token takes the slow path.
+            i = slow_token(text, i, f);
+        } else {
+            f(ascii_id(bytes, i, run));
+            i += run;
+        }
+    }
+}
+
+/// Whether `c` continues a word token (a CJK character is a token of its own).
+fn is_word_char(c: char) -> bool {
+    !is_cjk(c) && is_alphanumeric(c)
+}
+
+/// `c.is_alphanumeric()`, answered without the Unicode tables for the punctuation that text in
+/// CJK and other scripts puts between words (a test checks these ranges against the tables).
+fn is_alphanumeric(c: char) -> bool {
+    !is_common_punctuation(c) && c.is_alphanumeric()
+}
+
+/// The middle dot, General Punctuation (dashes, quotes), the CJK symbols `、。〃〈〉「」…`
+/// and the full-width ASCII punctuation: none is a letter or digit.
+fn is_common_punctuation(c: char) -> bool {
+    matches!(c as u32,
+        0xB7 | 0x2000..=0x206F | 0x3000..=0x3004 | 0x3008..=0x3020 | 0xFF01..=0xFF0F
+        | 0xFF1A..=0xFF20)
 }
 
 /// The token (or separator character) at byte `i`, character by character: gives `f` its id
@@ -422,7 +546,7 @@ fn slow_token(text: &str, mut i: usize, f: &mut impl FnMut(u64)) -> usize {
             }
             break;
         }
-        if !c.is_alphanumeric() {
+        if !is_alphanumeric(c) {
             if !any {
                 i += c.len_utf8();
             }
@@ -441,6 +565,7 @@ fn slow_token(text: &str, mut i: usize, f: &mut impl FnMut(u64)) -> usize {
     i
 }
 
+#[inline]
 /// The character starting at byte `i` of valid UTF-8 (`i` at a character boundary, not ASCII).
 fn decode_at(bytes: &[u8], i: usize) -> char {
     let b0 = u32::from(bytes[i]);
@@ -524,13 +649,23 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn hot_path_ids_equal_the_reference_on_any_text(
-            text in "([a-zA-Z0-9]{0,20}|[ .,_\\-]|[àÄß\u{212A}ǅİ]|[在切换]|[—。！]|\\PC)*",
+            text in "([a-zA-Z0-9]{0,20}|[a-z]{60,70}|[ .,_\\-]|[\\x00-\\x1f\\x7f@\\[`{/:]|[àÄß\u{212A}ǅİ]|[在切换]|[—。！]|\\PC)*",
         ) {
             let mut ids = Vec::new();
             each_token_id(&text, |h| ids.push(h));
             let want: Vec<u64> = tokens(&text).iter().map(|t| token_id(t)).collect();
             proptest::prop_assert_eq!(ids, want);
         }
+    }
+
+    #[test]
+    fn common_punctuation_is_no_letter_or_digit() {
+        let punctuation: Vec<char> = (0..=0x10_ffff)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_common_punctuation(c))
+            .collect();
+        assert_eq!(punctuation.len(), 0xb7 - 0xb6 + 0x70 + 5 + 0x19 + 0xf + 7);
+        assert!(punctuation.iter().all(|c| !c.is_alphanumeric()));
     }
 
     #[test]
