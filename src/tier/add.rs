@@ -384,8 +384,8 @@ fn validate(lib: &Library, req: &Request) -> Result<String, Refusal> {
     let needs_why = req.kind == "feedback" || (req.kind == "project" && lib.spec() == Spec::Client);
     if needs_why && req.why.is_none() && !body_has_why {
         return Err(refuse(format!(
-            "a {} memory needs its Why (the audit's missing-why rule): pass --why, or put \
-             `**Why:**` in the body",
+            "a {} memory needs its Why (the audit's missing-why rule): pass --why, or start \
+             a line of the body with `**Why:**`",
             req.kind
         )));
     }

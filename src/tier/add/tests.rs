@@ -411,3 +411,18 @@ fn the_entry_goes_under_the_heading_of_its_kind_else_in_a_section_of_its_own() {
         p.files[1].new
     );
 }
+
+#[test]
+fn a_feedback_memory_without_a_why_line_is_refused_and_told_where_it_goes() {
+    let mut r = req("feedback", "fridays", "No deploys on Fridays");
+    // The audit reads a Why only at the start of a line: mid-sentence it is not one.
+    r.body = Some("Rule body. **Why:** outages.\n".into());
+    let err = plan_add(&lib("# M\n"), &r, T, now()).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("start a line of the body with `**Why:**`"),
+        "{err}"
+    );
+    r.body = Some("Rule body.\n**Why:** outages.\n".into());
+    assert!(plan_add(&lib("# M\n"), &r, T, now()).is_ok());
+}
