@@ -151,27 +151,17 @@ fn read_opened(file: File, limit: u64) -> Result<(Vec<u8>, Metadata), Unread> {
     Ok((bytes, opened))
 }
 
-fn read_limited(file: File, limit: u64, size_hint: u64) -> Result<Vec<u8>, Unread> {
+fn read_limited(mut file: File, limit: u64, size_hint: u64) -> Result<Vec<u8>, Unread> {
     let want = size_hint.min(limit) as usize;
-    // Read into the spare capacity: zeroing the buffer first (`vec![0; n]`) writes every byte
-    // of the library once more, for nothing the read does not overwrite.
-    let mut bytes: Vec<u8> = Vec::with_capacity(want + 1);
+    let mut bytes = vec![0; want + 1];
     let n = loop {
-        use std::os::fd::AsRawFd;
-        let spare = bytes.spare_capacity_mut();
-        // SAFETY: `read` writes at most `spare.len()` bytes into the spare capacity, which the
-        // vector owns; `set_len` below covers only the bytes it reported written.
-        let n = unsafe { libc::read(file.as_raw_fd(), spare.as_mut_ptr().cast(), spare.len()) };
-        match usize::try_from(n) {
+        match file.read(&mut bytes) {
             Ok(n) => break n,
-            Err(_) => match io::Error::last_os_error() {
-                e if e.kind() == io::ErrorKind::Interrupted => continue,
-                e => return Err(Unread::Unreadable(e)),
-            },
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Unread::Unreadable(e)),
         }
     };
-    // SAFETY: the kernel initialized the first `n` bytes of the spare capacity.
-    unsafe { bytes.set_len(n) };
+    bytes.truncate(n);
     // A regular file that answers a read of `size + 1` bytes with exactly its `fstat` size is at
     // its end: the usual probe read that returns 0 is saved. Anything else (an empty-looking
     // procfs file, a file that grew or shrank) reads on to the end, capped.
