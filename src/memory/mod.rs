@@ -11,6 +11,7 @@
 pub mod file;
 pub mod library;
 pub mod meta;
+pub mod names;
 pub mod pending;
 pub mod session;
 pub mod similar;

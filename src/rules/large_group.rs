@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use super::{Check, Ctx, Diagnostic, declare_rule};
 use crate::memory::file::{Role, role_of};
 use crate::memory::library::Target;
+use crate::memory::names;
 
 declare_rule! {
     /// ## What it does
@@ -23,8 +24,12 @@ declare_rule! {
     /// ```
     ///
     /// ## Fix
-    /// Move the group's entries to a hub, `reference_database_hub.md`, and leave one pointer
-    /// line in MEMORY.md: `- [database hub](reference_database_hub.md) — RLS, indexes, …`.
+    /// Move the group's entries to a hub named after its heading, and leave one pointer line
+    /// in MEMORY.md: `## Database` → `reference_database_hub.md` and
+    /// `- [Database](reference_database_hub.md) — 18 entries: …`.
+    ///
+    /// Each finding names its own group's hub, as `ccmem tier` and `ccmem add` name hubs:
+    /// `## 客服工单 support/ops` → `reference_ke-fu-gong-dan-support-ops_hub.md`.
     pub const RULE = ("large-group", Soft, Manager, Check::Library(check));
 }
 
@@ -65,14 +70,21 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let max = ctx.cfg.max_group_entries;
     for (line, title, count) in groups {
         if count > max {
-            out.push(ctx.diag(
-                &RULE,
-                index,
-                line,
-                format!(
-                    "group `{title}` lists {count} entries (more than {max}); move them to a hub"
-                ),
-            ));
+            let hub = names::hub_file(&names::key(&title));
+            out.push(Diagnostic {
+                fix: Some(format!(
+                    "Move the group's {count} entries to a hub named after it, `{hub}`, and leave \
+                     one pointer line in MEMORY.md: `- [{title}]({hub}) — {count} entries: …`."
+                )),
+                ..ctx.diag(
+                    &RULE,
+                    index,
+                    line,
+                    format!(
+                        "group `{title}` lists {count} entries (more than {max}); move them to a hub"
+                    ),
+                )
+            });
         }
     }
 }
@@ -97,5 +109,39 @@ mod tests {
         f.config().spec = crate::config::SpecChoice::Manager;
         assert_eq!(f.found("large-group"), [("MEMORY.md".to_owned(), 18)]);
         assert!(f.messages("large-group")[0].contains("16 entries"));
+    }
+
+    #[test]
+    fn the_fix_names_the_hub_of_its_own_group() {
+        let mut index = String::from("# I\n## Big Things\n");
+        index += &"- [a](user_a.md)\n".repeat(16);
+        index += "## 客服工单 support/ops\n";
+        index += &"- [a](user_a.md)\n".repeat(17);
+        let mut f = Fixture::new(&[("MEMORY.md", &index)]);
+        f.config().spec = crate::config::SpecChoice::Manager;
+        let fixes: Vec<String> = f
+            .audit()
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule == "large-group")
+            .map(|d| d.fix().to_owned())
+            .collect();
+        assert_eq!(fixes.len(), 2, "{fixes:?}");
+        assert!(
+            fixes[0].contains("`reference_big-things_hub.md`")
+                && fixes[0].contains("- [Big Things](reference_big-things_hub.md) — 16 entries"),
+            "{}",
+            fixes[0]
+        );
+        assert!(
+            fixes[1].contains("`reference_ke-fu-gong-dan-support-ops_hub.md`")
+                && fixes[1].contains("17 entries"),
+            "{}",
+            fixes[1]
+        );
+        assert!(
+            fixes.iter().all(|f| !f.contains("database")),
+            "not the documentation's example: {fixes:?}"
+        );
     }
 }

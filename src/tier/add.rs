@@ -27,13 +27,13 @@ use serde::Serialize;
 
 use super::budget::{Target, measure};
 use super::groups::HUBS_HEADING;
-use super::names;
 use super::parse::{Kind, eol_of, parse};
 use super::plan::FilePlan;
 use super::{Refusal, text_of, topic};
 use crate::constants::{INDEX_FILE as INDEX, INDEX_LINE_GUIDE_UTF16, MEMORY_TYPES};
 use crate::memory::file::{MemFile, Role, role_of};
 use crate::memory::library::Reach;
+use crate::memory::names;
 use crate::memory::similar::{self, similarity};
 use crate::memory::spec::{is_kebab_slug, topic_problem};
 use crate::memory::{Library, Spec};

@@ -26,11 +26,11 @@ use std::collections::HashMap;
 
 use jiff::Timestamp;
 
-use super::names;
 use super::parse::{Index, Kind, has_crown_mark};
 use crate::memory::Library;
 use crate::memory::file::{Role as FileRole, role_of};
 use crate::memory::library::{FileLink, Target};
+use crate::memory::names;
 
 /// What happens to an index line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,8 +4,9 @@
 //! Shape: the title stays on top, crown entries (⭐ / ⚠️ / pinned in `ccmem.toml`) verbatim
 //! right under it, plain rule lines and prose where they are; entries move verbatim, in groups
 //! ([`groups`]: frontmatter first, then headings, then file-name prefixes), into hubs
-//! `reference_<key>_hub.md` with ASCII names ([`names`]), each group leaving one pointer line
-//! under the index's `## Hubs` heading. Slimming stops as soon as the index fits the target and
+//! `reference_<key>_hub.md` with ASCII names ([`crate::memory::names`], which the audit's
+//! `large-group` fix uses too), each group leaving one pointer line under the index's `## Hubs`
+//! heading. Slimming stops as soon as the index fits the target and
 //! never overshoots ([`plan`]): groups pushed into hubs → blank lines dropped → the pointer
 //! lines of the least recently needed hubs aggregated onto `- More hubs:` lines that link every
 //! hub directly (a pointer line the user wrote moves verbatim into
@@ -26,7 +27,6 @@
 pub mod add;
 pub mod budget;
 pub mod groups;
-pub mod names;
 pub mod parse;
 pub mod plan;
 pub mod proof;

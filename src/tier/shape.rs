@@ -10,11 +10,11 @@
 use jiff::Timestamp;
 
 use super::groups::{Group, HUBS_HEADING, Layout, Role};
-use super::names;
 use super::parse::{Index, Kind, eol_of};
 use super::plan::FilePlan;
 use super::{text_of, topic};
 use crate::constants::{INDEX_LINE_GUIDE_UTF16, INDEX_LINE_LONG_UTF16};
+use crate::memory::names;
 use crate::memory::{Library, Spec};
 use crate::text::js::utf16_len;
 

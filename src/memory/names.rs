@@ -1,6 +1,7 @@
 //! Hub names: `reference_<key>_hub.md`, where the key is an ASCII slug of the group's title,
 //! so that every hub tier creates passes the audit's `bad-file-name` and is a hub to the
-//! library model ([`crate::memory::file::role_of`]).
+//! library model ([`crate::memory::file::role_of`]). `tier`, `add` and the audit's `large-group`
+//! fix name hubs with it.
 //!
 //! Titles in other scripts are transliterated with `deunicode` (`移动端 Mobile` →
 //! `yi-dong-duan-mobile`, `배포` → `baepo`); a title with nothing left to spell (`🔧` alone
