@@ -8,7 +8,7 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use ccmem::text::frontmatter::{self, Value, js_number};
+use ccmem::text::frontmatter::{self, Field, Fields, Value, js_number};
 use serde_json::{Value as J, json};
 
 #[derive(serde::Deserialize)]
@@ -89,7 +89,43 @@ fn difference(v: &Vector) -> Option<String> {
     if (&memory.0, &memory.1, &memory.2) != (name, description, metadata) {
         return Some(format!("memory: port {memory:?}, client {:?}", v.memory));
     }
+    // The memory view read straight from the text, when the block is in the simple shape.
+    if let Some(fields) = read.split.yaml.and_then(|y| Fields::read(y, &FIELD_KEYS)) {
+        let got = (
+            fields.name,
+            fields.description,
+            fields.metadata.map(|f| f.map(|(v, _)| v)),
+        );
+        let client = (
+            name.as_deref(),
+            description.as_deref(),
+            FIELD_KEYS.map(|k| metadata.get(k).map(field_of)),
+        );
+        if got != client {
+            return Some(format!("fields: port {got:?}, client {client:?}"));
+        }
+    }
     None
+}
+
+/// Keys of the memory view checked on the fast read.
+const FIELD_KEYS: [&str; 6] = [
+    "type",
+    "modified",
+    "retired",
+    "status",
+    "__proto__",
+    "group",
+];
+
+/// A value of the client's memory view (in the vectors' encoding) as a [`Field`].
+fn field_of(v: &J) -> Field<'_> {
+    match v {
+        J::Null => Field::Null,
+        J::Bool(b) => Field::Bool(*b),
+        J::String(s) => Field::Text(s),
+        _ => Field::Other,
+    }
 }
 
 fn known_differences() -> HashSet<String> {

@@ -266,8 +266,10 @@ fn decode(bytes: Vec<u8>) -> Content {
     Content::Text { text, parsed }
 }
 
+/// Whether `bytes` holds a NUL (memchr's vector search: `<[u8]>::contains` goes a word at a
+/// time and cost as much as the UTF-8 check).
 fn memchr_nul(bytes: &[u8]) -> bool {
-    bytes.contains(&0)
+    memchr::memchr(0, bytes).is_some()
 }
 
 pub use crate::text::line_of;

@@ -6,8 +6,12 @@
 //! non-empty strings, every other top-level key joins `metadata`, and a nested `metadata:` key
 //! wins over a top-level one (`type`, `modified`, …). Where `type` is written ([`KindAt`]) is
 //! kept besides: it tells which write spec a file follows.
+//!
+//! The fields come from [`Fields`]: read straight from the text for a block in the YAML fast
+//! path's shape (nearly every file: no value tree, nothing copied but the fields kept), else
+//! from the full parse; `the_fast_read_gives_what_the_full_parse_gives` holds the two equal.
 
-use crate::text::frontmatter::{self, Memory, Value};
+use crate::text::frontmatter::{self, Field, Fields, Value};
 
 /// What the frontmatter of a file says, as far as ccmem cares.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -78,30 +82,52 @@ pub struct Parsed {
     pub body_start: usize,
 }
 
-/// Reads `text`'s frontmatter the client's way (`qd`).
+/// The keys of the client's `metadata` view that [`Meta`] reads.
+const KEYS: [&str; 9] = [
+    "type",
+    "node_type",
+    "modified",
+    "status",
+    "superseded_by",
+    "superseded-by",
+    "replaced_by",
+    "retired",
+    "group",
+];
+
+/// Reads `text`'s frontmatter the client's way (`qd`). A block in the common simple shape is
+/// read straight from the text ([`Fields::read`]); any other goes through the full parse.
 pub fn parse(text: &str) -> Parsed {
-    let read = frontmatter::read(text);
-    let body_start = read.split.body_start;
-    let (Some(yaml), Some(parse)) = (read.split.yaml, &read.parse) else {
+    let split = frontmatter::split(text);
+    let Some(yaml) = split.yaml else {
         return Parsed {
             front: Front::Absent,
             yaml_start: 0,
             yaml_len: 0,
-            body_start,
+            body_start: split.body_start,
         };
     };
-    let front = match parse {
+    let front = match Fields::read(yaml, &KEYS) {
+        Some(fields) => Front::Parsed(Meta::of(&fields, false)),
+        None => parse_block(yaml),
+    };
+    Parsed {
+        front,
+        yaml_start: yaml.as_ptr() as usize - text.as_ptr() as usize,
+        yaml_len: yaml.len(),
+        body_start: split.body_start,
+    }
+}
+
+/// `DDr` → `h$` on a block, with the full parse.
+fn parse_block(yaml: &str) -> Front {
+    match frontmatter::parse(yaml) {
         Err(e) => Front::Invalid {
             error: first_line(&e.message),
             line: Some(e.line),
         },
         Ok(p) => match p.table() {
-            // `h$` on the parsed object (what `read.memory()` gives, without copying it first).
-            Some(table) => Front::Parsed(Meta::of(
-                &Memory::from_frontmatter(table),
-                top_level_type(&p.value),
-                p.lenient,
-            )),
+            Some(table) => Front::Parsed(Meta::of(&Fields::of(table, &KEYS), p.lenient)),
             // An empty block is an empty mapping to the client.
             None if p.value == Value::Null => Front::Parsed(Meta::default()),
             None => Front::Invalid {
@@ -110,62 +136,45 @@ pub fn parse(text: &str) -> Parsed {
                 line: None,
             },
         },
-    };
-    Parsed {
-        front,
-        yaml_start: read.yaml_start().unwrap_or(0),
-        yaml_len: yaml.len(),
-        body_start,
     }
 }
 
 impl Meta {
     /// The fields of the client's memory view.
-    fn of(memory: &Memory, flat_type: bool, lenient: bool) -> Meta {
-        let text = |keys: &[&str]| keys.iter().find_map(|k| memory.text(k)).map(str::to_owned);
-        let kind = text(&["type"]);
-        let nested_type = kind.is_some() && !flat_type;
-        let retired = match memory.metadata.get("retired") {
-            Some(Value::Bool(b)) => *b,
-            Some(Value::String(s)) => s.eq_ignore_ascii_case("true"),
+    fn of(fields: &Fields<'_, 9>, lenient: bool) -> Meta {
+        let get = |key: &str| fields.get(&KEYS, key).map(|(v, _)| v);
+        let text = |keys: &[&str]| {
+            keys.iter()
+                .find_map(|k| get(k).and_then(Field::text))
+                .map(str::to_owned)
+        };
+        // `metadata.type` (the client's form) wins over a top-level `type`.
+        let (kind, kind_at) = match fields.get(&KEYS, "type") {
+            Some((v, nested)) if v.text().is_some() => (
+                v.text().map(str::to_owned),
+                if nested { KindAt::Nested } else { KindAt::Flat },
+            ),
+            _ => (None, KindAt::Nowhere),
+        };
+        let retired = match get("retired") {
+            Some(Field::Bool(b)) => b,
+            Some(Field::Text(s)) => s.eq_ignore_ascii_case("true"),
             _ => false,
         };
         Meta {
-            name: memory.name.clone(),
-            description: memory.description.clone(),
+            name: fields.name.map(str::to_owned),
+            description: fields.description.map(str::to_owned),
             node_type: text(&["node_type"]),
             modified: text(&["modified"]),
             status: text(&["status"]),
             superseded_by: text(&["superseded_by", "superseded-by", "replaced_by"]),
             retired,
             group: text(&["group"]),
-            kind_at: match (kind.is_some(), nested_type) {
-                (false, _) => KindAt::Nowhere,
-                (true, true) => KindAt::Nested,
-                (true, false) => KindAt::Flat,
-            },
+            kind_at,
             kind,
             lenient,
         }
     }
-}
-
-/// Whether the top-level `type` is the one the memory view reads (no `metadata.type` over it).
-fn top_level_type(value: &Value) -> bool {
-    let Some(top) = value.as_object() else {
-        return false;
-    };
-    let nested = top
-        .get("metadata")
-        .and_then(Value::as_object)
-        .and_then(|m| m.get("type"))
-        .and_then(Value::as_str)
-        .is_some_and(|s| !s.is_empty());
-    !nested
-        && top
-            .get("type")
-            .and_then(Value::as_str)
-            .is_some_and(|s| !s.is_empty())
 }
 
 fn first_line(message: &str) -> String {
@@ -264,6 +273,59 @@ mod tests {
             parse("---\n\n---\nbody\n").front,
             Front::Parsed(Meta::default())
         );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+        /// What [`parse`] reads straight from the text is what the full parse gives.
+        #[test]
+        fn the_fast_read_gives_what_the_full_parse_gives(
+            yaml in crate::text::frontmatter::tests::simple_blocks(),
+        ) {
+            if let Some(fields) = Fields::read(&yaml, &KEYS) {
+                proptest::prop_assert_eq!(Front::Parsed(Meta::of(&fields, false)), parse_block(&yaml));
+            }
+            let text = format!("---\n{yaml}---\nbody\n");
+            proptest::prop_assert_eq!(parse(&text).front, from_memory_view(&text));
+        }
+    }
+
+    /// [`Meta`] from the client's whole memory view (`h$`, which the vectors pin), field by field.
+    fn from_memory_view(text: &str) -> Front {
+        let read = frontmatter::read(text);
+        let Some(Ok(parsed)) = &read.parse else {
+            return parse(text).front;
+        };
+        let Some(top) = parsed.table() else {
+            return parse(text).front;
+        };
+        let m = read.memory();
+        let text = |k: &str| m.text(k).map(str::to_owned);
+        let kind = text("type");
+        let nested = top.get("metadata").and_then(Value::as_object);
+        Front::Parsed(Meta {
+            name: m.name.clone(),
+            description: m.description.clone(),
+            kind_at: match (&kind, nested.is_some_and(|n| n.contains("type"))) {
+                (None, _) => KindAt::Nowhere,
+                (Some(_), true) => KindAt::Nested,
+                (Some(_), false) => KindAt::Flat,
+            },
+            kind,
+            node_type: text("node_type"),
+            modified: text("modified"),
+            status: text("status"),
+            superseded_by: text("superseded_by")
+                .or_else(|| text("superseded-by"))
+                .or_else(|| text("replaced_by")),
+            retired: match m.metadata.get("retired") {
+                Some(Value::Bool(b)) => *b,
+                Some(Value::String(s)) => s.eq_ignore_ascii_case("true"),
+                _ => false,
+            },
+            group: text("group"),
+            lenient: parsed.lenient,
+        })
     }
 
     #[test]

@@ -17,10 +17,12 @@
 //! Every user of frontmatter in the client goes through `qd`: rule `paths:` (`AQr`), the
 //! memory scan, skills, agents, output styles. In ccmem every frontmatter read goes through
 //! this module too: the loader's rule paths, index backfill and agent definitions, and
-//! `memory::meta` (the audit's reader, through [`read`] and [`Read::memory`]). The YAML parser
-//! has no YAML 1.1 words (`yes` is a string), no timestamps, last-wins duplicate keys, merge
-//! keys and multi-documents; see `scalar.rs` and [`yaml`]. Pinned by
-//! fuzz/vectors/frontmatter.json, made by the client's own code (fuzz/oracle/gen_frontmatter.py).
+//! `memory::meta` (the audit's reader, through [`split`] and [`Fields`]: the memory view's few
+//! fields read straight from the text when the block has the common simple shape, else from
+//! [`parse`]). The YAML parser has no YAML 1.1 words (`yes` is a string), no timestamps,
+//! last-wins duplicate keys, merge keys and multi-documents; see `scalar.rs` and [`yaml`].
+//! Pinned by fuzz/vectors/frontmatter.json, made by the client's own code
+//! (fuzz/oracle/gen_frontmatter.py).
 
 pub mod lenient;
 mod memory;
@@ -29,7 +31,7 @@ mod split;
 mod value;
 pub mod yaml;
 
-pub use memory::Memory;
+pub use memory::{Field, Fields, Memory};
 pub use split::{Split, split};
 pub use value::{Object, Value, js_number};
 pub use yaml::YamlError;
@@ -120,4 +122,4 @@ impl Read<'_> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

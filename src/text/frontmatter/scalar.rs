@@ -37,20 +37,43 @@ pub(super) fn resolve(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Valu
     }
 }
 
-/// A plain scalar with no tag.
-pub(super) fn plain(text: &str) -> Value {
+/// What a plain scalar with no tag is, without copying its text.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Plain {
+    /// `null`, `~`, empty.
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// A number.
+    Number(f64),
+    /// Anything else: the scalar's text is a string.
+    Text,
+}
+
+/// Classifies a plain scalar with no tag.
+pub(super) fn classify(text: &str) -> Plain {
     match text {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        "true" | "True" | "TRUE" => return Value::Bool(true),
-        "false" | "False" | "FALSE" => return Value::Bool(false),
+        "" | "~" | "null" | "Null" | "NULL" => return Plain::Null,
+        "true" | "True" | "TRUE" => return Plain::Bool(true),
+        "false" | "False" | "FALSE" => return Plain::Bool(false),
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-            return Value::Number(f64::INFINITY);
+            return Plain::Number(f64::INFINITY);
         }
-        "-.inf" | "-.Inf" | "-.INF" => return Value::Number(f64::NEG_INFINITY),
-        ".nan" | ".NaN" | ".NAN" => return Value::Number(f64::NAN),
+        "-.inf" | "-.Inf" | "-.INF" => return Plain::Number(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => return Plain::Number(f64::NAN),
         _ => {}
     }
-    number(text).map_or_else(|| Value::String(text.to_owned()), Value::Number)
+    number(text).map_or(Plain::Text, Plain::Number)
+}
+
+/// A plain scalar with no tag.
+pub(super) fn plain(text: &str) -> Value {
+    match classify(text) {
+        Plain::Null => Value::Null,
+        Plain::Bool(b) => Value::Bool(b),
+        Plain::Number(n) => Value::Number(n),
+        Plain::Text => Value::String(text.to_owned()),
+    }
 }
 
 fn number(text: &str) -> Option<f64> {

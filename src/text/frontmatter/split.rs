@@ -15,7 +15,15 @@
 //!   shorter `\s*` cannot help because the skipped characters are all whitespace);
 //! - the trailing `\s*\n?` eats every whitespace character after the closing `---`.
 
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
+
 use crate::text::js::is_js_space;
+
+/// The closing `---` (memchr's searcher, built once: `str::find` sets up a two-way search on
+/// every call).
+static FENCE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("---"));
 
 /// The result of stripping: the YAML text (if any) and the body.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,9 +49,10 @@ pub fn split(text: &str) -> Split<'_> {
         0
     };
     let e = &text[bom..];
-    // `e.indexOf("---", 3)`: index 3 in UTF-16 units; when `e` starts with `---` (the only case
-    // where the regex can match) the first three units are ASCII, so it is byte 3 too.
-    if !e.starts_with("---") || !e[3..].contains("---") {
+    // `e.indexOf("---", 3) < 0` needs no search of its own: the regex can match only when `e`
+    // starts with `---`, and then only with a closing `---` after the opener's newline, past
+    // index 3 (the first three units are ASCII, so index 3 is byte 3 too).
+    if !e.starts_with("---") {
         return unmatched;
     }
     let after_open = &e[3..];
@@ -54,7 +63,7 @@ pub fn split(text: &str) -> Split<'_> {
         return unmatched;
     };
     let yaml_start = 3 + last_nl + 1;
-    let Some(close_rel) = e[yaml_start..].find("---") else {
+    let Some(close_rel) = FENCE.find(&e.as_bytes()[yaml_start..]) else {
         return unmatched;
     };
     let yaml_end = yaml_start + close_rel;

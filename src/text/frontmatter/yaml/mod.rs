@@ -26,7 +26,7 @@
 //! lists the vectors where they occur.
 
 mod build;
-mod fast;
+pub(super) mod fast;
 mod strict;
 
 use granit_parser::Options;
