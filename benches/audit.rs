@@ -83,5 +83,24 @@ fn near_duplicate(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench, near_duplicate);
+/// Reading the frontmatter of every file of the 20,000-file library (`memory::meta::parse`, what
+/// the load does with each text once it is read and checked), one thread.
+fn frontmatter(c: &mut Criterion) {
+    let Some(dir) = corpus("L") else { return };
+    let lib = Library::load(&dir, &LoadOptions::default()).expect("library loads");
+    let texts: Vec<&str> = lib.files.iter().filter_map(|f| f.text()).collect();
+    let mut group = c.benchmark_group("frontmatter");
+    group.sample_size(20);
+    group.bench_function("meta-20000-files", |b| {
+        b.iter(|| {
+            texts
+                .iter()
+                .map(|t| ccmem::memory::meta::parse(t))
+                .collect::<Vec<_>>()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, near_duplicate, frontmatter);
 criterion_main!(benches);
