@@ -8,15 +8,17 @@
 //! one with some files replaced ([`Library::with`], how `tier` proves a plan before writing).
 
 mod keyed;
+mod wiki;
 
 use std::collections::HashMap;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use keyed::{ByName, ByRel, Keyed};
+use wiki::wiki_key;
 
 use super::file::{MemFile, Role, role_of};
 use super::meta::KindAt;
@@ -130,9 +132,6 @@ pub struct Library {
     // names of a folder being read.
     by_rel: Keyed<ByRel>,
     by_name: Keyed<ByName>,
-    /// Loose wiki keys (see [`wiki_keys`]), built the first time a `[[name]]` matches no
-    /// `name:` and no file (most libraries never need them).
-    by_key: OnceLock<foldhash::HashMap<String, usize>>,
 }
 
 /// Files read per job while the walk goes on (a job per file would cost more in scheduling
@@ -287,7 +286,6 @@ impl Library {
             reach: Vec::new(),
             by_rel,
             by_name,
-            by_key: OnceLock::new(),
         };
         lib.index_state = lib.measure_index();
         let dark = dark_lines(&lib.index_state);
@@ -306,6 +304,7 @@ impl Library {
                 None => lib.scan_links(i, if Some(i) == index { &dark } else { &[] }),
             })
             .unzip();
+        lib.resolve_loose_names();
         lib.reach = lib.compute_reach();
         lib
     }
@@ -324,7 +323,7 @@ impl Library {
 
     /// The file with this relative path.
     pub fn find(&self, rel: &str) -> Option<usize> {
-        self.by_rel.get(&self.files, rel)
+        self.by_rel.get(rel)
     }
 
     /// The file with this relative path.
@@ -343,7 +342,7 @@ impl Library {
 
     /// The file whose frontmatter `name` is `name` (the first, by path, when several share it).
     pub fn named(&self, name: &str) -> Option<usize> {
-        self.by_name.get(&self.files, name)
+        self.by_name.get(name)
     }
 
     /// The links of file `i`.
@@ -458,34 +457,42 @@ impl Library {
         (out, dropped)
     }
 
-    /// Where `link` in file `from` leads.
-    pub fn resolve(&self, from: usize, link: &Link) -> Target {
+    /// Where `link` in file `from` leads, short of the loose wiki keys: a `[[name]]` that
+    /// matches no file and no `name:` is `Missing` until [`Library::resolve_loose_names`].
+    fn resolve(&self, from: usize, link: &Link) -> Target {
         let by_path = |target: &str| self.resolve_path(from, target);
         match link.syntax {
             Syntax::Markdown | Syntax::Reference | Syntax::CodeSpan => by_path(&link.target),
-            Syntax::Wiki if link.target.to_ascii_lowercase().ends_with(".md") => {
-                by_path(&link.target)
-            }
+            Syntax::Wiki if links::ends_with_md(&link.target) => by_path(&link.target),
             Syntax::Wiki => match by_path(&format!("{}.md", link.target)) {
-                Target::Missing => self.resolve_name(&link.target),
+                // `[[name]]`: the memory whose `name:` it is (the client's own meaning).
+                Target::Missing => self
+                    .named(link.target.trim())
+                    .map_or(Target::Missing, Target::Named),
                 found => found,
             },
         }
     }
 
-    /// `[[name]]`: the memory whose `name:` it is (the client's own meaning), else one whose
-    /// file stem or topic matches, compared case-insensitively with `_` and `-` alike.
-    fn resolve_name(&self, name: &str) -> Target {
-        if let Some(i) = self.named(name.trim()) {
-            return Target::Named(i);
+    /// The wiki links `[[name]]` left `Missing` by [`Library::resolve`]: else the memory whose
+    /// file stem or topic (or `name:`) matches, compared case-insensitively with `_` and `-`
+    /// alike. All of them at once, after the scan: one pass over the files for the few names
+    /// that need it, rather than a table of every file's keys (most libraries never need one).
+    fn resolve_loose_names(&mut self) {
+        let pending = |l: &FileLink| l.link.syntax == Syntax::Wiki && l.target == Target::Missing;
+        let mut keys: foldhash::HashMap<String, Option<usize>> = (self.links.iter().flatten())
+            .filter(|l| pending(l))
+            .map(|l| (wiki_key(&l.link.target), None))
+            .collect();
+        if keys.is_empty() {
+            return;
         }
-        // Built on one thread: a parallel build inside the parallel link scan could run
-        // another file's scan on this thread while it waits, and that scan would wait for
-        // these keys.
-        self.by_key
-            .get_or_init(|| wiki_keys(&self.files))
-            .get(&wiki_key(name))
-            .map_or(Target::Missing, |&i| Target::Named(i))
+        wiki::first_with_keys(&self.files, &mut keys);
+        for l in self.links.iter_mut().flatten().filter(|l| pending(l)) {
+            if let Some(&Some(i)) = keys.get(&wiki_key(&l.link.target)) {
+                l.target = Target::Named(i);
+            }
+        }
     }
 
     fn resolve_path(&self, from: usize, target: &str) -> Target {
@@ -648,21 +655,6 @@ fn detect(files: &[Arc<MemFile>], config: &Config) -> Detected {
     Detected::from_votes(config.spec, client, manager)
 }
 
-/// The loose keys a wiki link may use for each file (its stem, its stem without the type
-/// prefix, its `name`); the first file by path wins.
-fn wiki_keys(files: &[Arc<MemFile>]) -> foldhash::HashMap<String, usize> {
-    let mut keys = foldhash::HashMap::default();
-    for (i, f) in files.iter().enumerate() {
-        let name = f.meta().and_then(|m| m.name.as_deref()).map(str::trim);
-        let stem = f.name().strip_suffix(".md").unwrap_or(f.name());
-        let topic = stem.find(['_', '-']).map(|k| &stem[k + 1..]);
-        for k in [Some(stem), topic, name].into_iter().flatten() {
-            keys.entry(wiki_key(k)).or_insert(i);
-        }
-    }
-    keys
-}
-
 /// The dark lines of the index (file line, partially cut), sorted.
 fn dark_lines(state: &IndexState) -> Vec<(usize, bool)> {
     let IndexState::Loaded(m) = state else {
@@ -675,29 +667,6 @@ fn dark_lines(state: &IndexState) -> Vec<(usize, bool)> {
         .collect();
     dark.sort_unstable();
     dark
-}
-
-/// The comparison form of a wiki name: lower case, `_` as `-`, outer `-` trimmed.
-fn wiki_key(name: &str) -> String {
-    let name = name.trim();
-    let lower = if name.is_ascii() {
-        name.to_ascii_lowercase()
-    } else {
-        name.to_lowercase()
-    };
-    // `_` and `-` are one byte each: swapped in place, one allocation per key.
-    let mut bytes = lower.into_bytes();
-    for b in bytes.iter_mut().filter(|b| **b == b'_') {
-        *b = b'-';
-    }
-    let start = bytes.iter().position(|&b| b != b'-').unwrap_or(bytes.len());
-    let end = bytes
-        .iter()
-        .rposition(|&b| b != b'-')
-        .map_or(start, |k| k + 1);
-    bytes.truncate(end);
-    bytes.drain(..start);
-    String::from_utf8(bytes).expect("ASCII bytes swapped for ASCII bytes")
 }
 
 /// Resolves `.` and `..` in a relative path; `None` when it leaves the root.

@@ -44,48 +44,61 @@ pub enum Syntax {
 /// Every file link in `line`, in order (no comment or fence tracking: see [`LineScanner`]).
 pub fn links(line: &str) -> Vec<Link> {
     let mut out = Vec::new();
+    each_link(line, |l| out.push(l));
+    out
+}
+
+/// [`links`], handed over one at a time.
+fn each_link(line: &str, mut found: impl FnMut(Link)) {
     if let Some(def) = reference_definition(line) {
-        out.push(def);
-        return out;
+        found(def);
+        return;
     }
     let bytes = line.as_bytes();
     let mut i = 0;
-    while i < bytes.len() {
+    // Only `[[`, `](` and a backtick start a link: jump from one of `[`, `]`, `` ` `` to the next.
+    while let Some(k) = memchr::memchr3(b'[', b']', b'`', &bytes[i..]) {
+        i += k;
         match bytes[i] {
             b'[' if bytes.get(i + 1) == Some(&b'[') => {
-                if let Some(end) = line[i + 2..].find("]]") {
+                if let Some(end) = memchr::memmem::find(&bytes[i + 2..], b"]]") {
                     let inner = &line[i + 2..i + 2 + end];
                     let target = inner.split('|').next().unwrap_or("").trim();
                     if !target.is_empty() && !target.contains('[') {
-                        push(&mut out, target, Syntax::Wiki, i);
+                        push(&mut found, target, Syntax::Wiki, i);
                     }
                     i += end + 4;
                     continue;
                 }
             }
             b']' if bytes.get(i + 1) == Some(&b'(') => {
-                if let Some(end) = line[i + 2..].find(')') {
+                if let Some(end) = memchr::memchr(b')', &bytes[i + 2..]) {
                     let raw = line[i + 2..i + 2 + end].trim();
                     let raw = match raw.strip_prefix('<') {
                         Some(rest) => rest.split('>').next().unwrap_or(""),
                         None => raw.split_whitespace().next().unwrap_or(""),
                     };
-                    let start = line[..i].rfind('[').unwrap_or(i);
+                    let start = memchr::memrchr(b'[', &bytes[..i]).unwrap_or(i);
                     let image = start > 0 && bytes[start - 1] == b'!';
                     if !image {
-                        push(&mut out, raw, Syntax::Markdown, start);
+                        push(&mut found, raw, Syntax::Markdown, start);
                     }
                     i += end + 3;
                     continue;
                 }
             }
             b'`' => {
-                let ticks = line[i..].bytes().take_while(|&b| b == b'`').count();
-                let fence = &line[i..i + ticks];
-                if let Some(end) = line[i + ticks..].find(fence) {
+                let ticks = bytes[i..].iter().take_while(|&&b| b == b'`').count();
+                let after = &bytes[i + ticks..];
+                // The span closes at the next run of as many backticks (the first of a longer run).
+                let close = match ticks {
+                    1 => memchr::memchr(b'`', after),
+                    _ => memchr::memmem::find(after, &bytes[i..i + ticks]),
+                };
+                if let Some(end) = close {
                     let inner = line[i + ticks..i + ticks + end].trim();
                     if names_a_file(inner) {
-                        push(&mut out, inner, Syntax::CodeSpan, i);
+                        push(&mut found, inner, Syntax::CodeSpan, i);
                     }
                     i += ticks + end + ticks;
                     continue;
@@ -97,7 +110,6 @@ pub fn links(line: &str) -> Vec<Link> {
         }
         i += 1;
     }
-    out
 }
 
 /// `[label]: target` at the start of a line (up to three spaces of indent), the target a
@@ -118,9 +130,9 @@ fn reference_definition(line: &str) -> Option<Link> {
         Some(r) => r.split('>').next().unwrap_or(""),
         None => after.split_whitespace().next().unwrap_or(""),
     };
-    let mut out = Vec::new();
-    push(&mut out, raw, Syntax::Reference, indent);
-    out.pop()
+    let mut out = None;
+    push(&mut |l| out = Some(l), raw, Syntax::Reference, indent);
+    out
 }
 
 /// Whether a code span's text names a file: one `.md` path with a real stem, no spaces and no
@@ -149,7 +161,7 @@ fn is_placeholder_char(c: char) -> bool {
         )
 }
 
-fn push(out: &mut Vec<Link>, raw: &str, syntax: Syntax, offset: usize) {
+fn push(found: &mut impl FnMut(Link), raw: &str, syntax: Syntax, offset: usize) {
     if raw.contains("://") || raw.starts_with("mailto:") || raw.starts_with('#') {
         return;
     }
@@ -159,14 +171,20 @@ fn push(out: &mut Vec<Link>, raw: &str, syntax: Syntax, offset: usize) {
         return;
     }
     let needs_md = matches!(syntax, Syntax::Markdown | Syntax::Reference);
-    if needs_md && !target.to_ascii_lowercase().ends_with(".md") {
+    if needs_md && !ends_with_md(target) {
         return;
     }
-    out.push(Link {
+    found(Link {
         target: target.to_owned(),
         syntax,
         offset,
     });
+}
+
+/// Whether `path` ends in `.md`, in any case.
+pub(crate) fn ends_with_md(path: &str) -> bool {
+    let b = path.as_bytes();
+    b.len() >= 3 && b[b.len() - 3..].eq_ignore_ascii_case(b".md")
 }
 
 /// Scans a file line by line, skipping fenced code blocks and HTML comments (which the
@@ -175,7 +193,11 @@ fn push(out: &mut Vec<Link>, raw: &str, syntax: Syntax, offset: usize) {
 #[derive(Debug)]
 pub struct LineScanner<'a> {
     text: &'a str,
+    /// Start of the line being scanned.
     pos: usize,
+    /// Lines are counted only up to a line that holds a link: `line` is the line of byte
+    /// `counted`, a line start (most lines of most files hold none).
+    counted: usize,
     line: usize,
     fence: Option<&'static str>,
     in_comment: bool,
@@ -188,7 +210,8 @@ impl<'a> LineScanner<'a> {
         LineScanner {
             text,
             pos: start,
-            line: super::line_of(text, start),
+            counted: 0,
+            line: 1,
             fence: None,
             in_comment: false,
         }
@@ -198,77 +221,58 @@ impl<'a> LineScanner<'a> {
     pub fn collect_all(mut self) -> Vec<(usize, usize, Link)> {
         let mut out = Vec::new();
         let rest = &self.text.as_bytes()[self.pos..];
-        if memchr::memchr2(b'[', b'`', rest).is_none() {
-            return out;
-        }
-        if memchr::memmem::find(rest, b"<!--").is_none()
-            && memchr::memmem::find(rest, b"~~~").is_none()
-        {
+        let opener = |k: usize| rest[k..].starts_with(b"<!--") || rest[k..].starts_with(b"~~~");
+        if memchr::memchr2_iter(b'<', b'~', rest).any(opener) {
+            self.every_line(&mut out);
+        } else {
             // Only lines holding `[` or `` ` `` can hold a link or open a fence: visit those.
             self.candidate_lines(&mut out);
-            return out;
         }
-        self.every_line(&mut out);
         out
     }
 
     /// Visits every line (what comments and `~~~` fences need).
     fn every_line(&mut self, out: &mut Vec<(usize, usize, Link)>) {
-        while self.pos < self.text.len() {
-            let rest = &self.text[self.pos..];
-            let len = rest.find('\n').map_or(rest.len(), |k| k + 1);
-            let raw = &rest[..len];
-            let content = raw.trim_end_matches(['\n', '\r']);
-            self.scan_line(content, out);
-            self.pos += len;
-            self.line += 1;
+        let bytes = self.text.as_bytes();
+        while self.pos < bytes.len() {
+            let end =
+                memchr::memchr(b'\n', &bytes[self.pos..]).map_or(bytes.len(), |k| self.pos + k + 1);
+            self.scan_line(without_eol(&self.text[self.pos..end]), out);
+            self.pos = end;
         }
     }
 
     /// [`LineScanner::collect_all`] for a text without comments or `~~~` fences: jumps from
-    /// one line holding `[` or `` ` `` to the next, counting the line breaks between.
+    /// one line holding `[` or `` ` `` to the next.
     fn candidate_lines(&mut self, out: &mut Vec<(usize, usize, Link)>) {
         let bytes = self.text.as_bytes();
         while let Some(k) = memchr::memchr2(b'[', b'`', &bytes[self.pos..]) {
             let hit = self.pos + k;
             let start = memchr::memrchr(b'\n', &bytes[self.pos..hit])
                 .map_or(self.pos, |j| self.pos + j + 1);
-            self.line += memchr::memchr_iter(b'\n', &bytes[self.pos..start]).count();
             let end = memchr::memchr(b'\n', &bytes[hit..]).map_or(bytes.len(), |j| hit + j + 1);
             self.pos = start;
-            let content = self.text[start..end].trim_end_matches(['\n', '\r']);
-            self.scan_line(content, out);
-            self.pos = end;
-            if end < bytes.len() || bytes[end - 1] == b'\n' {
-                self.line += 1;
+            let content = without_eol(&self.text[start..end]);
+            if !self.fence_line(content) {
+                self.emit(content, 0, out);
             }
+            self.pos = end;
         }
     }
 
     fn scan_line(&mut self, content: &str, out: &mut Vec<(usize, usize, Link)>) {
-        let trimmed = content.trim_start();
-        if let Some(open) = self.fence {
-            if trimmed.starts_with(open) {
-                self.fence = None;
-            }
+        if !self.in_comment && self.fence_line(content) {
             return;
         }
-        if !self.in_comment {
-            for open in ["```", "~~~"] {
-                if trimmed.starts_with(open) {
-                    self.fence = Some(open);
-                    return;
-                }
-            }
-        }
-        if !content.contains(['[', '`', '<', '-']) && !self.in_comment {
+        if !self.in_comment && !content.bytes().any(|b| matches!(b, b'[' | b'`' | b'<')) {
             return;
         }
         // Split the line into the parts outside HTML comments.
+        let bytes = content.as_bytes();
         let mut at = 0;
         while at < content.len() {
             if self.in_comment {
-                match content[at..].find("-->") {
+                match memchr::memmem::find(&bytes[at..], b"-->") {
                     Some(k) => {
                         at += k + 3;
                         self.in_comment = false;
@@ -277,18 +281,8 @@ impl<'a> LineScanner<'a> {
                 }
                 continue;
             }
-            let end = content[at..].find("<!--").map_or(content.len(), |k| at + k);
-            for link in links(&content[at..end]) {
-                let offset = self.pos + at + link.offset;
-                out.push((
-                    self.line,
-                    offset,
-                    Link {
-                        offset: at + link.offset,
-                        ..link
-                    },
-                ));
-            }
+            let end = memchr::memmem::find(&bytes[at..], b"<!--").map_or(content.len(), |k| at + k);
+            self.emit(&content[at..end], at, out);
             if end == content.len() {
                 return;
             }
@@ -296,6 +290,52 @@ impl<'a> LineScanner<'a> {
             at = end + 4;
         }
     }
+
+    /// Whether the line opens, closes or lies in a fenced code block (outside a comment).
+    fn fence_line(&mut self, content: &str) -> bool {
+        let trimmed = content.trim_start();
+        if let Some(open) = self.fence {
+            if trimmed.starts_with(open) {
+                self.fence = None;
+            }
+            return true;
+        }
+        for open in ["```", "~~~"] {
+            if trimmed.starts_with(open) {
+                self.fence = Some(open);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The links of `part`, the text at byte `at` of the current line.
+    fn emit(&mut self, part: &str, at: usize, out: &mut Vec<(usize, usize, Link)>) {
+        let mut line = None;
+        each_link(part, |link| {
+            let line = *line.get_or_insert_with(|| self.line_of_pos());
+            let offset = at + link.offset;
+            out.push((line, self.pos + offset, Link { offset, ..link }));
+        });
+    }
+
+    /// The 1-based line of the current line, counted on from the last line counted.
+    fn line_of_pos(&mut self) -> usize {
+        let skipped = &self.text.as_bytes()[self.counted..self.pos];
+        self.line += memchr::memchr_iter(b'\n', skipped).count();
+        self.counted = self.pos;
+        self.line
+    }
+}
+
+/// `line` without its line break (and any `\r` before it).
+fn without_eol(line: &str) -> &str {
+    let bytes = line.as_bytes();
+    let mut n = bytes.len();
+    while n > 0 && matches!(bytes[n - 1], b'\n' | b'\r') {
+        n -= 1;
+    }
+    &line[..n]
 }
 
 #[cfg(test)]

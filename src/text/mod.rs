@@ -28,11 +28,7 @@ pub fn line_at(text: &str, n: usize) -> Option<(usize, &str)> {
 /// The 1-based line holding byte `offset` of `text`.
 pub fn line_of(text: &str, offset: usize) -> usize {
     let end = offset.min(text.len());
-    text.as_bytes()[..end]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
+    memchr::memchr_iter(b'\n', &text.as_bytes()[..end]).count() + 1
 }
 
 #[cfg(test)]

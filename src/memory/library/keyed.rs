@@ -1,7 +1,8 @@
-//! Files found by a key each one has (its relative path, its frontmatter `name`), stored as
-//! indices into the library's file list: the keys stay in the files, none is copied. A
-//! `HashMap<String, usize>` of the same keys cost an allocation and a copy per file, on the one
-//! thread that builds the table, for every library loaded (and every plan `tier` proves).
+//! Files found by a key each one has (its relative path, its frontmatter `name`). The keys are
+//! copied once, end to end, into one string beside the table: a lookup compares against that
+//! block, not through the file list to each file and its own string (two scattered reads per
+//! lookup, which made finding a link's target cost more than scanning for the link). A
+//! `HashMap<String, usize>` of the same keys cost an allocation and a copy per file.
 
 use std::hash::BuildHasher;
 use std::marker::PhantomData;
@@ -42,41 +43,66 @@ impl KeyOf for ByName {
 /// path) wins.
 #[derive(Debug, Clone)]
 pub(super) struct Keyed<K> {
-    table: HashTable<usize>,
+    /// Per key: the file, and where the key lies in `keys`.
+    table: HashTable<Entry>,
+    keys: String,
     hasher: foldhash::fast::FixedState,
     key: PhantomData<K>,
+}
+
+/// A file and its key (`keys[start..start + len]`); `u32` keeps the table small (a library
+/// has far fewer than 4 billion files and bytes of keys).
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    file: u32,
+    start: u32,
+    len: u32,
 }
 
 impl<K: KeyOf> Keyed<K> {
     pub(super) fn new(files: &[Arc<MemFile>]) -> Keyed<K> {
         let hasher = foldhash::fast::FixedState::default();
         let mut table = HashTable::with_capacity(files.len());
+        let mut keys = String::new();
         for (i, f) in files.iter().enumerate() {
             let Some(k) = K::key(f) else { continue };
             let hash = hasher.hash_one(k);
             if table
-                .find(hash, |&j: &usize| K::key(&files[j]) == Some(k))
+                .find(hash, |e: &Entry| key_of(&keys, e) == k)
                 .is_none()
             {
-                table.insert_unique(hash, i, |&j: &usize| {
-                    hasher.hash_one(K::key(&files[j]).expect("only keyed files are stored"))
-                });
+                let entry = Entry {
+                    file: narrow(i),
+                    start: narrow(keys.len()),
+                    len: narrow(k.len()),
+                };
+                keys.push_str(k);
+                table.insert_unique(hash, entry, |e: &Entry| hasher.hash_one(key_of(&keys, e)));
             }
         }
         Keyed {
             table,
+            keys,
             hasher,
             key: PhantomData,
         }
     }
 
-    /// The first file of `files` (the list the index was built from) whose key is `k`.
-    pub(super) fn get(&self, files: &[Arc<MemFile>], k: &str) -> Option<usize> {
+    /// The first file of the list the index was built from whose key is `k`.
+    pub(super) fn get(&self, k: &str) -> Option<usize> {
         let hash = self.hasher.hash_one(k);
         self.table
-            .find(hash, |&j: &usize| K::key(&files[j]) == Some(k))
-            .copied()
+            .find(hash, |e: &Entry| key_of(&self.keys, e) == k)
+            .map(|e| e.file as usize)
     }
+}
+
+fn key_of<'k>(keys: &'k str, e: &Entry) -> &'k str {
+    &keys[e.start as usize..(e.start + e.len) as usize]
+}
+
+fn narrow(n: usize) -> u32 {
+    u32::try_from(n).expect("fewer than 4 GiB of files and keys")
 }
 
 #[cfg(test)]
@@ -107,14 +133,14 @@ mod tests {
             ("e.md", "---\nname: ' own '\n---\n"),
         ]);
         let by_name = Keyed::<ByName>::new(&fs);
-        assert_eq!(by_name.get(&fs, "shared"), Some(0));
-        assert_eq!(by_name.get(&fs, "own"), Some(4));
-        assert_eq!(by_name.get(&fs, ""), None);
-        assert_eq!(by_name.get(&fs, "d"), None);
+        assert_eq!(by_name.get("shared"), Some(0));
+        assert_eq!(by_name.get("own"), Some(4));
+        assert_eq!(by_name.get(""), None);
+        assert_eq!(by_name.get("d"), None);
         let by_rel = Keyed::<ByRel>::new(&fs);
         for (i, f) in fs.iter().enumerate() {
-            assert_eq!(by_rel.get(&fs, &f.rel), Some(i));
+            assert_eq!(by_rel.get(&f.rel), Some(i));
         }
-        assert_eq!(by_rel.get(&fs, "z.md"), None);
+        assert_eq!(by_rel.get("z.md"), None);
     }
 }

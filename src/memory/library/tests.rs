@@ -286,11 +286,3 @@ proptest::proptest! {
         proptest::prop_assert_eq!(derived(&after), derived(&fresh));
     }
 }
-
-proptest::proptest! {
-    #[test]
-    fn wiki_keys_are_the_trimmed_lowercase_name_with_dashes(name in "[ _A-Za-zÄÖΣσς-]{0,12}") {
-        let want = name.trim().to_lowercase().replace('_', "-").trim_matches('-').to_owned();
-        proptest::prop_assert_eq!(wiki_key(&name), want);
-    }
-}
