@@ -217,9 +217,16 @@ fn densify(values: &mut [u64; BINS]) {
 }
 
 fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF
-        | 0x20000..=0x2FA1F)
+    is_cjk_code(c as u32)
+}
+
+/// [`is_cjk`] of a code point, the CJK Unified Ideographs tested first (the most common by far).
+#[inline]
+fn is_cjk_code(cp: u32) -> bool {
+    cp.wrapping_sub(0x4E00) <= 0x9FFF - 0x4E00
+        || matches!(cp,
+            0x3040..=0x30FF | 0x3400..=0x4DBF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF
+            | 0x20000..=0x2FA1F)
 }
 
 /// Calls `f` with each lower-cased word token (the reference for [`each_token_id`]) of `text`: runs of letters and digits, and each
@@ -278,7 +285,13 @@ fn each_token(text: &str, buf: &mut String, mut f: impl FnMut(&str)) {
 /// A CJK character's token id: its code point, spread (no byte hashing: CJK text is one
 /// token per character, the most tokens per byte of any script).
 fn cjk_id(c: char) -> u64 {
-    (u64::from(c as u32) ^ 0x00c3_1c3a).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    cjk_code_id(c as u32)
+}
+
+/// [`cjk_id`] of a code point.
+#[inline]
+fn cjk_code_id(cp: u32) -> u64 {
+    (u64::from(cp) ^ 0x00c3_1c3a).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// The id of one token as [`each_token`] gives it: [`cjk_id`] for a CJK character, else
@@ -414,33 +427,37 @@ fn each_token_id(text: &str, mut f: impl FnMut(u64)) {
         let (alnum, high) = block_masks(bytes, base);
         let live = alnum | high;
         let mut starts = live & !(live << 1);
+        // A segment reaching the end of the block may go on past it: the next block starts
+        // there (once per block, not a test per segment).
+        let top = (!live).leading_zeros();
+        if top == 64 {
+            // One segment fills the block: find its end word by word.
+            let mut end = base + 64;
+            loop {
+                let w = word_at(bytes, end);
+                let stop = !(alnum_mask(w) | (w & HIGH)) & HIGH;
+                end += (stop.trailing_zeros() / 8) as usize;
+                if stop != 0 {
+                    break;
+                }
+            }
+            segment(text, base, end, &mut f);
+            base = end;
+            continue 'blocks;
+        }
+        starts &= u64::MAX >> top;
         while starts != 0 {
             let s = starts.trailing_zeros();
             starts &= starts - 1;
             let len = (!(live >> s)).trailing_zeros();
             let start = base + s as usize;
-            if s + len == 64 {
-                // The segment may go on past the block: find its end word by word.
-                let mut end = base + 64;
-                loop {
-                    let w = word_at(bytes, end);
-                    let stop = !(alnum_mask(w) | (w & HIGH)) & HIGH;
-                    end += (stop.trailing_zeros() / 8) as usize;
-                    if stop != 0 {
-                        break;
-                    }
-                }
-                segment(text, start, end, &mut f);
-                base = end;
-                continue 'blocks;
-            }
             if (high >> s) & ((1 << len) - 1) == 0 {
                 f(ascii_id(bytes, start, len as usize));
             } else {
                 mixed_segment(text, start, start + len as usize, &mut f);
             }
         }
-        base += 64;
+        base += 64 - top as usize;
     }
 }
 
@@ -457,6 +474,11 @@ fn segment(text: &str, start: usize, end: usize, f: &mut impl FnMut(u64)) {
 /// words, the last zero-padded.
 #[inline]
 fn ascii_id(bytes: &[u8], mut start: usize, mut len: usize) -> u64 {
+    if len <= 8 {
+        // Nearly every word: one step, one test of the length (`len` is at least 1).
+        let w = (word_at(bytes, start) | LOWER) & (u64::MAX >> (64 - 8 * len));
+        return TokenHash::step_word(SEED, w);
+    }
     let mut h = SEED;
     while len >= 8 {
         h = TokenHash::step_word(h, word_at(bytes, start) | LOWER);
@@ -477,6 +499,18 @@ fn mixed_segment(text: &str, mut i: usize, end: usize, f: &mut impl FnMut(u64)) 
     let bytes = text.as_bytes();
     while i < end {
         if bytes[i] >= 0x80 {
+            if let Some(cp) = three_byte_at(bytes, i) {
+                // Nearly every character of CJK text: answered from the code point alone.
+                if is_cjk_code(cp) {
+                    f(cjk_code_id(cp));
+                    i += 3;
+                    continue;
+                }
+                if is_common_punctuation_code(cp) {
+                    i += 3;
+                    continue;
+                }
+            }
             let c = decode_at(bytes, i);
             if is_cjk(c) {
                 f(cjk_id(c));
@@ -515,7 +549,13 @@ fn is_alphanumeric(c: char) -> bool {
 /// The middle dot, General Punctuation (dashes, quotes), the CJK symbols `、。〃〈〉「」…`
 /// and the full-width ASCII punctuation: none is a letter or digit.
 fn is_common_punctuation(c: char) -> bool {
-    matches!(c as u32,
+    is_common_punctuation_code(c as u32)
+}
+
+/// [`is_common_punctuation`] of a code point.
+#[inline]
+fn is_common_punctuation_code(cp: u32) -> bool {
+    matches!(cp,
         0xB7 | 0x2000..=0x206F | 0x3000..=0x3004 | 0x3008..=0x3020 | 0xFF01..=0xFF0F
         | 0xFF1A..=0xFF20)
 }
@@ -565,6 +605,20 @@ fn slow_token(text: &str, mut i: usize, f: &mut impl FnMut(u64)) -> usize {
     i
 }
 
+/// The code point of the 3-byte character at byte `i` of valid UTF-8 (`i` at a character
+/// boundary), `None` when the character there has another length. No `char` is built: a lead
+/// byte `1110xxxx` and its two continuation bytes `10xxxxxx` always make a code point of
+/// U+0800 to U+FFFF outside the surrogates (every CJK character but the rare ideographs of the
+/// supplementary planes, and the punctuation of CJK text).
+#[inline]
+fn three_byte_at(bytes: &[u8], i: usize) -> Option<u32> {
+    match *bytes.get(i..i + 3)? {
+        [b0, b1, b2] if b0 & 0xf0 == 0xe0 => {
+            Some((u32::from(b0 & 0x0f) << 12) | (u32::from(b1 & 0x3f) << 6) | u32::from(b2 & 0x3f))
+        }
+        _ => None,
+    }
+}
 #[inline]
 /// The character starting at byte `i` of valid UTF-8 (`i` at a character boundary, not ASCII).
 fn decode_at(bytes: &[u8], i: usize) -> char {
@@ -649,12 +703,22 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn hot_path_ids_equal_the_reference_on_any_text(
-            text in "([a-zA-Z0-9]{0,20}|[a-z]{60,70}|[ .,_\\-]|[\\x00-\\x1f\\x7f@\\[`{/:]|[àÄß\u{212A}ǅİ]|[在切换]|[—。！]|\\PC)*",
+            text in "([a-zA-Z0-9]{0,20}|[a-z]{60,70}|[ .,_\\-]|[\\x00-\\x1f\\x7f@\\[`{/:]|[àÄß\u{212A}ǅİ]|[在切换]|[在切换あ가。]{20,30}|[—。！]|[\u{3005}\u{3021}\u{4DC0}\u{D7B0}\u{1E00}\u{20000}]|\\PC)*",
         ) {
             let mut ids = Vec::new();
             each_token_id(&text, |h| ids.push(h));
             let want: Vec<u64> = tokens(&text).iter().map(|t| token_id(t)).collect();
             proptest::prop_assert_eq!(ids, want);
+        }
+    }
+
+    #[test]
+    fn three_byte_code_points_are_the_chars() {
+        for c in (0..=0x10_ffff).filter_map(char::from_u32) {
+            let mut utf8 = [0u8; 4];
+            let bytes = c.encode_utf8(&mut utf8).as_bytes();
+            let want = (bytes.len() == 3).then_some(c as u32);
+            assert_eq!(three_byte_at(bytes, 0), want, "{c:?}");
         }
     }
 
