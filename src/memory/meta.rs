@@ -142,39 +142,50 @@ fn parse_block(yaml: &str) -> Front {
 impl Meta {
     /// The fields of the client's memory view.
     fn of(fields: &Fields<'_, 9>, lenient: bool) -> Meta {
-        let get = |key: &str| fields.get(&KEYS, key).map(|(v, _)| v);
-        let text = |keys: &[&str]| {
-            keys.iter()
-                .find_map(|k| get(k).and_then(Field::text))
-                .map(str::to_owned)
-        };
+        let [
+            kind,
+            node_type,
+            modified,
+            status,
+            superseded_by,
+            superseded_dash_by,
+            replaced_by,
+            retired,
+            group,
+        ] = fields.metadata;
+        let owned = |f| text(f).map(str::to_owned);
         // `metadata.type` (the client's form) wins over a top-level `type`.
-        let (kind, kind_at) = match fields.get(&KEYS, "type") {
-            Some((v, nested)) if v.text().is_some() => (
-                v.text().map(str::to_owned),
-                if nested { KindAt::Nested } else { KindAt::Flat },
-            ),
-            _ => (None, KindAt::Nowhere),
-        };
-        let retired = match get("retired") {
-            Some(Field::Bool(b)) => b,
-            Some(Field::Text(s)) => s.eq_ignore_ascii_case("true"),
-            _ => false,
+        let kind_at = match kind {
+            Some((v, true)) if v.text().is_some() => KindAt::Nested,
+            Some((v, false)) if v.text().is_some() => KindAt::Flat,
+            _ => KindAt::Nowhere,
         };
         Meta {
             name: fields.name.map(str::to_owned),
             description: fields.description.map(str::to_owned),
-            node_type: text(&["node_type"]),
-            modified: text(&["modified"]),
-            status: text(&["status"]),
-            superseded_by: text(&["superseded_by", "superseded-by", "replaced_by"]),
-            retired,
-            group: text(&["group"]),
+            kind: owned(kind),
+            node_type: owned(node_type),
+            modified: owned(modified),
+            status: owned(status),
+            superseded_by: text(superseded_by)
+                .or(text(superseded_dash_by))
+                .or(text(replaced_by))
+                .map(str::to_owned),
+            retired: match retired {
+                Some((Field::Bool(b), _)) => b,
+                Some((Field::Text(s), _)) => s.eq_ignore_ascii_case("true"),
+                _ => false,
+            },
+            group: owned(group),
             kind_at,
-            kind,
             lenient,
         }
     }
+}
+
+/// The text of a field of the memory view, when it is a non-empty string (`Rpt`).
+fn text(field: Option<(Field<'_>, bool)>) -> Option<&str> {
+    field.and_then(|(v, _)| v.text())
 }
 
 fn first_line(message: &str) -> String {

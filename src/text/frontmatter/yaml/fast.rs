@@ -65,12 +65,18 @@ pub(in super::super) fn scan<'a>(text: &'a str, mut each: impl FnMut(Line<'a>)) 
     // its first entry sets it.
     let mut width: Option<usize> = None;
     let mut any = false;
-    for line in text.split('\n') {
-        let content = line.trim_start_matches(' ');
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    // The lines, as `text.split('\n')` gives them (a last empty one has no content anyway).
+    while start < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |n| start + n);
+        let line = &text[start..end];
+        start = end + 1;
+        let indent = line.bytes().take_while(|&b| b == b' ').count();
+        let content = &line[indent..];
         if content.is_empty() {
             continue;
         }
-        let indent = line.len() - content.len();
         if indent > 0 {
             let width = width.as_mut()?;
             if *width == 0 {
@@ -139,17 +145,22 @@ pub(in super::super) fn key(text: &str) -> Cow<'_, str> {
     }
 }
 
-/// `key: value` → the key as written and the value (`None` for an empty one).
+/// `key: value` → the key as written and the value (`None` for an empty one). The key is
+/// `[A-Za-z0-9_][A-Za-z0-9_.-]*` up to the line's first `:`, which a space or the line's end
+/// follows.
 fn entry(line: &str) -> Option<(&str, Option<Scalar<'_>>)> {
-    let colon = line.find(':')?;
-    let (key, rest) = (&line[..colon], &line[colon + 1..]);
-    let mut chars = key.chars();
-    let first = chars.next()?;
-    if !(first.is_ascii_alphanumeric() || first == '_')
-        || !chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-    {
+    let b = line.as_bytes();
+    let first = *b.first()?;
+    if !(first.is_ascii_alphanumeric() || first == b'_') {
         return None;
     }
+    let colon = 1 + b[1..]
+        .iter()
+        .position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.')))?;
+    if b[colon] != b':' {
+        return None;
+    }
+    let (key, rest) = (&line[..colon], &line[colon + 1..]);
     if !rest.is_empty() && !rest.starts_with(' ') {
         return None;
     }
@@ -170,8 +181,28 @@ fn scalar_value(v: &str) -> Option<Scalar<'_>> {
             return Some(Scalar::Quoted(inner));
         }
     }
-    let first = v.chars().next()?;
-    if "-?:,[]{}#&*!|>%@`".contains(first) || has_colon_space_or_space_hash(v) || v.ends_with(':') {
+    let first = *v.as_bytes().first()?;
+    if matches!(
+        first,
+        b'-' | b'?'
+            | b':'
+            | b','
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'#'
+            | b'&'
+            | b'*'
+            | b'!'
+            | b'|'
+            | b'>'
+            | b'%'
+            | b'@'
+            | b'`'
+    ) || has_colon_space_or_space_hash(v)
+        || v.ends_with(':')
+    {
         return None;
     }
     Some(Scalar::Plain(v))
@@ -186,34 +217,43 @@ fn has_colon_space_or_space_hash(v: &str) -> bool {
     })
 }
 
-/// Whether `text` holds a tab, a CR or a non-ASCII blank ([`is_blank`]). Every non-ASCII
-/// blank starts with one of five lead bytes (U+00A0 and U+0085 with 0xC2, U+1680 with 0xE1,
-/// U+2000…U+205F with 0xE2, U+3000 with 0xE3, U+FEFF with 0xEF): only characters there are
-/// decoded.
+/// Whether `text` holds a tab, a CR or a non-ASCII blank (NBSP, U+3000, U+FEFF, U+2028 …,
+/// which YAML scanners treat in different ways: the full parser decides), matched on its UTF-8
+/// bytes (`odd_blanks_found_by_their_bytes_are_every_odd_blank` checks every character).
 fn has_odd_blank(text: &str) -> bool {
     let bytes = text.as_bytes();
     if memchr::memchr2(b'\t', b'\r', bytes).is_some() {
         return true;
     }
-    !text.is_ascii()
-        && bytes.iter().enumerate().any(|(i, b)| {
-            matches!(b, 0xC2 | 0xE1 | 0xE2 | 0xE3 | 0xEF)
-                && text[i..].chars().next().is_some_and(is_blank)
-        })
+    !text.is_ascii() && (0..bytes.len()).any(|i| starts_with_odd_blank(&bytes[i..]))
 }
 
-/// Blanks other than space, tab and line breaks (NBSP, U+3000, U+FEFF, U+2028 …), which YAML
-/// scanners treat in different ways: the full parser decides.
-fn is_blank(c: char) -> bool {
-    crate::text::js::is_js_space(c) || c == '\u{85}'
+/// Whether `b` starts with the UTF-8 of U+0085, U+00A0, U+1680, U+2000…U+200A, U+2028, U+2029,
+/// U+202F, U+205F, U+3000 or U+FEFF (in valid UTF-8 their first bytes only start characters).
+fn starts_with_odd_blank(b: &[u8]) -> bool {
+    matches!(
+        b,
+        [0xC2, 0x85 | 0xA0, ..]
+            | [0xE1, 0x9A, 0x80, ..]
+            | [0xE2, 0x80, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF, ..]
+            | [0xE2, 0x81, 0x9F, ..]
+            | [0xE3, 0x80, 0x80, ..]
+            | [0xEF, 0xBB, 0xBF, ..]
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Blanks other than space, tab and line breaks (NBSP, U+3000, U+FEFF, U+2028 …), which YAML
+    /// scanners treat in different ways: the full parser decides.
+    fn is_blank(c: char) -> bool {
+        crate::text::js::is_js_space(c) || c == '\u{85}'
+    }
+
     #[test]
-    fn odd_blanks_found_by_their_lead_bytes_are_every_odd_blank() {
+    fn odd_blanks_found_by_their_bytes_are_every_odd_blank() {
         let mut text = String::new();
         for c in (0..=0x10FFFF).filter_map(char::from_u32) {
             text.clear();
