@@ -8,6 +8,7 @@ use jiff::Timestamp;
 
 use super::meta::{self, Parsed};
 use crate::fsread::{self, Unread};
+use crate::text::links::{LineScanner, Link};
 
 /// What a file's name makes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,6 +96,9 @@ pub enum Content {
         text: String,
         /// Frontmatter and body offsets.
         parsed: Parsed,
+        /// The links in the body, as written: `(line, offset in the text, link)` (where they
+        /// lead is the library's to say).
+        links: Vec<(usize, usize, Link)>,
     },
     /// No text.
     Unread(Unreadable),
@@ -210,8 +214,17 @@ impl MemFile {
     /// The text and its parse, when the file was read.
     pub fn parsed(&self) -> Option<(&str, &Parsed)> {
         match &self.content {
-            Content::Text { text, parsed } => Some((text, parsed)),
+            Content::Text { text, parsed, .. } => Some((text, parsed)),
             Content::Unread(_) => None,
+        }
+    }
+
+    /// The links in the body as written (none without a text): `(line, offset in the text,
+    /// link)`.
+    pub fn written_links(&self) -> &[(usize, usize, Link)] {
+        match &self.content {
+            Content::Text { links, .. } => links,
+            Content::Unread(_) => &[],
         }
     }
 
@@ -263,7 +276,14 @@ fn decode(bytes: Vec<u8>) -> Content {
     // SAFETY: simdutf8 just found `bytes` valid UTF-8.
     let text = unsafe { String::from_utf8_unchecked(bytes) };
     let parsed = meta::parse(&text);
-    Content::Text { text, parsed }
+    // Scanned here, while the text is still in the cache from the check above: scanned later,
+    // with the library built, every file's text had to be fetched again.
+    let links = LineScanner::new(&text, parsed.body_start).collect_all();
+    Content::Text {
+        text,
+        parsed,
+        links,
+    }
 }
 
 /// Whether `bytes` holds a NUL (memchr's vector search: `<[u8]>::contains` goes a word at a

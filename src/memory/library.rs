@@ -391,14 +391,11 @@ impl Library {
     /// The links of file `i` (and whether a code span was left out), `dark` the index's lines
     /// past the client's cut.
     fn scan_links(&self, i: usize, dark: &[(usize, bool)]) -> (Vec<FileLink>, bool) {
-        let Some((text, parsed)) = self.files[i].parsed() else {
-            return (Vec::new(), false);
-        };
         let mut out = Vec::new();
         let mut dropped = false;
-        for (line, offset, link) in links::LineScanner::new(text, parsed.body_start).collect_all() {
-            let loaded = dark.binary_search_by_key(&line, |d| d.0).is_err();
-            match self.file_link(i, line, offset, link, loaded) {
+        for (line, offset, link) in self.files[i].written_links() {
+            let loaded = dark.binary_search_by_key(line, |d| d.0).is_err();
+            match self.file_link(i, *line, *offset, link.clone(), loaded) {
                 Some(l) => out.push(l),
                 None => dropped = true,
             }
