@@ -4,6 +4,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::line_start::any_line_matches;
 use super::{Check, Ctx, Diagnostic, declare_rule};
 use crate::memory::file::Role;
 
@@ -35,6 +36,10 @@ static HOW: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// The bytes a line matching [`HOW`] begins with after its blanks (`how` folds to no other
+/// character).
+const HOW_FIRST: &[u8] = b"*#hH";
+
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     let file = &ctx.lib.files[i];
     if file.role == Role::Index || !matches!(file.kind(), Some("feedback" | "project")) {
@@ -43,7 +48,7 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     let Some((text, parsed)) = file.parsed() else {
         return;
     };
-    if !HOW.is_match(&text[parsed.body_start..]) {
+    if !any_line_matches(&text[parsed.body_start..], HOW_FIRST, &HOW) {
         out.push(ctx.diag(
             &RULE,
             i,
@@ -60,6 +65,18 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
 mod tests {
     use super::HOW;
     use crate::rules::testing::Fixture;
+
+    proptest::proptest! {
+        #[test]
+        fn searching_led_lines_is_searching_the_text(
+            text in "(## |### |#|\\*\\*|\\*|How|how|HOW|hOw| to apply| To Apply|:|\\*\\*:|x|  |\t|\n|\r\n|-)*",
+        ) {
+            proptest::prop_assert_eq!(
+                super::any_line_matches(&text, super::HOW_FIRST, &HOW),
+                HOW.is_match(&text)
+            );
+        }
+    }
 
     #[test]
     fn accepted_forms() {

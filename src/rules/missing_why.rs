@@ -4,6 +4,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::line_start::any_line_matches;
 use super::{Check, Ctx, Diagnostic, declare_rule};
 use crate::memory::Spec;
 
@@ -47,6 +48,10 @@ static WHY: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// The bytes a line matching [`WHY`] begins with after its blanks (`why` folds to no other
+/// character).
+const WHY_FIRST: &[u8] = b"#*wW";
+
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     let file = &ctx.lib.files[i];
     let Some((text, parsed)) = file.parsed() else {
@@ -60,7 +65,7 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     if !needs_why || file.role == crate::memory::file::Role::Index {
         return;
     }
-    if !WHY.is_match(&text[parsed.body_start..]) {
+    if !any_line_matches(&text[parsed.body_start..], WHY_FIRST, &WHY) {
         out.push(ctx.diag(
             &RULE,
             i,
@@ -81,6 +86,18 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
 mod tests {
     use super::WHY;
     use crate::rules::testing::{Fixture, fm};
+
+    proptest::proptest! {
+        #[test]
+        fn searching_led_lines_is_searching_the_text(
+            text in "(## |### |#|\\*\\*|\\*|Why|why|WHY|wHy|: |：|x|  |\t|\n|\r\n|root|cause|root cause|ROOT\tCAUSE|cauſe|根因|原因|为什么|教训|-)*",
+        ) {
+            proptest::prop_assert_eq!(
+                super::any_line_matches(&text, super::WHY_FIRST, &WHY),
+                WHY.is_match(&text)
+            );
+        }
+    }
 
     #[test]
     fn accepted_forms() {

@@ -25,6 +25,8 @@ use crate::memory::spec::Applies;
 pub mod run;
 pub mod suppress;
 
+mod line_start;
+
 mod bad_file_name;
 mod broken_link;
 mod index_over_cap;
