@@ -6,7 +6,6 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::{Check, Ctx, Diagnostic, RULES, Severity, suppress};
-use crate::memory::file::Role;
 use crate::memory::library::Library;
 
 /// The compliance band.
@@ -68,7 +67,8 @@ impl Summary {
     pub fn of(lib: &Library, diags: &[Diagnostic]) -> Summary {
         let index = lib.index();
         let memory = |path: &str| lib.find(path).is_some_and(|i| Some(i) != index);
-        let files = lib.files.iter().filter(|f| f.role != Role::Index).count();
+        // Only MEMORY.md at the root is the index (no other file need be read to count).
+        let files = lib.files.len() - usize::from(index.is_some());
         let mut bad: Vec<&str> = diags
             .iter()
             .filter(|d| d.severity == Severity::Error && memory(&d.path))
@@ -151,6 +151,9 @@ pub fn audit(lib: Library, now: Timestamp) -> Result<Audit, String> {
                             check(&ctx, i, &mut out);
                         }
                     }
+                    // While the file's text is in cache (searched again later, it is read
+                    // from memory once more).
+                    suppress::apply_to_file(&lib.files[i], &mut out);
                     out
                 })
                 .collect()
@@ -162,6 +165,7 @@ pub fn audit(lib: Library, now: Timestamp) -> Result<Audit, String> {
                     Check::Library(check) => {
                         let mut out = Vec::new();
                         check(&ctx, &mut out);
+                        suppress::apply(&lib, &mut out);
                         Some(out)
                     }
                     Check::File(_) => None,
@@ -171,7 +175,6 @@ pub fn audit(lib: Library, now: Timestamp) -> Result<Audit, String> {
     );
     // In rule order after the file findings, as when they ran one after another.
     diags.extend(library.into_iter().flatten());
-    suppress::apply(&lib, &mut diags);
     diags.sort_by(|a, b| {
         (a.path.as_str(), a.line, a.column, a.rule).cmp(&(
             b.path.as_str(),

@@ -11,10 +11,13 @@
 //! file as a whole, such as `unreachable-file` or `stale-entry`, which cannot point anywhere
 //! else).
 
+use std::sync::LazyLock;
+
 use memchr::memmem::Finder;
 use rayon::prelude::*;
 
 use super::Diagnostic;
+use crate::memory::file::MemFile;
 use crate::memory::library::Library;
 
 const MARK: &str = "ccmem-ignore:";
@@ -41,38 +44,67 @@ pub fn codes(line: &str) -> Vec<&str> {
     out
 }
 
+/// The suppression comments of one file: the rules each of its lines lists, and its first
+/// body line.
+struct Marks<'a> {
+    lines: Vec<Vec<&'a str>>,
+    body_line: usize,
+}
+
+impl<'a> Marks<'a> {
+    /// The comments of `file`, `None` when it holds none. Most files hold no comment at all:
+    /// they are searched for `<!--` (rare bytes, so a fast search), then for the mark, and only
+    /// a file holding both is read line by line.
+    fn of(file: &'a MemFile) -> Option<Marks<'a>> {
+        let text = file.text()?;
+        static OPEN: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("<!--"));
+        static MARKED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(MARK));
+        let at = OPEN.find(text.as_bytes())?;
+        MARKED.find(&text.as_bytes()[at..])?;
+        Some(Marks {
+            lines: text.lines().map(codes).collect(),
+            body_line: file.body_line(),
+        })
+    }
+
+    /// Whether a comment suppresses `d`: on its line, the line before, or the first body line.
+    fn hide(&self, d: &Diagnostic) -> bool {
+        let listed = |line: usize| {
+            line >= 1
+                && self
+                    .lines
+                    .get(line - 1)
+                    .is_some_and(|c| c.contains(&d.rule))
+        };
+        listed(d.line) || listed(d.line.saturating_sub(1)) || listed(self.body_line)
+    }
+}
+
+/// Removes the diagnostics of `file` (every one of `diags` is about it) that a comment of its
+/// own suppresses: the file rules' findings, filtered while the file's text is still in cache.
+pub fn apply_to_file(file: &MemFile, diags: &mut Vec<Diagnostic>) {
+    if diags.is_empty() {
+        return;
+    }
+    if let Some(marks) = Marks::of(file) {
+        diags.retain(|d| !marks.hide(d));
+    }
+}
+
 /// Removes the diagnostics a comment suppresses.
 pub fn apply(lib: &Library, diags: &mut Vec<Diagnostic>) {
-    // Only a file with a finding can hold a comment that matters, and most have no comment
-    // at all: those files are searched (in parallel) for `<!--` (rare bytes, so a fast search),
-    // then for the mark. Per file holding one: the rule names listed on each line, and the
-    // first body line.
+    // Only a file with a finding can hold a comment that matters.
     let mut with: Vec<usize> = diags.iter().filter_map(|d| lib.find(&d.path)).collect();
     with.sort_unstable();
     with.dedup();
-    let (open, mark) = (Finder::new("<!--"), Finder::new(MARK));
-    let marked: foldhash::HashMap<&str, (Vec<Vec<&str>>, usize)> = with
+    let marked: foldhash::HashMap<&str, Marks> = with
         .into_par_iter()
-        .filter_map(|i| {
-            let file = &lib.files[i];
-            let text = file.text()?;
-            let at = open.find(text.as_bytes())?;
-            mark.find(&text.as_bytes()[at..])?;
-            let lines = text.lines().map(codes).collect();
-            Some((file.rel.as_str(), (lines, file.body_line())))
-        })
+        .filter_map(|i| Some((lib.files[i].rel.as_str(), Marks::of(&lib.files[i])?)))
         .collect();
     if marked.is_empty() {
         return;
     }
-    diags.retain(|d| {
-        let Some((lines, body_line)) = marked.get(d.path.as_str()) else {
-            return true;
-        };
-        let listed =
-            |line: usize| line >= 1 && lines.get(line - 1).is_some_and(|c| c.contains(&d.rule));
-        !(listed(d.line) || listed(d.line.saturating_sub(1)) || listed(*body_line))
-    });
+    diags.retain(|d| marked.get(d.path.as_str()).is_none_or(|m| !m.hide(d)));
 }
 
 #[cfg(test)]
