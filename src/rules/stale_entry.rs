@@ -34,25 +34,50 @@ declare_rule! {
     pub const RULE = ("stale-entry", Soft, Both, Check::File(check));
 }
 
+/// How the time a file was last true was found.
+enum Source<'a> {
+    /// Its frontmatter `modified`.
+    Modified,
+    /// The latest date in its body, or its file time, without a usable `modified`: the
+    /// value that is not a date, if there is one.
+    Body(Option<&'a str>),
+    /// Its file time.
+    FileTime(Option<&'a str>),
+}
+
+impl std::fmt::Display for Source<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let not = match self {
+            Source::Modified => return f.write_str("by `modified`"),
+            Source::Body(not) => {
+                f.write_str("by the latest date in the text; ")?;
+                not
+            }
+            Source::FileTime(not) => {
+                f.write_str("by file time; ")?;
+                not
+            }
+        };
+        match not {
+            Some(w) => write!(f, "`modified: {w}` is not a date"),
+            None => f.write_str("no `modified` field"),
+        }
+    }
+}
+
 /// When file `i` was last true, and how that was found.
-fn last_true(ctx: &Ctx, i: usize) -> Option<(Timestamp, String)> {
+fn last_true<'a>(ctx: &Ctx<'a>, i: usize) -> Option<(Timestamp, Source<'a>)> {
     let file = &ctx.lib.files[i];
     let written = file.meta().and_then(|m| m.modified.as_deref());
     if let Some(t) = written.and_then(crate::memory::meta::parse_modified) {
-        return Some((t, "by `modified`".to_owned()));
+        return Some((t, Source::Modified));
     }
-    let why_not = match written {
-        Some(w) => format!("`modified: {w}` is not a date"),
-        None => "no `modified` field".to_owned(),
-    };
     let body = file.parsed().map_or("", |(text, p)| &text[p.body_start..]);
     let in_body = latest_date(body, ctx.now);
     match (file.mtime, in_body) {
-        (Some(m), Some(b)) if b > m => {
-            Some((b, format!("by the latest date in the text; {why_not}")))
-        }
-        (Some(m), _) => Some((m, format!("by file time; {why_not}"))),
-        (None, Some(b)) => Some((b, format!("by the latest date in the text; {why_not}"))),
+        (Some(m), Some(b)) if b > m => Some((b, Source::Body(written))),
+        (Some(m), _) => Some((m, Source::FileTime(written))),
+        (None, Some(b)) => Some((b, Source::Body(written))),
         (None, None) => None,
     }
 }
@@ -86,11 +111,22 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
             &RULE,
             i,
             file.body_line(),
-            format!(
-                "untouched for {days} days ({source}, {})",
-                when.strftime("%Y-%m-%d")
-            ),
+            format!("untouched for {days} days ({source}, {})", Day(when)),
         ));
+    }
+}
+
+/// A time's UTC day as `%Y-%m-%d` writes it, without going through strftime's parser.
+struct Day(Timestamp);
+
+impl std::fmt::Display for Day {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let d = jiff::tz::Offset::UTC.to_datetime(self.0).date();
+        if (0..=9999).contains(&d.year()) {
+            write!(f, "{:04}-{:02}-{:02}", d.year(), d.month(), d.day())
+        } else {
+            write!(f, "{}", self.0.strftime("%Y-%m-%d"))
+        }
     }
 }
 
@@ -98,6 +134,29 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
 mod tests {
     use crate::memory::meta::parse_modified;
     use crate::rules::testing::Fixture;
+
+    #[test]
+    fn days_are_written_as_strftime_writes_them() {
+        let some = [
+            "2026-10-05T09:00:00Z",
+            "2026-12-31T23:59:59.999Z",
+            "0001-01-01T00:00:00Z",
+            "0999-07-04T12:00:00Z",
+            "1970-01-01T00:00:00Z",
+        ];
+        let edges = [jiff::Timestamp::MIN, jiff::Timestamp::MAX];
+        for t in some
+            .map(|t| t.parse::<jiff::Timestamp>().unwrap())
+            .into_iter()
+            .chain(edges)
+        {
+            assert_eq!(
+                super::Day(t).to_string(),
+                t.strftime("%Y-%m-%d").to_string(),
+                "{t}"
+            );
+        }
+    }
 
     #[test]
     fn dates() {
