@@ -4,8 +4,10 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 use serde_json::json;
+use serde_json::value::RawValue;
 
-use super::{Audited, shown_path, total};
+use super::{Audited, Shown, total};
+use crate::rules::{Diagnostic, RULES};
 
 /// The versioned schema name of the audit's JSON document.
 pub(super) const SCHEMA: &str = "ccmem.audit/1";
@@ -14,26 +16,51 @@ pub(super) const SCHEMA: &str = "ccmem.audit/1";
 struct Diag<'a> {
     rule: &'a str,
     severity: &'a str,
-    path: String,
+    path: Shown<'a>,
     line: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     column: Option<usize>,
     message: &'a str,
-    fix: &'a str,
+    fix: Fix<'a>,
+}
+
+/// A finding's fix: most are their rule's, the same text thousands of times, escaped once.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Fix<'a> {
+    Rule(&'a RawValue),
+    Own(&'a str),
+}
+
+/// The fix of `d` ([`Diagnostic::fix`]), its rule's from `rule_fixes`.
+fn fix_of<'a>(rule_fixes: &'a [(&str, Box<RawValue>)], d: &'a Diagnostic) -> Fix<'a> {
+    match &d.fix {
+        Some(own) => Fix::Own(own),
+        None => rule_fixes
+            .iter()
+            .find(|(name, _)| *name == d.rule)
+            .map_or(Fix::Own(""), |(_, raw)| Fix::Rule(raw)),
+    }
 }
 
 pub(super) fn render(out: &mut dyn Write, audits: &[Audited]) -> io::Result<()> {
+    let rule_fixes: Vec<(&str, Box<RawValue>)> = RULES
+        .iter()
+        .map(|r| Ok((r.name, serde_json::value::to_raw_value(r.fix())?)))
+        .collect::<serde_json::Result<_>>()?;
+    let roots: Vec<String> = audits.iter().map(|a| super::shown_root(a.root)).collect();
     let diagnostics: Vec<Diag> = audits
         .iter()
-        .flat_map(|a| {
+        .zip(&roots)
+        .flat_map(|(a, root)| {
             a.audit.diagnostics.iter().map(|d| Diag {
                 rule: d.rule,
                 severity: d.severity.as_str(),
-                path: shown_path(a.root, d),
+                path: Shown { root, rel: &d.path },
                 line: d.line,
                 column: d.column,
                 message: &d.message,
-                fix: d.fix(),
+                fix: fix_of(&rule_fixes, d),
             })
         })
         .collect();
@@ -66,6 +93,10 @@ pub(super) fn render(out: &mut dyn Write, audits: &[Audited]) -> io::Result<()> 
         summary: total(audits),
         libraries,
     };
-    serde_json::to_writer_pretty(&mut *out, &doc)?;
-    writeln!(out)
+    // Into memory first, then out in one write: serde_json writes a document in many small
+    // pieces, and each through `dyn Write` is a call of its own.
+    let mut buf = Vec::with_capacity(400 * doc.diagnostics.len() + 1024);
+    serde_json::to_writer_pretty(&mut buf, &doc)?;
+    buf.push(b'\n');
+    out.write_all(&buf)
 }

@@ -68,7 +68,45 @@ pub struct Audited<'a> {
 
 /// A diagnostic's path as shown: the root joined with the file.
 pub fn shown_path(root: &Path, d: &Diagnostic) -> String {
-    root.join(&d.path).to_string_lossy().into_owned()
+    Shown {
+        root: &shown_root(root),
+        rel: &d.path,
+    }
+    .to_string()
+}
+
+/// The text a library's paths are shown under: the folder as the user named it, with the
+/// separator `Path::join` puts before a file name (none after an empty folder or one that
+/// ends with `/`), made once for all its findings.
+fn shown_root(root: &Path) -> String {
+    let mut s = root.to_string_lossy().into_owned();
+    if !s.is_empty() && !s.ends_with('/') {
+        s.push('/');
+    }
+    s
+}
+
+/// A path as shown: `Path::join` of the folder (as [`shown_root`] wrote it) and a file's
+/// relative path, written (or serialized) without building the joined path.
+struct Shown<'a> {
+    root: &'a str,
+    rel: &'a str,
+}
+
+impl std::fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Joined with an absolute path, `Path::join` gives that path.
+        if !self.rel.starts_with('/') {
+            f.write_str(self.root)?;
+        }
+        f.write_str(self.rel)
+    }
+}
+
+impl serde::Serialize for Shown<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 /// The summary over every audited library.
@@ -145,5 +183,36 @@ pub fn render(
             super::findings::sarif::render(out, &rule_infos(), &bases(audits), &findings(audits))
         }
         Format::Github => super::findings::github::render(out, &bases(audits), &findings(audits)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+
+    use super::*;
+
+    #[test]
+    fn shown_paths_are_the_joined_paths() {
+        let roots = [
+            Path::new(""),
+            Path::new("memory"),
+            Path::new("memory/"),
+            Path::new("/home/u/.claude/projects/x/memory"),
+            Path::new("a//"),
+            Path::new("."),
+            Path::new(OsStr::from_bytes(b"caf\xc3")),
+        ];
+        for root in roots {
+            for rel in ["", "MEMORY.md", "sub/user_x.md", "/abs/x.md"] {
+                let shown = Shown {
+                    root: &shown_root(root),
+                    rel,
+                }
+                .to_string();
+                assert_eq!(shown, root.join(rel).to_string_lossy(), "{root:?} {rel:?}");
+            }
+        }
     }
 }
