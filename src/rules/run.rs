@@ -138,22 +138,28 @@ pub fn audit(lib: Library, now: Timestamp) -> Result<Audit, String> {
         .iter()
         .filter(|r| lib.config.audit.enabled(r.name) && r.applies.to(spec))
         .collect();
+    let file_checks: Vec<_> = enabled
+        .iter()
+        .filter_map(|r| match r.check {
+            Check::File(check) => Some(check),
+            Check::Library(_) => None,
+        })
+        .collect();
     // File rules in parallel over files, and beside them the library rules, each on its own
     // (no rule reads another's findings): the serial ones no longer hold a core idle.
-    let (mut diags, library): (Vec<Diagnostic>, Vec<Vec<Diagnostic>>) = rayon::join(
+    let (files, library): (Vec<Vec<Diagnostic>>, Vec<Vec<Diagnostic>>) = rayon::join(
         || {
+            // Each file's findings are pushed onto the end of one list per job, suppressed and
+            // sorted there while the file's text is still in cache.
             (0..lib.files.len())
                 .into_par_iter()
-                .flat_map_iter(|i| {
-                    let mut out = Vec::new();
-                    for r in &enabled {
-                        if let Check::File(check) = r.check {
-                            check(&ctx, i, &mut out);
-                        }
+                .fold(Vec::new, |mut out, i| {
+                    let start = out.len();
+                    for check in &file_checks {
+                        check(&ctx, i, &mut out);
                     }
-                    // While the file's text is in cache (searched again later, it is read
-                    // from memory once more).
-                    suppress::apply_to_file(&lib.files[i], &mut out);
+                    suppress::apply_to_file(&lib.files[i], &mut out, start);
+                    out[start..].sort_by(order);
                     out
                 })
                 .collect()
@@ -173,16 +179,7 @@ pub fn audit(lib: Library, now: Timestamp) -> Result<Audit, String> {
                 .collect()
         },
     );
-    // In rule order after the file findings, as when they ran one after another.
-    diags.extend(library.into_iter().flatten());
-    diags.sort_by(|a, b| {
-        (a.path.as_str(), a.line, a.column, a.rule).cmp(&(
-            b.path.as_str(),
-            b.line,
-            b.column,
-            b.rule,
-        ))
-    });
+    let diags = merge(files, library);
     let summary = Summary::of(&lib, &diags);
     Ok(Audit {
         lib,
@@ -191,10 +188,79 @@ pub fn audit(lib: Library, now: Timestamp) -> Result<Audit, String> {
     })
 }
 
+/// The order of findings: by path, line, column, rule.
+fn order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
+    (a.path.as_str(), a.line, a.column, a.rule).cmp(&(b.path.as_str(), b.line, b.column, b.rule))
+}
+
+/// Every finding in [`order`], and where two are equal in it, the file rules' first, then
+/// the library rules' in rule order: as one stable sort of them all would leave them, without
+/// its scratch copy of the whole list. The files' findings come sorted file by file, and the
+/// files in path order, so they are merged with the library rules' (sorted on their own).
+fn merge(files: Vec<Vec<Diagnostic>>, library: Vec<Vec<Diagnostic>>) -> Vec<Diagnostic> {
+    let mut library: Vec<Diagnostic> = library.into_iter().flatten().collect();
+    library.sort_by(order);
+    let total = files.iter().map(Vec::len).sum::<usize>() + library.len();
+    let mut out = Vec::with_capacity(total);
+    let mut library = library.into_iter().peekable();
+    for d in files.into_iter().flatten() {
+        while let Some(l) = library.next_if(|l| order(l, &d).is_lt()) {
+            out.push(l);
+        }
+        out.push(d);
+    }
+    out.extend(library);
+    // A library whose files are not in path order (none that `Library` builds) sorts here:
+    // stably, on a list that kept every tie in the order above.
+    if !out.is_sorted_by(|a, b| order(a, b).is_le()) {
+        out.sort_by(order);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::testing::Fixture;
+
+    #[test]
+    fn merging_is_one_stable_sort() {
+        let d = |path: &str, line: usize, rule: &'static str, message: &str| Diagnostic {
+            rule,
+            severity: Severity::Warning,
+            path: path.to_owned(),
+            line,
+            column: None,
+            message: message.to_owned(),
+            span: None,
+            redact: false,
+            fix: None,
+        };
+        let files = vec![
+            vec![
+                d("a.md", 1, "x", "1"),
+                d("a.md", 1, "x", "2"),
+                d("a.md", 3, "w", "3"),
+            ],
+            vec![],
+            vec![d("b.md", 2, "x", "4"), d("c.md", 1, "x", "5")],
+        ];
+        let library = vec![
+            vec![
+                d("c.md", 1, "y", "6"),
+                d("", 1, "y", "7"),
+                d("a.md", 2, "y", "8"),
+            ],
+            vec![d("a.md", 2, "y", "9"), d("b.md", 9, "z", "10")],
+        ];
+        let mut all: Vec<Diagnostic> = files.iter().chain(&library).flatten().cloned().collect();
+        all.sort_by(order);
+        assert_eq!(merge(files.clone(), library.clone()), all);
+        let unsorted = vec![files[2].clone(), files[0].clone()];
+        let mut all: Vec<Diagnostic> = unsorted.iter().chain(&library).flatten().cloned().collect();
+        all.sort_by(order);
+        assert_eq!(merge(unsorted, library), all, "files out of path order");
+    }
 
     #[test]
     fn bands() {

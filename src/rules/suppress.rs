@@ -80,14 +80,22 @@ impl<'a> Marks<'a> {
     }
 }
 
-/// Removes the diagnostics of `file` (every one of `diags` is about it) that a comment of its
-/// own suppresses: the file rules' findings, filtered while the file's text is still in cache.
-pub fn apply_to_file(file: &MemFile, diags: &mut Vec<Diagnostic>) {
-    if diags.is_empty() {
+/// Removes from `diags[from..]` (findings about `file`) those a comment of the file
+/// suppresses: the file rules' findings, filtered while the file's text is still in cache.
+/// The others keep their order.
+pub fn apply_to_file(file: &MemFile, diags: &mut Vec<Diagnostic>, from: usize) {
+    if diags.len() == from {
         return;
     }
     if let Some(marks) = Marks::of(file) {
-        diags.retain(|d| !marks.hide(d));
+        let mut kept = from;
+        for k in from..diags.len() {
+            if !marks.hide(&diags[k]) {
+                diags.swap(kept, k);
+                kept += 1;
+            }
+        }
+        diags.truncate(kept);
     }
 }
 

@@ -93,10 +93,11 @@ pub(super) fn render(out: &mut dyn Write, audits: &[Audited]) -> io::Result<()> 
         summary: total(audits),
         libraries,
     };
-    // Into memory first, then out in one write: serde_json writes a document in many small
-    // pieces, and each through `dyn Write` is a call of its own.
-    let mut buf = Vec::with_capacity(400 * doc.diagnostics.len() + 1024);
-    serde_json::to_writer_pretty(&mut buf, &doc)?;
-    buf.push(b'\n');
-    out.write_all(&buf)
+    // Buffered here, where the writer's type is known: serde_json writes a document in many
+    // small pieces, and each through `dyn Write` would be a call of its own. (A buffer of the
+    // whole document, megabytes of fresh pages, costs more.)
+    let mut out = io::BufWriter::with_capacity(1 << 16, out);
+    serde_json::to_writer_pretty(&mut out, &doc)?;
+    writeln!(out)?;
+    out.flush()
 }
