@@ -1,27 +1,27 @@
-//! Searching Markdown line by line for a pattern that holds at the start of a line: only the
-//! lines whose first byte after blanks can begin it are given to the regex.
+//! Searching Markdown for a pattern that holds on one line from its start: the regex runs only
+//! on the lines where a fast literal search finds one of the words every match holds.
 
 use regex::Regex;
 
-/// Whether `re` matches `text`, for a regex that matches only at the start of a line
-/// (`(?m)^[ \t]*…`) and never across a line end: it is run only on the lines whose first byte
-/// after spaces and tabs is one of `first` (the bytes every match begins with there), each
-/// line on its own, where `^` and `$` mean what they meant in the whole text. Searching every
-/// body with the regex itself costs a DFA step per byte; most lines begin with none of these
-/// bytes.
-pub(super) fn any_line_matches(text: &str, first: &[u8], re: &Regex) -> bool {
-    let b = text.as_bytes();
-    let mut start = 0;
-    while start < b.len() {
-        let lead = b[start..]
-            .iter()
-            .position(|&c| c != b' ' && c != b'\t')
-            .map_or(b.len(), |k| start + k);
-        let end = memchr::memchr(b'\n', &b[lead..]).map_or(b.len(), |k| lead + k);
-        if lead < end && first.contains(&b[lead]) && re.is_match(&text[start..end]) {
+/// Whether `re` matches `text`, for a regex that matches only from the start of a line
+/// (`(?m)^[ \t]*…`), never across a line end, and only on a line where `key` (a set of words,
+/// searched with the same flags) matches: `re` runs only on the lines holding a match of
+/// `key`, each line on its own, where `^` and `$` mean what they meant in the whole text.
+/// Searching every body with `re` itself costs a DFA step per byte; `key`'s literals are found
+/// many bytes at a time.
+pub(super) fn any_line_matches(text: &str, key: &Regex, re: &Regex) -> bool {
+    let mut from = 0;
+    while let Some(m) = key.find_at(text, from) {
+        let start = text[..m.start()].rfind('\n').map_or(0, |k| k + 1);
+        let end =
+            memchr::memchr(b'\n', &text.as_bytes()[m.end()..]).map_or(text.len(), |k| m.end() + k);
+        if re.is_match(&text[start..end]) {
             return true;
         }
-        start = end + 1;
+        if end == text.len() {
+            return false;
+        }
+        from = end + 1;
     }
     false
 }
@@ -33,20 +33,21 @@ mod tests {
     #[test]
     fn lines_are_searched_on_their_own() {
         let re = Regex::new(r"(?m)^[ \t]*why:$").unwrap();
-        assert!(any_line_matches("a\n  why:\nb", b"w", &re));
-        assert!(any_line_matches("why:", b"w", &re));
+        let key = Regex::new("why").unwrap();
+        assert!(any_line_matches("a\n  why:\nb", &key, &re));
+        assert!(any_line_matches("why:", &key, &re));
         assert!(
-            !any_line_matches("a why:\n", b"w", &re),
+            any_line_matches("x why\nwhy:\n", &key, &re),
+            "past a line that fails"
+        );
+        assert!(
+            !any_line_matches("a why:\n", &key, &re),
             "not at a line start"
         );
         assert!(
-            !any_line_matches("why: x\n", b"w", &re),
+            !any_line_matches("why: x\n", &key, &re),
             "`$` is the line's end"
         );
-        assert!(
-            !any_line_matches("  why:", b"x", &re),
-            "only lines led by `first`"
-        );
-        assert!(!any_line_matches("", b"w", &re));
+        assert!(!any_line_matches("", &key, &re));
     }
 }
