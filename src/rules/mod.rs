@@ -26,6 +26,7 @@ pub mod run;
 pub mod suppress;
 
 mod line_start;
+mod prefetch;
 
 mod bad_file_name;
 mod broken_link;

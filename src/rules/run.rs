@@ -154,6 +154,7 @@ pub fn audit(lib: Library, now: Timestamp) -> Result<Audit, String> {
             (0..lib.files.len())
                 .into_par_iter()
                 .fold(Vec::new, |mut out, i| {
+                    super::prefetch::files_after(&lib, i);
                     let start = out.len();
                     for check in &file_checks {
                         check(&ctx, i, &mut out);
