@@ -107,13 +107,17 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     };
     let days = ctx.now.duration_since(when).as_secs() / 86_400;
     if days >= ctx.cfg.stale_days {
-        out.push(ctx.diag(
-            &RULE,
-            i,
-            file.body_line(),
-            format!("untouched for {days} days ({source}, {})", Day(when)),
-        ));
+        out.push(ctx.diag(&RULE, i, file.body_line(), message(days, &source, when)));
     }
+}
+
+/// `untouched for N days (how it was found, day)`, written into room for all of it at once
+/// (`format!` guesses too little room for it and grows the string twice).
+fn message(days: i64, source: &Source, when: Timestamp) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(128);
+    let _ = write!(out, "untouched for {days} days ({source}, {})", Day(when));
+    out
 }
 
 /// A time's UTC day as `%Y-%m-%d` writes it, without going through strftime's parser.
