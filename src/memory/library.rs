@@ -484,7 +484,7 @@ impl Library {
         if keys.is_empty() {
             return;
         }
-        wiki::first_with_keys(&self.files, &mut keys);
+        wiki::first_with_keys(&self.files, &self.by_rel, &self.by_name, &mut keys);
         for l in self.links.iter_mut().flatten().filter(|l| pending(l)) {
             if let Some(&Some(i)) = keys.get(&wiki_key(&l.link.target)) {
                 l.target = Target::Named(i);

@@ -46,6 +46,8 @@ pub(super) struct Keyed<K> {
     /// Per key: the file, and where the key lies in `keys`.
     table: HashTable<Entry>,
     keys: String,
+    /// Per key, in the order of the files: the file and where its key ends in `keys`.
+    listed: Vec<(u32, u32)>,
     hasher: foldhash::fast::FixedState,
     key: PhantomData<K>,
 }
@@ -64,6 +66,7 @@ impl<K: KeyOf> Keyed<K> {
         let hasher = foldhash::fast::FixedState::default();
         let mut table = HashTable::with_capacity(files.len());
         let mut keys = String::new();
+        let mut listed = Vec::with_capacity(files.len());
         for (i, f) in files.iter().enumerate() {
             let Some(k) = K::key(f) else { continue };
             let hash = hasher.hash_one(k);
@@ -77,12 +80,14 @@ impl<K: KeyOf> Keyed<K> {
                     len: narrow(k.len()),
                 };
                 keys.push_str(k);
+                listed.push((entry.file, narrow(keys.len())));
                 table.insert_unique(hash, entry, |e: &Entry| hasher.hash_one(key_of(&keys, e)));
             }
         }
         Keyed {
             table,
             keys,
+            listed,
             hasher,
             key: PhantomData,
         }
@@ -94,6 +99,16 @@ impl<K: KeyOf> Keyed<K> {
         self.table
             .find(hash, |e: &Entry| key_of(&self.keys, e) == k)
             .map(|e| e.file as usize)
+    }
+}
+
+impl<K> Keyed<K> {
+    /// Every key with its file, in the order of the files (read from one block: no file is
+    /// reached).
+    pub(super) fn iter(&self) -> impl Iterator<Item = (usize, &str)> {
+        let starts = std::iter::once(0).chain(self.listed.iter().map(|&(_, end)| end));
+        (self.listed.iter().zip(starts))
+            .map(|(&(file, end), start)| (file as usize, &self.keys[start as usize..end as usize]))
     }
 }
 
@@ -142,5 +157,8 @@ mod tests {
             assert_eq!(by_rel.get(&f.rel), Some(i));
         }
         assert_eq!(by_rel.get("z.md"), None);
+        let listed: Vec<(usize, &str)> = by_name.iter().collect();
+        assert_eq!(listed, [(0, "shared"), (4, "own")]);
+        assert_eq!(by_rel.iter().count(), fs.len());
     }
 }

@@ -8,44 +8,48 @@
 
 use std::sync::Arc;
 
-use rayon::prelude::*;
-
+use super::keyed::{ByName, ByRel, Keyed};
 use crate::memory::file::MemFile;
 
-/// For each key of `want`, the first file (by path) that has it among its loose keys.
+/// For each key of `want`, the first file (by path) that has it among its loose keys (its stem,
+/// its stem without the type prefix, its `name`). The paths and names are read from the lookup
+/// tables' blocks of keys, in file order, not from each file.
 pub(super) fn first_with_keys(
     files: &[Arc<MemFile>],
+    by_rel: &Keyed<ByRel>,
+    by_name: &Keyed<ByName>,
     want: &mut foldhash::HashMap<String, Option<usize>>,
 ) {
+    let stems = (by_rel.iter()).flat_map(|(i, rel)| {
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        stem_and_topic(name)
+            .into_iter()
+            .flatten()
+            .map(move |k| (i, k))
+    });
+    // `by_name` holds the first file of each name, and a later file with the same name cannot
+    // come first; it leaves out the names that are blank, whose key is the empty one.
+    let blank = (want.contains_key("").then_some(files.iter().enumerate()))
+        .into_iter()
+        .flatten()
+        .filter_map(|(i, f)| Some((i, f.meta()?.name.as_deref()?)));
     let sketch = Sketch::of(want.keys());
-    let mut hits: Vec<(usize, String)> = (files.par_iter().enumerate())
-        .map_init(String::new, |key, (i, f)| {
-            let mut hits = Vec::new();
-            for raw in loose_keys(f).into_iter().flatten() {
-                if sketch.may_hold(raw) {
-                    wiki_key_into(raw, key);
-                    if want.contains_key(key.as_str()) {
-                        hits.push((i, key.clone()));
-                    }
-                }
+    let mut key = String::new();
+    for (i, raw) in stems.chain(by_name.iter()).chain(blank) {
+        if sketch.may_hold(raw) {
+            wiki_key_into(raw, &mut key);
+            if let Some(slot) = want.get_mut(key.as_str()) {
+                *slot = Some(slot.map_or(i, |j| j.min(i)));
             }
-            hits
-        })
-        .flatten_iter()
-        .collect();
-    hits.sort_by_key(|&(i, _)| i);
-    for (i, key) in hits {
-        want.entry(key).and_modify(|slot| *slot = slot.or(Some(i)));
+        }
     }
 }
 
-/// The keys a wiki link may use for `f`, as written: its stem, its stem without the type
-/// prefix, its `name`.
-fn loose_keys(f: &MemFile) -> [Option<&str>; 3] {
-    let name = f.meta().and_then(|m| m.name.as_deref());
-    let stem = f.name().strip_suffix(".md").unwrap_or(f.name());
+/// A file name's stem and its stem without the type prefix (what follows the first `_` or `-`).
+fn stem_and_topic(name: &str) -> [Option<&str>; 2] {
+    let stem = name.strip_suffix(".md").unwrap_or(name);
     let topic = (stem.bytes().position(|b| b == b'_' || b == b'-')).map(|k| &stem[k + 1..]);
-    [Some(stem), topic, name]
+    [Some(stem), topic]
 }
 
 /// The comparison form of a wiki name: lower case, `_` as `-`, outer `-` trimmed.
@@ -154,13 +158,15 @@ mod tests {
             // The table every file's keys made before: the first file by path wins.
             let mut table = std::collections::HashMap::new();
             for (i, f) in files.iter().enumerate() {
-                for k in loose_keys(f).into_iter().flatten() {
+                let name = f.meta().and_then(|m| m.name.as_deref());
+                for k in stem_and_topic(f.name()).into_iter().chain([name]).flatten() {
                     table.entry(wiki_key(k)).or_insert(i);
                 }
             }
             let mut want: foldhash::HashMap<String, Option<usize>> =
                 probes.iter().map(|p| (wiki_key(p), None)).collect();
-            first_with_keys(&files, &mut want);
+            let (by_rel, by_name) = (Keyed::new(&files), Keyed::new(&files));
+            first_with_keys(&files, &by_rel, &by_name, &mut want);
             for (key, found) in want {
                 proptest::prop_assert_eq!(found, table.get(&key).copied(), "{}", key);
             }
