@@ -32,6 +32,8 @@ const NONE: u32 = u32::MAX;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signature {
     values: [u64; BINS],
+    /// The LSH key of each band of `values` ([`pairs`]), found while the values are at hand.
+    keys: [u64; BANDS],
     /// No shingle at all (empty or one-token text).
     empty: bool,
 }
@@ -78,7 +80,16 @@ impl Signature {
         if !empty {
             densify(&mut values);
         }
-        Signature { values, empty }
+        let keys = std::array::from_fn(|band| {
+            values[band * ROWS..(band + 1) * ROWS]
+                .iter()
+                .fold(SEED ^ band as u64, |h, &v| (h ^ v).wrapping_mul(BAND_MUL))
+        });
+        Signature {
+            values,
+            keys,
+            empty,
+        }
     }
 }
 
@@ -129,18 +140,9 @@ pub fn pairs(sigs: &[Option<Signature>], threshold: f64) -> Vec<(usize, usize, f
     let shift = 64 - slots.trailing_zeros();
     let mut table: Vec<(u64, u32)> = vec![(0, NONE); slots];
     let mut next: Vec<u32> = vec![NONE; live.len()];
-    // All the keys in one pass over the signatures (band by band, each pass would read every
-    // signature again from memory).
-    let keys: Vec<[u64; BANDS]> = live
-        .iter()
-        .map(|(_, s)| {
-            std::array::from_fn(|band| {
-                s.values[band * ROWS..(band + 1) * ROWS]
-                    .iter()
-                    .fold(SEED ^ band as u64, |h, &v| (h ^ v).wrapping_mul(BAND_MUL))
-            })
-        })
-        .collect();
+    // All the keys side by side, taken from the signatures (found with their values): band by
+    // band, each pass would read every signature again from memory.
+    let keys: Vec<[u64; BANDS]> = live.iter().map(|(_, s)| s.keys).collect();
     let mut candidates: Vec<(usize, usize)> = Vec::new();
     for band in 0..BANDS {
         table.fill((0, NONE));
@@ -380,16 +382,23 @@ fn word_at(bytes: &[u8], i: usize) -> u64 {
 }
 
 /// The high bit of each byte of `w` that is an ASCII letter or digit, all 8 bytes at once
-/// (SWAR): on the low 7 bits, `x + (0x80 - lo)` sets bit 7 exactly when `x >= lo`, and no sum
-/// carries into the next byte; bytes with their own high bit set (non-ASCII) are dropped.
+/// (SWAR): see [`letter_or_digit`]; bytes with their own high bit set (non-ASCII) are dropped.
 #[inline]
 fn alnum_mask(w: u64) -> u64 {
+    letter_or_digit(w) & !w & HIGH
+}
+
+/// Bit 7 of each byte whose low 7 bits are an ASCII letter or digit (other bits are noise): on
+/// the low 7 bits, `x + (0x80 - lo)` sets bit 7 exactly when `x >= lo`, and no sum carries into
+/// the next byte.
+#[inline]
+fn letter_or_digit(w: u64) -> u64 {
     let x = w & !HIGH;
     let at_least = |x: u64, lo: u8| x + ONES * u64::from(0x80 - lo);
     let above = |x: u64, hi: u8| x + ONES * u64::from(0x7f - hi);
     let digit = at_least(x, b'0') & !above(x, b'9');
     let letter = at_least(x | LOWER, b'a') & !above(x | LOWER, b'z');
-    (digit | letter) & !w & HIGH
+    digit | letter
 }
 
 /// The high bits of the 8 bytes of `m` (only high bits set) as 8 bits, byte `k` at bit `k`: the
@@ -399,17 +408,25 @@ fn gather(m: u64) -> u64 {
     ((m >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
 }
 
-/// Of the 64 bytes at `base` (zero past the end): one bit per ASCII letter or digit, and one
-/// per non-ASCII byte.
+/// Of the 64 bytes at `base` (zero past the end): one bit per ASCII letter or digit or
+/// non-ASCII byte (the bytes of segments), and one per non-ASCII byte. The second mask is
+/// gathered only when the block holds a non-ASCII byte.
 #[inline]
 fn block_masks(bytes: &[u8], base: usize) -> (u64, u64) {
-    let (mut alnum, mut high) = (0, 0);
+    let (mut live, mut any_high) = (0, 0);
     for k in 0..8 {
         let w = word_at(bytes, base + 8 * k);
-        alnum |= gather(alnum_mask(w)) << (8 * k);
-        high |= gather(w & HIGH) << (8 * k);
+        live |= gather((letter_or_digit(w) | w) & HIGH) << (8 * k);
+        any_high |= w;
     }
-    (alnum, high)
+    if any_high & HIGH == 0 {
+        return (live, 0);
+    }
+    let mut high = 0;
+    for k in 0..8 {
+        high |= gather(word_at(bytes, base + 8 * k) & HIGH) << (8 * k);
+    }
+    (live, high)
 }
 
 /// The hot path of [`each_token`]: calls `f` with [`token_id`] of each token, hashing while
@@ -424,8 +441,7 @@ fn each_token_id(text: &str, mut f: impl FnMut(u64)) {
     let mut base = 0;
     'blocks: while base < bytes.len() {
         // `base` is never inside a segment: the scan starts at 0 and resumes after a segment.
-        let (alnum, high) = block_masks(bytes, base);
-        let live = alnum | high;
+        let (live, high) = block_masks(bytes, base);
         let mut starts = live & !(live << 1);
         // A segment reaching the end of the block may go on past it: the next block starts
         // there (once per block, not a test per segment).
