@@ -225,7 +225,12 @@ fn has_odd_blank(text: &str) -> bool {
     if memchr::memchr2(b'\t', b'\r', bytes).is_some() {
         return true;
     }
-    !text.is_ascii() && (0..bytes.len()).any(|i| starts_with_odd_blank(&bytes[i..]))
+    // Only the first bytes of those blanks are looked at (CJK text has few: its ideographs and
+    // Hangul start with others).
+    !text.is_ascii()
+        && memchr::memchr3_iter(0xC2, 0xE2, 0xE3, bytes)
+            .chain(memchr::memchr2_iter(0xE1, 0xEF, bytes))
+            .any(|i| starts_with_odd_blank(&bytes[i..]))
 }
 
 /// Whether `b` starts with the UTF-8 of U+0085, U+00A0, U+1680, U+2000…U+200A, U+2028, U+2029,
