@@ -42,7 +42,6 @@ pub(super) struct Args {
 
 /// Runs the command.
 pub(super) fn run(mut args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
-    super::heap::prepare_for_bulk();
     if let Some(name) = args.agent.take() {
         args.dir = Some(super::agent_memory::folder(&name, &args.client, process)?);
     }

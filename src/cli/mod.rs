@@ -18,8 +18,6 @@ mod completions;
 mod config;
 mod context;
 mod explain;
-#[doc(hidden)]
-pub mod heap;
 mod hook;
 mod man;
 pub mod output;

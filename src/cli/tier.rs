@@ -162,7 +162,6 @@ struct Report<'a> {
 
 /// Runs the command.
 pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
-    super::heap::prepare_for_bulk();
     let args = with_agent_dir(args, process)?;
     let folder = memory_dir(args.dir.clone(), &args.client, process)?;
     if args.dir.is_none()
