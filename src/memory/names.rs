@@ -18,6 +18,13 @@ const MAX_KEY: usize = 40;
 /// Seed of the fallback hash (fixed: names must be stable across runs).
 const SEED: u64 = 0x00cc_3e3a_0007_1e25;
 
+/// Whether a line carries a crown mark (⭐ or ⚠, with or without a variation selector). `tier`
+/// keeps crown entries, and every entry of a section under a crowned heading, at the top of
+/// MEMORY.md and never moves them to a hub; the audit's `large-group` says so for such a section.
+pub fn has_crown_mark(text: &str) -> bool {
+    text.contains('\u{2B50}') || text.contains('\u{26A0}')
+}
+
 /// The key of a group titled `title`: lower-case ASCII letters and digits in words joined by
 /// `-`, at most [`MAX_KEY`] characters.
 pub fn key(title: &str) -> String {

@@ -30,6 +30,10 @@ declare_rule! {
     ///
     /// Each finding names its own group's hub, as `ccmem tier` and `ccmem add` name hubs:
     /// `## 客服工单 support/ops` → `reference_ke-fu-gong-dan-support-ops_hub.md`.
+    ///
+    /// A crowned section (`## ⚠️ Read first`, `## ⭐ …`) stays at the top of MEMORY.md, where
+    /// `ccmem tier` keeps crowns: its fix is to keep there only the entries every session must
+    /// see and move the rest under a heading of their own.
     pub const RULE = ("large-group", Soft, Manager, Check::Library(check));
 }
 
@@ -70,18 +74,35 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let max = ctx.cfg.max_group_entries;
     for (line, title, count) in groups {
         if count > max {
-            let hub = names::hub_file(&names::key(&title));
-            out.push(Diagnostic {
-                fix: Some(format!(
+            let crowned = names::has_crown_mark(&title);
+            let fix = if crowned {
+                // `tier` keeps a crowned section on top and never makes a hub of it.
+                format!(
+                    "A crowned section stays at the top of MEMORY.md, and `ccmem tier` never moves \
+                     it to a hub: keep in it at most {max} entries every session must see, and move \
+                     the rest under a heading of their own, which `ccmem tier` can then move to a \
+                     hub."
+                )
+            } else {
+                let hub = names::hub_file(&names::key(&title));
+                format!(
                     "Move the group's {count} entries to a hub named after it, `{hub}`, and leave \
                      one pointer line in MEMORY.md: `- [{title}]({hub}) — {count} entries: …`."
-                )),
+                )
+            };
+            out.push(Diagnostic {
+                fix: Some(fix),
                 ..ctx.diag(
                     &RULE,
                     index,
                     line,
                     format!(
-                        "group `{title}` lists {count} entries (more than {max}); move them to a hub"
+                        "group `{title}` lists {count} entries (more than {max}); {}",
+                        if crowned {
+                            "keep only what every session must see"
+                        } else {
+                            "move them to a hub"
+                        }
                     ),
                 )
             });
@@ -109,6 +130,28 @@ mod tests {
         f.config().spec = crate::config::SpecChoice::Manager;
         assert_eq!(f.found("large-group"), [("MEMORY.md".to_owned(), 18)]);
         assert!(f.messages("large-group")[0].contains("16 entries"));
+    }
+
+    #[test]
+    fn a_crowned_section_is_not_sent_to_a_hub() {
+        // tier keeps a crowned section on top (`tier::groups::crown_sections`): no hub to name.
+        let mut index = String::from("# I\n## ⚠️ Read first\n");
+        index += &"- [a](user_a.md)\n".repeat(18);
+        let mut f = Fixture::new(&[("MEMORY.md", &index)]);
+        f.config().spec = crate::config::SpecChoice::Manager;
+        let audit = f.audit();
+        let found: Vec<_> = (audit.diagnostics.iter())
+            .filter(|d| d.rule == "large-group")
+            .collect();
+        assert_eq!(found.len(), 1, "a crowned section of 18 is still large");
+        assert!(!found[0].message.contains("hub"), "{}", found[0].message);
+        let fix = found[0].fix();
+        assert!(
+            fix.contains("never moves it to a hub")
+                && fix.contains("at most 15")
+                && !fix.contains("_hub.md"),
+            "{fix}"
+        );
     }
 
     #[test]

@@ -162,10 +162,7 @@ impl Index<'_> {
     }
 }
 
-/// Whether a line carries a crown mark (⭐ or ⚠, with or without a variation selector).
-pub fn has_crown_mark(text: &str) -> bool {
-    text.contains('\u{2B50}') || text.contains('\u{26A0}')
-}
+pub use crate::memory::names::has_crown_mark;
 
 fn heading(raw: &str) -> Option<(usize, String)> {
     let t = raw.strip_prefix("   ").or_else(|| raw.strip_prefix("  "));
