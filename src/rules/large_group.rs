@@ -112,7 +112,18 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::rules::Diagnostic;
     use crate::rules::testing::Fixture;
+
+    /// The large-group findings of a library holding only `index`, held to claude-memory-manager's
+    /// spec (the one the rule belongs to).
+    fn large_groups(index: &str) -> Vec<Diagnostic> {
+        let mut f = Fixture::new(&[("MEMORY.md", index)]);
+        f.config().spec = crate::config::SpecChoice::Manager;
+        let mut found = f.audit().diagnostics;
+        found.retain(|d| d.rule == "large-group");
+        found
+    }
 
     #[test]
     fn vectors() {
@@ -137,12 +148,7 @@ mod tests {
         // tier keeps a crowned section on top (`tier::groups::crown_sections`): no hub to name.
         let mut index = String::from("# I\n## ⚠️ Read first\n");
         index += &"- [a](user_a.md)\n".repeat(18);
-        let mut f = Fixture::new(&[("MEMORY.md", &index)]);
-        f.config().spec = crate::config::SpecChoice::Manager;
-        let audit = f.audit();
-        let found: Vec<_> = (audit.diagnostics.iter())
-            .filter(|d| d.rule == "large-group")
-            .collect();
+        let found = large_groups(&index);
         assert_eq!(found.len(), 1, "a crowned section of 18 is still large");
         assert!(!found[0].message.contains("hub"), "{}", found[0].message);
         let fix = found[0].fix();
@@ -160,15 +166,8 @@ mod tests {
         index += &"- [a](user_a.md)\n".repeat(16);
         index += "## 客服工单 support/ops\n";
         index += &"- [a](user_a.md)\n".repeat(17);
-        let mut f = Fixture::new(&[("MEMORY.md", &index)]);
-        f.config().spec = crate::config::SpecChoice::Manager;
-        let fixes: Vec<String> = f
-            .audit()
-            .diagnostics
-            .iter()
-            .filter(|d| d.rule == "large-group")
-            .map(|d| d.fix().to_owned())
-            .collect();
+        let found = large_groups(&index);
+        let fixes: Vec<&str> = found.iter().map(|d| d.fix()).collect();
         assert_eq!(fixes.len(), 2, "{fixes:?}");
         assert!(
             fixes[0].contains("`reference_big-things_hub.md`")
