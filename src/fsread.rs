@@ -10,6 +10,9 @@ use std::io::{self, Read};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 
+use bytes::Bytes;
+
+mod shared;
 mod walk;
 pub(crate) use walk::{WalkError, md_files_batched};
 
@@ -114,12 +117,13 @@ fn open_and_read_meta(path: &Path, limit: u64) -> Result<(Vec<u8>, Metadata), Un
 /// [`read_with_meta`] of `name`, a regular file (not a link) a directory listing of the folder
 /// `dir` is open on just named: one `openat` relative to that folder, so the kernel resolves
 /// only `name`'s own components instead of the folder's whole path again for each of thousands
-/// of files. The opened file is checked as [`read_with_meta`] checks it.
+/// of files. The opened file is checked as [`read_with_meta`] checks it. The bytes are a span of
+/// a buffer the thread's other reads share (`shared`): a library's files are held at once.
 pub(crate) fn read_regular_at(
     dir: &File,
     name: &Path,
     limit: u64,
-) -> Result<(Vec<u8>, Metadata), Unread> {
+) -> Result<(Bytes, Metadata), Unread> {
     use std::os::fd::{AsRawFd, FromRawFd};
     use std::os::unix::ffi::OsStrExt;
     let c = std::ffi::CString::new(name.as_os_str().as_bytes())
@@ -136,10 +140,42 @@ pub(crate) fn read_regular_at(
         return Err(classify(io::Error::last_os_error()));
     }
     // SAFETY: `openat` just returned this descriptor, owned by nothing else.
-    read_opened(unsafe { File::from_raw_fd(fd) }, limit)
+    read_opened_shared(unsafe { File::from_raw_fd(fd) }, limit)
 }
 
 fn read_opened(file: File, limit: u64) -> Result<(Vec<u8>, Metadata), Unread> {
+    let opened = check_opened(&file, limit)?;
+    Ok((read_sized(file, limit, opened.len())?, opened))
+}
+
+/// [`read_opened`] into the thread's shared buffer.
+fn read_opened_shared(file: File, limit: u64) -> Result<(Bytes, Metadata), Unread> {
+    let opened = check_opened(&file, limit)?;
+    Ok((read_sized_shared(file, limit, opened.len())?, opened))
+}
+
+/// The file's bytes, at most `limit`, read as one read of `size + 1` bytes where `size` (its
+/// `fstat` size) is right.
+fn read_sized(file: File, limit: u64, size: u64) -> Result<Vec<u8>, Unread> {
+    let want = size.min(limit) as usize;
+    let mut bytes = vec![0; want + 1];
+    let n = read_once(&file, &mut bytes)?;
+    bytes.truncate(n);
+    read_rest(file, limit, want, bytes)
+}
+
+/// [`read_sized`] into the thread's shared buffer.
+fn read_sized_shared(file: File, limit: u64, size: u64) -> Result<Bytes, Unread> {
+    let want = size.min(limit) as usize;
+    let (bytes, n) = shared::read_into(want + 1, |b| read_once(&file, b))?;
+    if n == want && want > 0 {
+        return Ok(bytes);
+    }
+    Ok(read_rest(file, limit, want, bytes.to_vec())?.into())
+}
+
+/// The opened file's metadata, when it is a regular file of at most `limit` bytes.
+fn check_opened(file: &File, limit: u64) -> Result<Metadata, Unread> {
     let opened = file.metadata().map_err(Unread::Unreadable)?;
     if !opened.is_file() {
         return Err(Unread::NotRegular(kind_of(&opened)));
@@ -147,28 +183,30 @@ fn read_opened(file: File, limit: u64) -> Result<(Vec<u8>, Metadata), Unread> {
     if opened.len() > limit {
         return Err(Unread::TooLarge(opened.len()));
     }
-    let bytes = read_limited(file, limit, opened.len())?;
-    Ok((bytes, opened))
+    Ok(opened)
 }
 
-fn read_limited(mut file: File, limit: u64, size_hint: u64) -> Result<Vec<u8>, Unread> {
-    let want = size_hint.min(limit) as usize;
-    let mut bytes = vec![0; want + 1];
-    let n = loop {
-        match file.read(&mut bytes) {
-            Ok(n) => break n,
+/// One read of up to `buf.len()` bytes (retried when interrupted).
+fn read_once(mut file: &File, buf: &mut [u8]) -> Result<usize, Unread> {
+    loop {
+        match file.read(buf) {
+            Ok(n) => return Ok(n),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Unread::Unreadable(e)),
         }
-    };
-    bytes.truncate(n);
+    }
+}
+
+/// The whole file, given `bytes`, what a first read of `want + 1` bytes (`want` the `fstat`
+/// size, capped) returned.
+fn read_rest(file: File, limit: u64, want: usize, mut bytes: Vec<u8>) -> Result<Vec<u8>, Unread> {
     // A regular file that answers a read of `size + 1` bytes with exactly its `fstat` size is at
     // its end: the usual probe read that returns 0 is saved. Anything else (an empty-looking
     // procfs file, a file that grew or shrank) reads on to the end, capped.
-    if n == want && want > 0 {
+    if bytes.len() == want && want > 0 {
         return Ok(bytes);
     }
-    file.take(limit + 1 - n as u64)
+    file.take(limit + 1 - bytes.len() as u64)
         .read_to_end(&mut bytes)
         .map_err(Unread::Unreadable)?;
     if bytes.len() as u64 > limit {
@@ -262,10 +300,26 @@ mod tests {
         let f = dir.path().join("x");
         std::fs::write(&f, b"0123456789").unwrap();
         assert_eq!(read_capped_regular(&f, 100, 4).unwrap(), b"0123456789");
-        let file = File::open(&f).unwrap();
-        assert!(matches!(read_limited(file, 8, 4), Err(Unread::TooLarge(9))));
-        let file = File::open(&f).unwrap();
-        assert_eq!(read_limited(file, 10, 4).unwrap(), b"0123456789");
+        let open = || File::open(&f).unwrap();
+        assert!(matches!(read_sized(open(), 8, 4), Err(Unread::TooLarge(9))));
+        assert!(matches!(
+            read_sized_shared(open(), 8, 4),
+            Err(Unread::TooLarge(9))
+        ));
+        assert_eq!(read_sized(open(), 10, 4).unwrap(), b"0123456789");
+        assert_eq!(
+            &read_sized_shared(open(), 10, 4).unwrap()[..],
+            b"0123456789"
+        );
+        // A file that shrank is read to its end, and one the right size in one read.
+        assert_eq!(
+            &read_sized_shared(open(), 100, 20).unwrap()[..],
+            b"0123456789"
+        );
+        assert_eq!(
+            &read_sized_shared(open(), 100, 10).unwrap()[..],
+            b"0123456789"
+        );
     }
 
     #[test]

@@ -4,11 +4,15 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
+use bytes::Bytes;
 use jiff::Timestamp;
 
 use super::meta::{self, Parsed};
 use crate::fsread::{self, Unread};
 use crate::text::links::{LineScanner, Link};
+
+mod text;
+pub use text::Text;
 
 /// What a file's name makes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,7 +97,7 @@ pub enum Content {
     /// Text and frontmatter.
     Text {
         /// The whole file.
-        text: String,
+        text: Text,
         /// Frontmatter and body offsets.
         parsed: Parsed,
         /// The links in the body, as written: `(line, offset in the text, link)` (where they
@@ -132,7 +136,7 @@ impl MemFile {
         let read = match dir {
             // A regular file of the listing, opened relative to the open root folder.
             Some(dir) if !symlink => fsread::read_regular_at(dir, Path::new(&rel), cap),
-            _ => fsread::read_with_meta(&path, cap, !symlink),
+            _ => fsread::read_with_meta(&path, cap, !symlink).map(|(b, m)| (b.into(), m)),
         };
         let (content, meta) = match read {
             Ok((bytes, meta)) => (decode(bytes), Some(meta)),
@@ -170,7 +174,7 @@ impl MemFile {
         MemFile {
             role: role_for(&rel),
             path: root.join(&rel),
-            content: decode(bytes),
+            content: decode(bytes.into()),
             rel,
             symlink: false,
             mtime: None,
@@ -263,18 +267,14 @@ fn role_for(rel: &str) -> Role {
     }
 }
 
-fn decode(bytes: Vec<u8>) -> Content {
+fn decode(bytes: Bytes) -> Content {
     if memchr_nul(&bytes) {
         return Content::Unread(Unreadable::Binary);
     }
-    // simdutf8 validates several times faster than `String::from_utf8` (the check runs over
-    // every byte of the library); std finds where a bad file goes wrong.
-    if simdutf8::basic::from_utf8(&bytes).is_err() {
-        let at = std::str::from_utf8(&bytes).map_or_else(|e| e.valid_up_to(), str::len);
-        return Content::Unread(Unreadable::InvalidUtf8(at));
-    }
-    // SAFETY: simdutf8 just found `bytes` valid UTF-8.
-    let text = unsafe { String::from_utf8_unchecked(bytes) };
+    let text = match Text::new(bytes) {
+        Ok(text) => text,
+        Err(at) => return Content::Unread(Unreadable::InvalidUtf8(at)),
+    };
     let parsed = meta::parse(&text);
     // Scanned here, while the text is still in the cache from the check above: scanned later,
     // with the library built, every file's text had to be fetched again.
@@ -330,11 +330,11 @@ mod tests {
     #[test]
     fn binary_and_invalid_utf8_are_unreadable() {
         assert!(matches!(
-            decode(b"a\0b".to_vec()),
+            decode(b"a\0b".to_vec().into()),
             Content::Unread(Unreadable::Binary)
         ));
         assert!(matches!(
-            decode(b"ok\xff".to_vec()),
+            decode(b"ok\xff".to_vec().into()),
             Content::Unread(Unreadable::InvalidUtf8(2))
         ));
     }
