@@ -8,6 +8,7 @@
 //! one with some files replaced ([`Library::with`], how `tier` proves a plan before writing).
 
 mod keyed;
+mod order;
 mod wiki;
 
 use std::collections::HashMap;
@@ -17,7 +18,8 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use keyed::{ByName, ByRel, Keyed};
+use keyed::{ByName, ByRel, Keyed, Run};
+use order::PathHead;
 use wiki::wiki_key;
 
 use super::file::{MemFile, Role, role_of};
@@ -167,8 +169,12 @@ impl Library {
             let (dir, read) = (&dir, &read);
             fsread::md_files_batched(root, READ_BATCH, &mut |batch| {
                 s.spawn(move |_| {
-                    let batch: Vec<Arc<MemFile>> = (batch.into_iter())
-                        .map(|e| Arc::new(MemFile::read(root, dir.as_ref(), e.rel, e.symlink, cap)))
+                    let batch: Vec<(PathHead, Arc<MemFile>)> = (batch.into_iter())
+                        .map(|e| {
+                            let head = PathHead::of(&e.rel);
+                            let f = MemFile::read(root, dir.as_ref(), e.rel, e.symlink, cap);
+                            (head, Arc::new(f))
+                        })
                         .collect();
                     read.lock().expect("no reader panics").extend(batch);
                 });
@@ -178,9 +184,8 @@ impl Library {
             path: root.to_path_buf(),
             source,
         })?;
-        let mut files = read.into_inner().expect("no reader panics");
-        // Relative paths are unique: no stable sort needed.
-        files.par_sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
+        let read = read.into_inner().expect("no reader panics");
+        let mut files = order::by_path(read);
         let pending = pending::find(root).map(|(p, restored)| {
             restore(root, &mut files, restored);
             p
@@ -266,10 +271,11 @@ impl Library {
         home: Option<&Path>,
         prior: Option<&Prior<'_>>,
     ) -> Library {
-        // The lookup tables are independent of each other: built side by side.
-        let ((by_rel, spec), by_name) = rayon::join(
-            || (Keyed::new(&files), detect(&files, &config)),
-            || Keyed::new(&files),
+        // MEMORY.md is measured beside the tables: found by path among the sorted files, it
+        // needs none.
+        let (tables, index_state) = rayon::join(
+            || Tables::of(&files, &config),
+            || measure_index(index_of(&files).map(|i| &*files[i])),
         );
         let mut lib = Library {
             root: root.to_path_buf(),
@@ -277,17 +283,16 @@ impl Library {
             files,
             walk_errors,
             config,
-            spec,
-            index_state: IndexState::Missing,
+            spec: tables.spec,
+            index_state,
             pending: None,
             home: home.map(Path::to_path_buf),
             links: Vec::new(),
             spans_dropped: Vec::new(),
             reach: Vec::new(),
-            by_rel,
-            by_name,
+            by_rel: tables.by_rel,
+            by_name: tables.by_name,
         };
-        lib.index_state = lib.measure_index();
         let dark = dark_lines(&lib.index_state);
         let index = lib.index();
         // Where each file of `prior` is now (its rel is still there, changed or not).
@@ -371,21 +376,6 @@ impl Library {
             .into_iter()
             .max_by_key(|&(mode, n)| (n, std::cmp::Reverse(mode)))
             .map(|(mode, _)| mode)
-    }
-
-    fn measure_index(&self) -> IndexState {
-        match self.index().map(|i| &self.files[i]) {
-            None => IndexState::Missing,
-            Some(f) => match f.text() {
-                Some(text) => {
-                    IndexState::Loaded(automem::index::process_file(text.as_bytes()).measure)
-                }
-                // Not text here (binary, too large, not UTF-8…): measure it as the client
-                // reads it, lossily.
-                None if f.mtime.is_some() || f.path.exists() => automem::measure_index(&f.path),
-                None => IndexState::Missing,
-            },
-        }
     }
 
     /// The links of file `i` (and whether a code span was left out), `dark` the index's lines
@@ -635,21 +625,84 @@ fn restore(root: &Path, files: &mut Vec<Arc<MemFile>>, restored: pending::Restor
     }
 }
 
-/// Votes of each memory file for a write spec: a top-level `type` in a file named
-/// `<type>_<topic>.md` is claude-memory-manager's form; `metadata.type`, or a top-level `type`
-/// in a file named freely (the client's format before 2.1.214), is the client's.
-fn detect(files: &[Arc<MemFile>], config: &Config) -> Detected {
-    let (mut client, mut manager) = (0, 0);
-    for f in files {
-        let typed_name = matches!(f.role, Role::Entry { .. } | Role::Hub { .. });
-        match f.meta().map(|m| m.kind_at) {
-            _ if f.role == Role::Index => {}
-            Some(KindAt::Flat) if typed_name => manager += 1,
-            Some(KindAt::Flat | KindAt::Nested) => client += 1,
-            _ => {}
+/// The lookup tables of a library and the write spec its files vote for.
+struct Tables {
+    by_rel: Keyed<ByRel>,
+    by_name: Keyed<ByName>,
+    spec: Detected,
+}
+
+/// Files whose keys and votes one job of [`Tables::of`] gathers.
+const RUN: usize = 1024;
+
+impl Tables {
+    /// Each file is reached once, on the pool, for its path, its name and its vote; the tables
+    /// are then filled side by side from what was gathered.
+    fn of(files: &[Arc<MemFile>], config: &Config) -> Tables {
+        let runs: Vec<(Run<ByRel>, Run<ByName>, [usize; 2])> = (files.par_chunks(RUN).enumerate())
+            .map(|(c, chunk)| {
+                let mut rels = Run::with_capacity(chunk.len());
+                let mut names = Run::with_capacity(chunk.len());
+                let mut votes = [0, 0];
+                for (k, f) in chunk.iter().enumerate() {
+                    rels.push(c * RUN + k, f);
+                    names.push(c * RUN + k, f);
+                    if let Some(v) = vote(f) {
+                        votes[v as usize] += 1;
+                    }
+                }
+                (rels, names, votes)
+            })
+            .collect();
+        let [client, manager] = (runs.iter()).fold([0, 0], |[c, m], r| [c + r.2[0], m + r.2[1]]);
+        let (rels, names): (Vec<_>, Vec<_>) = runs.into_iter().map(|(r, n, _)| (r, n)).unzip();
+        let (by_rel, by_name) = rayon::join(|| Keyed::from_runs(rels), || Keyed::from_runs(names));
+        Tables {
+            by_rel,
+            by_name,
+            spec: Detected::from_votes(config.spec, client, manager),
         }
     }
-    Detected::from_votes(config.spec, client, manager)
+}
+
+/// A memory file's vote for a write spec.
+#[derive(Debug, Clone, Copy)]
+enum Vote {
+    Client = 0,
+    Manager = 1,
+}
+
+/// The vote of `f`: a top-level `type` in a file named `<type>_<topic>.md` is
+/// claude-memory-manager's form; `metadata.type`, or a top-level `type` in a file named freely
+/// (the client's format before 2.1.214), is the client's.
+fn vote(f: &MemFile) -> Option<Vote> {
+    let typed_name = matches!(f.role, Role::Entry { .. } | Role::Hub { .. });
+    match f.meta().map(|m| m.kind_at) {
+        _ if f.role == Role::Index => None,
+        Some(KindAt::Flat) if typed_name => Some(Vote::Manager),
+        Some(KindAt::Flat | KindAt::Nested) => Some(Vote::Client),
+        _ => None,
+    }
+}
+
+/// The index among `files` (sorted by path), if there is one.
+fn index_of(files: &[Arc<MemFile>]) -> Option<usize> {
+    let index = crate::constants::INDEX_FILE;
+    files.binary_search_by(|f| f.rel.as_str().cmp(index)).ok()
+}
+
+/// MEMORY.md as the client measures it.
+fn measure_index(index: Option<&MemFile>) -> IndexState {
+    match index {
+        None => IndexState::Missing,
+        Some(f) => match f.text() {
+            Some(text) => IndexState::Loaded(automem::index::process_file(text.as_bytes()).measure),
+            // Not text here (binary, too large, not UTF-8…): measure it as the client reads
+            // it, lossily.
+            None if f.mtime.is_some() || f.path.exists() => automem::measure_index(&f.path),
+            None => IndexState::Missing,
+        },
+    }
 }
 
 /// The dark lines of the index (file line, partially cut), sorted.

@@ -6,6 +6,7 @@
 
 use std::hash::BuildHasher;
 use std::marker::PhantomData;
+#[cfg(test)]
 use std::sync::Arc;
 
 use hashbrown::HashTable;
@@ -48,7 +49,6 @@ pub(super) struct Keyed<K> {
     keys: String,
     /// Per key, in the order of the files: the file and where its key ends in `keys`.
     listed: Vec<(u32, u32)>,
-    hasher: foldhash::fast::FixedState,
     key: PhantomData<K>,
 }
 
@@ -61,41 +61,87 @@ struct Entry {
     len: u32,
 }
 
+/// The keys of a run of consecutive files, hashed and copied end to end: gathered on the pool
+/// a run at a time (where each file is reached once for every table and vote), then put in one
+/// table by [`Keyed::from_runs`], which reaches no file.
+#[derive(Debug)]
+pub(super) struct Run<K> {
+    keys: String,
+    /// Per key, in the order of the files: the file, where its key ends in `keys`, its hash.
+    listed: Vec<(u32, u32, u64)>,
+    key: PhantomData<K>,
+}
+
+impl<K: KeyOf> Run<K> {
+    pub(super) fn with_capacity(files: usize) -> Run<K> {
+        Run {
+            keys: String::new(),
+            listed: Vec::with_capacity(files),
+            key: PhantomData,
+        }
+    }
+
+    /// Adds the key of file `i` (the files come in order), if it has one.
+    pub(super) fn push(&mut self, i: usize, f: &MemFile) {
+        let Some(k) = K::key(f) else { return };
+        self.keys.push_str(k);
+        let hash = HASHER.hash_one(k);
+        self.listed.push((narrow(i), narrow(self.keys.len()), hash));
+    }
+}
+
+/// The hasher of every run and table (`FixedState::default()`: a fixed seed, so a key hashed
+/// on any thread finds its entry).
+const HASHER: foldhash::fast::FixedState = foldhash::fast::FixedState::with_seed(0);
+
 impl<K: KeyOf> Keyed<K> {
+    /// The index of `files` (the library gathers its runs on the pool).
+    #[cfg(test)]
     pub(super) fn new(files: &[Arc<MemFile>]) -> Keyed<K> {
-        let hasher = foldhash::fast::FixedState::default();
-        let mut table = HashTable::with_capacity(files.len());
-        let mut keys = String::new();
-        let mut listed = Vec::with_capacity(files.len());
+        let mut run = Run::with_capacity(files.len());
         for (i, f) in files.iter().enumerate() {
-            let Some(k) = K::key(f) else { continue };
-            let hash = hasher.hash_one(k);
-            if table
-                .find(hash, |e: &Entry| key_of(&keys, e) == k)
-                .is_none()
-            {
-                let entry = Entry {
-                    file: narrow(i),
-                    start: narrow(keys.len()),
-                    len: narrow(k.len()),
-                };
-                keys.push_str(k);
-                listed.push((entry.file, narrow(keys.len())));
-                table.insert_unique(hash, entry, |e: &Entry| hasher.hash_one(key_of(&keys, e)));
+            run.push(i, f);
+        }
+        Keyed::from_runs(vec![run])
+    }
+
+    /// The index of the files whose keys `runs` gathered, in the order of the files.
+    pub(super) fn from_runs(runs: Vec<Run<K>>) -> Keyed<K> {
+        let count = runs.iter().map(|r| r.listed.len()).sum();
+        let mut table = HashTable::with_capacity(count);
+        let mut keys = String::with_capacity(runs.iter().map(|r| r.keys.len()).sum());
+        let mut listed = Vec::with_capacity(count);
+        for run in &runs {
+            let mut start = 0;
+            for &(file, end, hash) in &run.listed {
+                let k = &run.keys[start as usize..end as usize];
+                start = end;
+                if table
+                    .find(hash, |e: &Entry| key_of(&keys, e) == k)
+                    .is_none()
+                {
+                    let entry = Entry {
+                        file,
+                        start: narrow(keys.len()),
+                        len: narrow(k.len()),
+                    };
+                    keys.push_str(k);
+                    listed.push((file, narrow(keys.len())));
+                    table.insert_unique(hash, entry, |e: &Entry| HASHER.hash_one(key_of(&keys, e)));
+                }
             }
         }
         Keyed {
             table,
             keys,
             listed,
-            hasher,
             key: PhantomData,
         }
     }
 
     /// The first file of the list the index was built from whose key is `k`.
     pub(super) fn get(&self, k: &str) -> Option<usize> {
-        let hash = self.hasher.hash_one(k);
+        let hash = HASHER.hash_one(k);
         self.table
             .find(hash, |e: &Entry| key_of(&self.keys, e) == k)
             .map(|e| e.file as usize)
@@ -160,5 +206,20 @@ mod tests {
         let listed: Vec<(usize, &str)> = by_name.iter().collect();
         assert_eq!(listed, [(0, "shared"), (4, "own")]);
         assert_eq!(by_rel.iter().count(), fs.len());
+        // Gathered a few files at a time, as the library does: the same table.
+        let runs = (fs.chunks(2).enumerate())
+            .map(|(c, chunk)| {
+                let mut run = Run::<ByName>::with_capacity(chunk.len());
+                for (k, f) in chunk.iter().enumerate() {
+                    run.push(c * 2 + k, f);
+                }
+                run
+            })
+            .collect();
+        let gathered = Keyed::from_runs(runs);
+        assert_eq!(gathered.iter().collect::<Vec<_>>(), listed);
+        for k in ["shared", "own", "", "d"] {
+            assert_eq!(gathered.get(k), by_name.get(k), "{k}");
+        }
     }
 }
