@@ -10,6 +10,8 @@
 //! shingle sets. [`pairs`] finds the pairs above a threshold with LSH banding, so a 20,000-file
 //! library is not compared pair by pair.
 
+use rayon::prelude::*;
+
 /// Tokens per shingle.
 pub const SHINGLE: usize = 3;
 /// Values per signature.
@@ -80,6 +82,11 @@ impl Signature {
         if !empty {
             densify(&mut values);
         }
+        Signature::of_values(values, empty)
+    }
+
+    /// The signature of densified `values` (`empty`: no shingle), with its band keys.
+    fn of_values(values: [u64; BINS], empty: bool) -> Signature {
         let keys = std::array::from_fn(|band| {
             values[band * ROWS..(band + 1) * ROWS]
                 .iter()
@@ -125,48 +132,67 @@ pub fn similarity(a: &Signature, b: &Signature) -> f64 {
 
 /// Every pair `(i, j, similarity)` with `i < j` and similarity at least `threshold`, sorted.
 /// `None` entries take no part.
+///
+/// The bands are independent of each other, so they are split over the thread pool (each job
+/// with a table of its own), and so are the sort of their candidates and the exact comparison
+/// of each: the pairing no longer runs on one thread while the others idle. The candidates are
+/// sorted and deduplicated whatever band found them first, so the pairs are the same as one
+/// thread's, in the same order (a test checks it against [`pairs_serial`]).
 pub fn pairs(sigs: &[Option<Signature>], threshold: f64) -> Vec<(usize, usize, f64)> {
+    let live: Vec<(usize, &Signature)> = sigs
+        .par_iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.as_ref().filter(|s| !s.empty).map(|s| (i, s)))
+        .collect();
+    assert!(live.len() < NONE as usize, "a file's place fits a u32");
+    // All the keys side by side, taken from the signatures (found with their values): band by
+    // band, each pass would read every signature again from memory.
+    let keys: Vec<[u64; BANDS]> = live.par_iter().map(|(_, s)| s.keys).collect();
+    // A job per few bands: enough jobs for a busy thread to leave its share to another, few
+    // enough that a table (twice as many slots as files) is not filled more often than needed.
+    let per_job = BANDS.div_ceil(2 * rayon::current_num_threads()).max(1);
+    let mut candidates: Vec<(usize, usize)> = (0..BANDS)
+        .into_par_iter()
+        .with_min_len(per_job)
+        .fold(
+            || (BandTable::new(live.len()), Vec::new()),
+            |(mut table, mut out), band| {
+                table.candidates(&keys, band, &mut |a, b| out.push((live[a].0, live[b].0)));
+                (table, out)
+            },
+        )
+        .map(|(_, out)| out)
+        .reduce(Vec::new, |mut a, mut b| {
+            a.append(&mut b);
+            a
+        });
+    candidates.par_sort_unstable();
+    candidates.dedup();
+    candidates
+        .into_par_iter()
+        .filter_map(|(i, j)| {
+            let s = similarity(sigs[i].as_ref()?, sigs[j].as_ref()?);
+            (s >= threshold).then_some((i, j, s))
+        })
+        .collect()
+}
+
+/// [`pairs`] on one thread, band after band (the reference the parallel one is tested
+/// against).
+#[cfg(test)]
+fn pairs_serial(sigs: &[Option<Signature>], threshold: f64) -> Vec<(usize, usize, f64)> {
     let live: Vec<(usize, &Signature)> = sigs
         .iter()
         .enumerate()
         .filter_map(|(i, s)| s.as_ref().filter(|s| !s.empty).map(|s| (i, s)))
         .collect();
-    // Per band, files with equal bands are grouped in an open-addressing table keyed by a hash
-    // of the band: a slot holds the key and the last file of its group, `next` chains the
-    // group's earlier files. A hash collision only adds a candidate, which the exact
-    // comparison below drops.
-    assert!(live.len() < NONE as usize, "a file's place fits a u32");
-    let slots = (live.len() * 2).next_power_of_two().max(2);
-    let shift = 64 - slots.trailing_zeros();
-    let mut table: Vec<(u64, u32)> = vec![(0, NONE); slots];
-    let mut next: Vec<u32> = vec![NONE; live.len()];
-    // All the keys side by side, taken from the signatures (found with their values): band by
-    // band, each pass would read every signature again from memory.
     let keys: Vec<[u64; BANDS]> = live.iter().map(|(_, s)| s.keys).collect();
+    let mut table = BandTable::new(live.len());
     let mut candidates: Vec<(usize, usize)> = Vec::new();
     for band in 0..BANDS {
-        table.fill((0, NONE));
-        for (place, key) in keys.iter().map(|k| k[band]).enumerate() {
-            let mut slot = (key >> shift) as usize;
-            loop {
-                let (k, last) = &mut table[slot];
-                if *last == NONE {
-                    (*k, *last, next[place]) = (key, place as u32, NONE);
-                    break;
-                }
-                if *k == key {
-                    // Every earlier file of the group is a candidate with this one.
-                    let mut other = *last;
-                    while other != NONE {
-                        candidates.push((live[other as usize].0, live[place].0));
-                        other = next[other as usize];
-                    }
-                    (next[place], *last) = (*last, place as u32);
-                    break;
-                }
-                slot = (slot + 1) & (slots - 1);
-            }
-        }
+        table.candidates(&keys, band, &mut |a, b| {
+            candidates.push((live[a].0, live[b].0));
+        });
     }
     candidates.sort_unstable();
     candidates.dedup();
@@ -177,6 +203,62 @@ pub fn pairs(sigs: &[Option<Signature>], threshold: f64) -> Vec<(usize, usize, f
             (s >= threshold).then_some((i, j, s))
         })
         .collect()
+}
+
+/// The files of one band grouped by their key, in an open-addressing table keyed by a hash of
+/// the band: a slot holds the key and the last file of its group, `next` chains the group's
+/// earlier files. A hash collision only adds a candidate, which the exact comparison in
+/// [`pairs`] drops.
+struct BandTable {
+    table: Vec<(u64, u32)>,
+    next: Vec<u32>,
+    shift: u32,
+}
+
+impl BandTable {
+    /// A table for `files` files.
+    fn new(files: usize) -> BandTable {
+        let slots = (files * 2).next_power_of_two().max(2);
+        BandTable {
+            table: vec![(0, NONE); slots],
+            next: vec![NONE; files],
+            shift: 64 - slots.trailing_zeros(),
+        }
+    }
+
+    /// Calls `found(earlier, later)` with the places (in `keys`) of every two files whose key
+    /// of `band` is the same, the later one second.
+    fn candidates(
+        &mut self,
+        keys: &[[u64; BANDS]],
+        band: usize,
+        found: &mut impl FnMut(usize, usize),
+    ) {
+        let (table, next) = (&mut self.table, &mut self.next);
+        let mask = table.len() - 1;
+        table.fill((0, NONE));
+        for (place, key) in keys.iter().map(|k| k[band]).enumerate() {
+            let mut slot = (key >> self.shift) as usize;
+            loop {
+                let (k, last) = &mut table[slot];
+                if *last == NONE {
+                    (*k, *last, next[place]) = (key, place as u32, NONE);
+                    break;
+                }
+                if *k == key {
+                    // Every earlier file of the group is a candidate with this one.
+                    let mut other = *last;
+                    while other != NONE {
+                        found(other as usize, place);
+                        other = next[other as usize];
+                    }
+                    (next[place], *last) = (*last, place as u32);
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
+    }
 }
 
 /// The shingle's hash: its token ids combined position by position (odd multipliers, so
@@ -763,6 +845,35 @@ mod tests {
     fn empty_text_matches_nothing() {
         assert_eq!(similarity(&Signature::of(""), &Signature::of("")), 0.0);
         assert!(similarity(&Signature::of("one"), &Signature::of("one")) > 0.99);
+    }
+
+    proptest::proptest! {
+        /// Signatures whose values come from a few, so that bands and whole signatures are
+        /// often equal (and pairs have every similarity), some `None` or empty.
+        #[test]
+        fn parallel_pairs_equal_the_serial_ones(
+            sigs in proptest::collection::vec(
+                proptest::option::weighted(
+                    0.9,
+                    (proptest::bool::weighted(0.05), proptest::array::uniform32(0u64..3), 0u64..4),
+                ),
+                0..400,
+            ),
+            threshold in 0.0..1.0f64,
+        ) {
+            // 32 random values from 3, and the other 32 from one of 4 runs: each half of a
+            // signature (6 bands) is often shared by several others.
+            let sigs: Vec<Option<Signature>> = sigs
+                .into_iter()
+                .map(|s| s.map(|(empty, half, run)| {
+                    let values = std::array::from_fn(|k| if k < 32 { half[k] } else { run * 7 + (k as u64 % 3) });
+                    Signature::of_values(values, empty)
+                }))
+                .collect();
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+            let parallel = pool.install(|| pairs(&sigs, threshold));
+            proptest::prop_assert_eq!(parallel, pairs_serial(&sigs, threshold));
+        }
     }
 
     #[test]
