@@ -85,7 +85,7 @@ pub(super) fn run(mut args: Args, process: &ProcessEnv) -> anyhow::Result<ExitSt
         let audited = super::config::load(&dir, args.config.as_deref())
             .map_err(|e| e.to_string())
             .and_then(|config| {
-                Library::load_configured(&dir, config, home).map_err(|e| e.to_string())
+                Library::load_for_audit(&dir, config, home).map_err(|e| e.to_string())
             })
             .and_then(|lib| run::audit(lib, now).map_err(|e| format!("{}: {e}", dir.display())));
         match audited {

@@ -8,6 +8,7 @@ use bytes::Bytes;
 use jiff::Timestamp;
 
 use super::meta::{self, Parsed};
+use super::similar::{self, Signature};
 use crate::fsread::{self, Unread};
 use crate::text::links::{LineScanner, Link};
 
@@ -125,13 +126,26 @@ pub struct MemFile {
     pub mtime: Option<Timestamp>,
     /// Permission bits of the file read (`None` when it was not read).
     pub mode: Option<u32>,
+    /// [`similar::of_memory`] of the file, found as it was read when the load was asked for it
+    /// (see [`MemFile::signature`]).
+    signature: Option<Box<Signature>>,
 }
 
 impl MemFile {
     /// Reads and parses the file at `root/rel`, reading at most `cap` bytes (one open, one
     /// `fstat`, one read; no `stat` first when the walk saw a regular file, and that open
-    /// relative to `dir`, the root folder open, when given).
-    pub fn read(root: &Path, dir: Option<&File>, rel: String, symlink: bool, cap: u64) -> MemFile {
+    /// relative to `dir`, the root folder open, when given). With `signature`, its
+    /// near-duplicate signature is found too, while its text is still in the cache from the
+    /// decoding (found later, by the audit's rule, every file's text had to be fetched again
+    /// from memory).
+    pub fn read(
+        root: &Path,
+        dir: Option<&File>,
+        rel: String,
+        symlink: bool,
+        cap: u64,
+        signature: bool,
+    ) -> MemFile {
         let path = root.join(&rel);
         let read = match dir {
             // A regular file of the listing, opened relative to the open root folder.
@@ -153,7 +167,7 @@ impl MemFile {
             .and_then(|m| m.modified().ok())
             .and_then(|t| Timestamp::try_from(t).ok());
         let mode = meta.map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o7777);
-        MemFile {
+        let mut file = MemFile {
             role: role_for(&rel),
             rel,
             path,
@@ -161,7 +175,12 @@ impl MemFile {
             symlink,
             mtime,
             mode,
+            signature: None,
+        };
+        if signature {
+            file.signature = similar::of_memory(&file).map(Box::new);
         }
+        file
     }
 
     /// A file from text in memory (planned, or in a test): parsed, never read from disk.
@@ -179,6 +198,7 @@ impl MemFile {
             symlink: false,
             mtime: None,
             mode: None,
+            signature: None,
         }
     }
 
@@ -230,6 +250,12 @@ impl MemFile {
             Content::Text { links, .. } => links,
             Content::Unread(_) => &[],
         }
+    }
+
+    /// The near-duplicate signature ([`similar::of_memory`]) found when the file was read,
+    /// when the load was asked for it (`None` when it was not, or the file has none).
+    pub fn signature(&self) -> Option<&Signature> {
+        self.signature.as_deref()
     }
 
     /// The parsed frontmatter fields, when the file has a valid block.

@@ -155,6 +155,28 @@ impl Library {
         config: Config,
         home: Option<&Path>,
     ) -> Result<Library, LoadError> {
+        Library::read(root, config, home, false)
+    }
+
+    /// [`Library::load_configured`] for the audit: when its `near-duplicate` rule is enabled,
+    /// each memory's signature is found as its file is read ([`MemFile::signature`]), a cost
+    /// the other commands do not pay.
+    pub fn load_for_audit(
+        root: &Path,
+        config: Config,
+        home: Option<&Path>,
+    ) -> Result<Library, LoadError> {
+        let signatures = config.audit.enabled("near-duplicate");
+        Library::read(root, config, home, signatures)
+    }
+
+    /// [`Library::load_configured`], finding each memory's signature when `signatures`.
+    fn read(
+        root: &Path,
+        config: Config,
+        home: Option<&Path>,
+        signatures: bool,
+    ) -> Result<Library, LoadError> {
         let cap = config.audit.max_file_bytes;
         // The folder, open once: each file is opened relative to it.
         let dir = std::fs::OpenOptions::new()
@@ -172,7 +194,14 @@ impl Library {
                     let batch: Vec<(PathHead, Arc<MemFile>)> = (batch.into_iter())
                         .map(|e| {
                             let head = PathHead::of(&e.rel);
-                            let f = MemFile::read(root, dir.as_ref(), e.rel, e.symlink, cap);
+                            let f = MemFile::read(
+                                root,
+                                dir.as_ref(),
+                                e.rel,
+                                e.symlink,
+                                cap,
+                                signatures,
+                            );
                             (head, Arc::new(f))
                         })
                         .collect();

@@ -102,7 +102,9 @@ impl Signature {
 
 /// The signature two memories are compared by, for the audit's `near-duplicate` and for
 /// `add`'s refusal alike: the file's description and body (`None` for MEMORY.md, hubs and files
-/// without text).
+/// without text). The audit's load finds it as it reads each file ([`MemFile::signature`]).
+///
+/// [`MemFile::signature`]: super::file::MemFile::signature
 pub fn of_memory(file: &super::file::MemFile) -> Option<Signature> {
     use super::file::Role;
     if matches!(file.role, Role::Index | Role::Hub { .. }) {
@@ -137,12 +139,12 @@ pub fn similarity(a: &Signature, b: &Signature) -> f64 {
 /// with a table of its own), and so are the sort of their candidates and the exact comparison
 /// of each: the pairing no longer runs on one thread while the others idle. The candidates are
 /// sorted and deduplicated whatever band found them first, so the pairs are the same as one
-/// thread's, in the same order (a test checks it against [`pairs_serial`]).
-pub fn pairs(sigs: &[Option<Signature>], threshold: f64) -> Vec<(usize, usize, f64)> {
+/// thread's, in the same order (a test checks it against `pairs_serial`).
+pub fn pairs(sigs: &[Option<&Signature>], threshold: f64) -> Vec<(usize, usize, f64)> {
     let live: Vec<(usize, &Signature)> = sigs
         .par_iter()
         .enumerate()
-        .filter_map(|(i, s)| s.as_ref().filter(|s| !s.empty).map(|s| (i, s)))
+        .filter_map(|(i, s)| s.filter(|s| !s.empty).map(|s| (i, s)))
         .collect();
     assert!(live.len() < NONE as usize, "a file's place fits a u32");
     // All the keys side by side, taken from the signatures (found with their values): band by
@@ -171,7 +173,7 @@ pub fn pairs(sigs: &[Option<Signature>], threshold: f64) -> Vec<(usize, usize, f
     candidates
         .into_par_iter()
         .filter_map(|(i, j)| {
-            let s = similarity(sigs[i].as_ref()?, sigs[j].as_ref()?);
+            let s = similarity(sigs[i]?, sigs[j]?);
             (s >= threshold).then_some((i, j, s))
         })
         .collect()
@@ -180,11 +182,11 @@ pub fn pairs(sigs: &[Option<Signature>], threshold: f64) -> Vec<(usize, usize, f
 /// [`pairs`] on one thread, band after band (the reference the parallel one is tested
 /// against).
 #[cfg(test)]
-fn pairs_serial(sigs: &[Option<Signature>], threshold: f64) -> Vec<(usize, usize, f64)> {
+fn pairs_serial(sigs: &[Option<&Signature>], threshold: f64) -> Vec<(usize, usize, f64)> {
     let live: Vec<(usize, &Signature)> = sigs
         .iter()
         .enumerate()
-        .filter_map(|(i, s)| s.as_ref().filter(|s| !s.empty).map(|s| (i, s)))
+        .filter_map(|(i, s)| s.filter(|s| !s.empty).map(|s| (i, s)))
         .collect();
     let keys: Vec<[u64; BANDS]> = live.iter().map(|(_, s)| s.keys).collect();
     let mut table = BandTable::new(live.len());
@@ -199,7 +201,7 @@ fn pairs_serial(sigs: &[Option<Signature>], threshold: f64) -> Vec<(usize, usize
     candidates
         .into_iter()
         .filter_map(|(i, j)| {
-            let s = similarity(sigs[i].as_ref()?, sigs[j].as_ref()?);
+            let s = similarity(sigs[i]?, sigs[j]?);
             (s >= threshold).then_some((i, j, s))
         })
         .collect()
@@ -870,6 +872,7 @@ mod tests {
                     Signature::of_values(values, empty)
                 }))
                 .collect();
+            let sigs: Vec<Option<&Signature>> = sigs.iter().map(Option::as_ref).collect();
             let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
             let parallel = pool.install(|| pairs(&sigs, threshold));
             proptest::prop_assert_eq!(parallel, pairs_serial(&sigs, threshold));
@@ -877,9 +880,64 @@ mod tests {
     }
 
     #[test]
+    fn the_audits_load_finds_each_memorys_own_signature() {
+        let dir = tempfile::tempdir().unwrap();
+        let entry =
+            |d: &str, b: &str| format!("---\nname: a\ndescription: {d}\ntype: user\n---\n{b}\n");
+        for (name, text) in [
+            ("MEMORY.md", "- [a](user_a.md): tab switch\n".to_owned()),
+            ("user_a.md", entry("tab switch deadlock", A)),
+            (
+                "user_b.md",
+                entry(
+                    "浏览器端 supabase 在 tab 切换后死锁",
+                    "必须用 fetch 调 REST API",
+                ),
+            ),
+            ("user_c.md", "no frontmatter, one line of text".to_owned()),
+            ("user_d.md", "---\nbroken: [\n---\nbody".to_owned()),
+            ("user_e.md", String::new()),
+            ("reference_db_hub.md", entry("hub", A)),
+        ] {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        std::fs::write(dir.path().join("user_f.md"), b"bad \xff utf-8").unwrap();
+        let config = crate::config::Config::default;
+        let loaded = crate::memory::Library::load_for_audit(dir.path(), config(), None).unwrap();
+        let plain = crate::memory::Library::load_configured(dir.path(), config(), None).unwrap();
+        assert_eq!(loaded.files.len(), 8);
+        for (f, p) in loaded.files.iter().zip(&plain.files) {
+            assert_eq!(f.signature(), of_memory(f).as_ref(), "{}", f.rel);
+            assert_eq!(p.signature(), None, "{}", p.rel);
+        }
+        let with: Vec<&str> = (loaded.files.iter())
+            .filter(|f| f.signature().is_some())
+            .map(|f| f.rel.as_str())
+            .collect();
+        assert_eq!(
+            with,
+            [
+                "user_a.md",
+                "user_b.md",
+                "user_c.md",
+                "user_d.md",
+                "user_e.md"
+            ]
+        );
+        // Not when the rule is off.
+        let mut off = config();
+        off.audit.disable = vec![crate::config::RuleName {
+            name: "near-duplicate".to_owned(),
+            span: 0..0,
+        }];
+        let off = crate::memory::Library::load_for_audit(dir.path(), off, None).unwrap();
+        assert!(off.files.iter().all(|f| f.signature().is_none()));
+    }
+
+    #[test]
     fn pairs_finds_exactly_the_close_pair() {
         let edited = A.replace("tab switch", "tab change");
-        let sigs = vec![
+        let sigs = [
             Some(Signature::of(A)),
             Some(Signature::of(
                 "an unrelated note about billing invoices and coupons in stripe",
@@ -887,6 +945,7 @@ mod tests {
             None,
             Some(Signature::of(&edited)),
         ];
+        let sigs: Vec<Option<&Signature>> = sigs.iter().map(Option::as_ref).collect();
         let found = pairs(&sigs, 0.5);
         assert_eq!(found.len(), 1);
         assert_eq!((found[0].0, found[0].1), (0, 3));

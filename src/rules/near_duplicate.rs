@@ -29,9 +29,16 @@ declare_rule! {
 }
 
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    let sigs: Vec<Option<Signature>> = (0..ctx.lib.files.len())
-        .into_par_iter()
-        .map(|i| similar::of_memory(&ctx.lib.files[i]))
+    // The audit's load found each memory's signature as it read the file; one it did not (a
+    // file restored from an interrupted write, a library built in memory) gets it here.
+    let found: Vec<(Option<&Signature>, Option<Box<Signature>>)> = (ctx.lib.files.par_iter())
+        .map(|f| match f.signature() {
+            Some(s) => (Some(s), None),
+            None => (None, similar::of_memory(f).map(Box::new)),
+        })
+        .collect();
+    let sigs: Vec<Option<&Signature>> = (found.iter())
+        .map(|(loaded, own)| loaded.or(own.as_deref()))
         .collect();
     for (i, j, s) in similar::pairs(&sigs, ctx.cfg.near_duplicate_similarity) {
         let first = &ctx.lib.files[i].rel;

@@ -4,7 +4,7 @@ use jiff::Timestamp;
 
 use super::run::{Audit, audit};
 use crate::config::Config;
-use crate::memory::library::{Library, LoadOptions};
+use crate::memory::library::Library;
 
 /// A temporary library.
 pub(super) struct Fixture {
@@ -40,12 +40,12 @@ impl Fixture {
         self.config.get_or_insert_with(Config::default)
     }
 
-    /// The library as loaded (with [`Fixture::config`] when set, else its `ccmem.toml`).
+    /// The library as the audit loads it (with [`Fixture::config`] when set, else its
+    /// `ccmem.toml`).
     pub(super) fn library(&self) -> Library {
-        match &self.config {
-            Some(c) => Library::load_configured(self.dir.path(), c.clone(), None).unwrap(),
-            None => Library::load(self.dir.path(), &LoadOptions::default()).unwrap(),
-        }
+        let config =
+            (self.config.clone()).unwrap_or_else(|| Config::find(self.dir.path(), None).unwrap());
+        Library::load_for_audit(self.dir.path(), config, None).unwrap()
     }
 
     /// Audits with every rule of the library's spec.
