@@ -410,9 +410,10 @@ impl Library {
     /// The links of file `i` (and whether a code span was left out), `dark` the index's lines
     /// past the client's cut.
     fn scan_links(&self, i: usize, dark: &[(usize, bool)]) -> (Vec<FileLink>, bool) {
-        let mut out = Vec::new();
+        let written = self.files[i].written_links();
+        let mut out = Vec::with_capacity(written.len());
         let mut dropped = false;
-        for (line, offset, link) in self.files[i].written_links() {
+        for (line, offset, link) in written {
             let loaded = dark.binary_search_by_key(line, |d| d.0).is_err();
             match self.file_link(i, *line, *offset, link.clone(), loaded) {
                 Some(l) => out.push(l),
@@ -496,19 +497,21 @@ impl Library {
     /// that need it, rather than a table of every file's keys (most libraries never need one).
     fn resolve_loose_names(&mut self) {
         let pending = |l: &FileLink| l.link.syntax == Syntax::Wiki && l.target == Target::Missing;
-        let mut keys: foldhash::HashMap<String, Option<usize>> = (self.links.iter().flatten())
-            .filter(|l| pending(l))
+        let mut keys: foldhash::HashMap<String, Option<usize>> = (self.links.par_iter())
+            .flat_map_iter(|links| links.iter().filter(|l| pending(l)))
             .map(|l| (wiki_key(&l.link.target), None))
             .collect();
         if keys.is_empty() {
             return;
         }
         wiki::first_with_keys(&self.files, &self.by_rel, &self.by_name, &mut keys);
-        for l in self.links.iter_mut().flatten().filter(|l| pending(l)) {
-            if let Some(&Some(i)) = keys.get(&wiki_key(&l.link.target)) {
-                l.target = Target::Named(i);
-            }
-        }
+        (self.links.par_iter_mut())
+            .flat_map_iter(|links| links.iter_mut().filter(|l| pending(l)))
+            .for_each(|l| {
+                if let Some(&Some(i)) = keys.get(&wiki_key(&l.link.target)) {
+                    l.target = Target::Named(i);
+                }
+            });
     }
 
     fn resolve_path(&self, from: usize, target: &str) -> Target {

@@ -151,10 +151,21 @@ impl<K: KeyOf> Keyed<K> {
 impl<K> Keyed<K> {
     /// Every key with its file, in the order of the files (read from one block: no file is
     /// reached).
+    #[cfg(test)]
     pub(super) fn iter(&self) -> impl Iterator<Item = (usize, &str)> {
-        let starts = std::iter::once(0).chain(self.listed.iter().map(|&(_, end)| end));
-        (self.listed.iter().zip(starts))
-            .map(|(&(file, end), start)| (file as usize, &self.keys[start as usize..end as usize]))
+        (0..self.len()).map(|k| self.at(k))
+    }
+
+    /// How many keys there are.
+    pub(super) fn len(&self) -> usize {
+        self.listed.len()
+    }
+
+    /// The `k`-th key, in the order of the files, with its file.
+    pub(super) fn at(&self, k: usize) -> (usize, &str) {
+        let start = k.checked_sub(1).map_or(0, |j| self.listed[j].1);
+        let (file, end) = self.listed[k];
+        (file as usize, &self.keys[start as usize..end as usize])
     }
 }
 

@@ -3,45 +3,83 @@
 //! case-insensitively with `_` and `-` alike.
 //!
 //! They are looked for only for the names that need them, all at once after the link scan, in
-//! one pass over the files: no table of every file's keys (a `String` per key, 60,000 of them
+//! one pass over the files (on the pool): no table of every file's keys (a `String` per key, 60,000 of them
 //! for a 20,000-file library, to answer a few names), and nothing built while the scan waits.
 
 use std::sync::Arc;
+
+use rayon::prelude::*;
 
 use super::keyed::{ByName, ByRel, Keyed};
 use crate::memory::file::MemFile;
 
 /// For each key of `want`, the first file (by path) that has it among its loose keys (its stem,
 /// its stem without the type prefix, its `name`). The paths and names are read from the lookup
-/// tables' blocks of keys, in file order, not from each file.
+/// tables' blocks of keys, not from each file, a stretch of them per job on the pool.
 pub(super) fn first_with_keys(
     files: &[Arc<MemFile>],
     by_rel: &Keyed<ByRel>,
     by_name: &Keyed<ByName>,
     want: &mut foldhash::HashMap<String, Option<usize>>,
 ) {
-    let stems = (by_rel.iter()).flat_map(|(i, rel)| {
-        let name = rel.rsplit('/').next().unwrap_or(rel);
-        stem_and_topic(name)
-            .into_iter()
-            .flatten()
-            .map(move |k| (i, k))
-    });
+    let ids: foldhash::HashMap<&str, usize> = (want.keys().enumerate())
+        .map(|(n, k)| (k.as_str(), n))
+        .collect();
+    let stems = (0..by_rel.len())
+        .into_par_iter()
+        .with_min_len(STRETCH)
+        .flat_map_iter(|k| {
+            let (i, rel) = by_rel.at(k);
+            let name = rel.rsplit('/').next().unwrap_or(rel);
+            stem_and_topic(name)
+                .into_iter()
+                .flatten()
+                .map(move |k| (i, k))
+        });
+    let names = (0..by_name.len())
+        .into_par_iter()
+        .with_min_len(STRETCH)
+        .map(|k| by_name.at(k));
     // `by_name` holds the first file of each name, and a later file with the same name cannot
     // come first; it leaves out the names that are blank, whose key is the empty one.
-    let blank = (want.contains_key("").then_some(files.iter().enumerate()))
-        .into_iter()
-        .flatten()
+    let blank = (if want.contains_key("") { files } else { &[] })
+        .par_iter()
+        .enumerate()
         .filter_map(|(i, f)| Some((i, f.meta()?.name.as_deref()?)));
     let sketch = Sketch::of(want.keys());
-    let mut key = String::new();
-    for (i, raw) in stems.chain(by_name.iter()).chain(blank) {
-        if sketch.may_hold(raw) {
-            wiki_key_into(raw, &mut key);
-            if let Some(slot) = want.get_mut(key.as_str()) {
-                *slot = Some(slot.map_or(i, |j| j.min(i)));
-            }
-        }
+    let none = || vec![None; ids.len()];
+    let first = (stems.chain(names).chain(blank))
+        .fold(
+            || (none(), String::new()),
+            |(mut first, mut key), (i, raw)| {
+                if sketch.may_hold(raw) {
+                    wiki_key_into(raw, &mut key);
+                    if let Some(&n) = ids.get(key.as_str()) {
+                        first[n] = earlier(first[n], Some(i));
+                    }
+                }
+                (first, key)
+            },
+        )
+        .map(|(first, _)| first)
+        .reduce(none, |a, b| {
+            a.into_iter().zip(b).map(|(a, b)| earlier(a, b)).collect()
+        });
+    let found: Vec<(String, usize)> = (ids.iter())
+        .filter_map(|(k, &n)| Some(((*k).to_owned(), first[n]?)))
+        .collect();
+    for (k, i) in found {
+        want.insert(k, Some(i));
+    }
+}
+
+/// Keys looked for per job of [`first_with_keys`] at the least.
+const STRETCH: usize = 2048;
+
+fn earlier(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
