@@ -9,6 +9,7 @@
 
 mod keyed;
 mod order;
+mod prefetch;
 mod wiki;
 
 use std::collections::HashMap;
@@ -677,6 +678,7 @@ impl Tables {
                 let mut names = Run::with_capacity(chunk.len());
                 let mut votes = [0, 0];
                 for (k, f) in chunk.iter().enumerate() {
+                    prefetch::keys_after(chunk, k);
                     rels.push(c * RUN + k, f);
                     names.push(c * RUN + k, f);
                     if let Some(v) = vote(f) {
