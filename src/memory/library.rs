@@ -9,7 +9,6 @@
 
 mod keyed;
 mod order;
-mod prefetch;
 mod wiki;
 
 use std::collections::HashMap;
@@ -678,7 +677,7 @@ impl Tables {
                 let mut names = Run::with_capacity(chunk.len());
                 let mut votes = [0, 0];
                 for (k, f) in chunk.iter().enumerate() {
-                    prefetch::keys_after(chunk, k);
+                    super::prefetch::keys_after(chunk, k);
                     rels.push(c * RUN + k, f);
                     names.push(c * RUN + k, f);
                     if let Some(v) = vote(f) {

@@ -13,6 +13,7 @@ pub mod library;
 pub mod meta;
 pub mod names;
 pub mod pending;
+pub(crate) mod prefetch;
 pub mod session;
 pub mod similar;
 pub mod spec;
