@@ -8,7 +8,7 @@ use bytes::Bytes;
 use jiff::Timestamp;
 
 use super::meta::{self, Parsed};
-use super::similar::{self, Signature};
+use super::similar::{self, Sketch};
 use crate::fsread::{self, Unread};
 use crate::text::links::{LineScanner, Link};
 
@@ -126,16 +126,16 @@ pub struct MemFile {
     pub mtime: Option<Timestamp>,
     /// Permission bits of the file read (`None` when it was not read).
     pub mode: Option<u32>,
-    /// [`similar::of_memory`] of the file, found as it was read when the load was asked for it
-    /// (see [`MemFile::signature`]).
-    signature: Option<Box<Signature>>,
+    /// The sketch of [`similar::of_memory`] of the file, found as it was read when the load
+    /// was asked for it (see [`MemFile::sketch`]).
+    sketch: Option<Sketch>,
 }
 
 impl MemFile {
     /// Reads and parses the file at `root/rel`, reading at most `cap` bytes (one open, one
     /// `fstat`, one read; no `stat` first when the walk saw a regular file, and that open
-    /// relative to `dir`, the root folder open, when given). With `signature`, its
-    /// near-duplicate signature is found too, while its text is still in the cache from the
+    /// relative to `dir`, the root folder open, when given). With `signature`, the sketch
+    /// of its near-duplicate signature is found too, while its text is still in the cache from the
     /// decoding (found later, by the audit's rule, every file's text had to be fetched again
     /// from memory).
     pub fn read(
@@ -175,10 +175,10 @@ impl MemFile {
             symlink,
             mtime,
             mode,
-            signature: None,
+            sketch: None,
         };
         if signature {
-            file.signature = similar::of_memory(&file).map(Box::new);
+            file.sketch = similar::of_memory(&file).map(|s| s.sketch());
         }
         file
     }
@@ -198,7 +198,7 @@ impl MemFile {
             symlink: false,
             mtime: None,
             mode: None,
-            signature: None,
+            sketch: None,
         }
     }
 
@@ -252,10 +252,10 @@ impl MemFile {
         }
     }
 
-    /// The near-duplicate signature ([`similar::of_memory`]) found when the file was read,
-    /// when the load was asked for it (`None` when it was not, or the file has none).
-    pub fn signature(&self) -> Option<&Signature> {
-        self.signature.as_deref()
+    /// The sketch of the near-duplicate signature ([`similar::of_memory`]) found when the file
+    /// was read, when the load was asked for it (`None` when it was not, or the file has none).
+    pub fn sketch(&self) -> Option<&Sketch> {
+        self.sketch.as_ref()
     }
 
     /// The parsed frontmatter fields, when the file has a valid block.

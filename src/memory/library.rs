@@ -159,8 +159,8 @@ impl Library {
     }
 
     /// [`Library::load_configured`] for the audit: when its `near-duplicate` rule is enabled,
-    /// each memory's signature is found as its file is read ([`MemFile::signature`]), a cost
-    /// the other commands do not pay.
+    /// the sketch of each memory's signature is found as its file is read
+    /// ([`MemFile::sketch`]), a cost the other commands do not pay.
     pub fn load_for_audit(
         root: &Path,
         config: Config,

@@ -3,7 +3,7 @@
 use rayon::prelude::*;
 
 use super::{Check, Ctx, Diagnostic, declare_rule};
-use crate::memory::similar::{self, Signature};
+use crate::memory::similar::{self, Sketch};
 
 declare_rule! {
     /// ## What it does
@@ -29,23 +29,31 @@ declare_rule! {
 }
 
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    // The audit's load found each memory's signature as it read the file; one it did not (a
-    // file restored from an interrupted write, a library built in memory) gets it here.
-    let found: Vec<(Option<&Signature>, Option<Box<Signature>>)> = (ctx.lib.files.par_iter())
-        .map(|f| match f.signature() {
-            Some(s) => (Some(s), None),
-            None => (None, similar::of_memory(f).map(Box::new)),
+    // The audit's load found the sketch of each memory's signature as it read the file; one it
+    // did not (a file restored from an interrupted write, a library built in memory) gets it
+    // here.
+    let files = &ctx.lib.files;
+    let own: Vec<(usize, Sketch)> = (files.par_iter().enumerate())
+        .filter(|(_, f)| f.sketch().is_none())
+        .filter_map(|(i, f)| Some((i, similar::of_memory(f)?.sketch())))
+        .collect();
+    let sketches: Vec<Option<&Sketch>> = (files.iter().enumerate())
+        .map(|(i, f)| {
+            f.sketch().or_else(|| {
+                let k = own.binary_search_by_key(&i, |&(k, _)| k).ok()?;
+                Some(&own[k].1)
+            })
         })
         .collect();
-    let sigs: Vec<Option<&Signature>> = (found.iter())
-        .map(|(loaded, own)| loaded.or(own.as_deref()))
-        .collect();
-    for (i, j, s) in similar::pairs(&sigs, ctx.cfg.near_duplicate_similarity) {
-        let first = &ctx.lib.files[i].rel;
+    let threshold = ctx.cfg.near_duplicate_similarity;
+    // The whole signatures of the few files the sketches leave in a pair, found again.
+    let whole = |i: usize| similar::of_memory(&files[i]);
+    for (i, j, s) in similar::pairs(&sketches, threshold, whole) {
+        let first = &files[i].rel;
         out.push(ctx.diag(
             &RULE,
             j,
-            ctx.lib.files[j].body_line(),
+            files[j].body_line(),
             format!("near-duplicate of `{first}` (similarity {s:.2})"),
         ));
     }
