@@ -34,6 +34,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let mut with = 0;
     let mut without = Vec::new();
     for (i, file) in ctx.lib.files.iter().enumerate() {
+        super::prefetch::modified_after(ctx.lib, i);
         if file.role == Role::Index {
             continue;
         }

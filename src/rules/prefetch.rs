@@ -8,22 +8,57 @@
 //! arrives while the rules work on the files before it.
 
 use crate::memory::library::Library;
+use crate::memory::meta::Meta;
 use crate::memory::prefetch::{AHEAD, ask};
 
 /// How much of a text is asked for (the hardware prefetcher follows a longer one).
 const TEXT: usize = 2048;
 
 /// Asks for the parts of `lib.files[i + AHEAD]` every file rule reads first (its role and
-/// content; [`AHEAD`] files ahead), and the start of `lib.files[i + AHEAD / 2]`'s text, once
-/// the structure (which holds where the text is) has arrived.
+/// content; [`AHEAD`] files ahead), and what `lib.files[i + AHEAD / 2]`'s structure points to,
+/// once it has arrived: the start of its text, its frontmatter's strings (each its own
+/// allocation, which `missing-field` and `stale-entry` read first) and its path (copied into
+/// each of its findings).
 pub(super) fn files_after(lib: &Library, i: usize) {
     if let Some(f) = lib.files.get(i + AHEAD) {
         ask(std::ptr::from_ref(&f.role));
         ask(std::ptr::from_ref(&f.content));
     }
-    if let Some(text) = lib.files.get(i + AHEAD / 2).and_then(|f| f.text()) {
+    let Some(f) = lib.files.get(i + AHEAD / 2) else {
+        return;
+    };
+    if let Some(text) = f.text() {
         for line in text.as_bytes()[..text.len().min(TEXT)].chunks(64) {
             ask(line.as_ptr());
         }
+    }
+    ask(f.rel.as_ptr());
+    if let Some(m) = f.meta() {
+        meta_strings(m);
+    }
+}
+
+/// Asks for the frontmatter strings the rules read of every file (`name`, `description`,
+/// `type`, `modified`).
+fn meta_strings(m: &Meta) {
+    for s in [&m.name, &m.description, &m.kind, &m.modified]
+        .into_iter()
+        .flatten()
+    {
+        ask(s.as_ptr());
+    }
+}
+
+/// What `missing-modified`'s pass over every file reads of `lib.files[i + AHEAD]` (its role
+/// and content) and, once that has arrived, of `lib.files[i + AHEAD / 2]` (its `modified`).
+pub(super) fn modified_after(lib: &Library, i: usize) {
+    if let Some(f) = lib.files.get(i + AHEAD) {
+        ask(std::ptr::from_ref(&f.role));
+        ask(std::ptr::from_ref(&f.content));
+    }
+    if let Some(m) = lib.files.get(i + AHEAD / 2).and_then(|f| f.meta())
+        && let Some(s) = &m.modified
+    {
+        ask(s.as_ptr());
     }
 }
