@@ -36,6 +36,10 @@ static HOW: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// What a line [`HOW`] matches opens with after its spaces and tabs: `**`, `##` or `how to
+/// apply:` (`h` and `H` have no other case).
+const HOW_LEAD: &[u8] = b"*#hH";
+
 /// The words every match of [`HOW`] holds, with its flags.
 static HOW_KEY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new("(?i)how to apply").expect("valid regex"));
@@ -48,7 +52,7 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     let Some((text, parsed)) = file.parsed() else {
         return;
     };
-    if !any_line_matches(&text[parsed.body_start..], &HOW_KEY, &HOW) {
+    if !any_line_matches(&text[parsed.body_start..], &HOW_KEY, HOW_LEAD, &HOW) {
         out.push(ctx.diag(
             &RULE,
             i,
@@ -72,7 +76,7 @@ mod tests {
             text in "(## |### |#|\\*\\*|\\*|How|how|HOW|hOw| to apply| To Apply|:|\\*\\*:|x|  |\t|\n|\r\n|-)*",
         ) {
             proptest::prop_assert_eq!(
-                super::any_line_matches(&text, &super::HOW_KEY, &HOW),
+                super::any_line_matches(&text, &super::HOW_KEY, super::HOW_LEAD, &HOW),
                 HOW.is_match(&text)
             );
         }

@@ -48,6 +48,10 @@ static WHY: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// What a line [`WHY`] matches opens with after its spaces and tabs: `##`, `**` or `why:`
+/// (`w` and `W` have no other case).
+const WHY_LEAD: &[u8] = b"#*wW";
+
 /// The words one of which every match of [`WHY`] holds, with its flags.
 static WHY_KEY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)why|root[ \t]+cause|为什么|根因|原因|教训").expect("valid regex")
@@ -66,7 +70,7 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     if !needs_why || file.role == crate::memory::file::Role::Index {
         return;
     }
-    if !any_line_matches(&text[parsed.body_start..], &WHY_KEY, &WHY) {
+    if !any_line_matches(&text[parsed.body_start..], &WHY_KEY, WHY_LEAD, &WHY) {
         out.push(ctx.diag(
             &RULE,
             i,
@@ -94,7 +98,7 @@ mod tests {
             text in "(## |### |#|\\*\\*|\\*|Why|why|WHY|wHy|: |：|x|  |\t|\n|\r\n|root|cause|root cause|ROOT\tCAUSE|cauſe|根因|原因|为什么|教训|-)*",
         ) {
             proptest::prop_assert_eq!(
-                super::any_line_matches(&text, &super::WHY_KEY, &WHY),
+                super::any_line_matches(&text, &super::WHY_KEY, super::WHY_LEAD, &WHY),
                 WHY.is_match(&text)
             );
         }

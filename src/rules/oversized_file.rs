@@ -1,5 +1,9 @@
 //! `oversized-file` (soft).
 
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
+
 use super::{Check, Ctx, Diagnostic, declare_rule};
 use crate::memory::file::Role;
 
@@ -28,17 +32,19 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
         return;
     }
     let Some(text) = file.text() else { return };
-    let (lines, mut h2) = count(text);
-    if matches!(file.role, Role::Hub { .. }) {
-        h2 = 0;
-    }
     let (max_lines, max_h2) = (ctx.cfg.max_file_lines, ctx.cfg.max_h2_sections);
-    if lines > max_lines || h2 >= max_h2 {
+    let lines = line_count(text);
+    // A hub's sections are the index's own headings (not counted).
+    let hub = matches!(file.role, Role::Hub { .. });
+    let h2 = (!hub && may_have_sections(text, max_h2))
+        .then(|| sections(text))
+        .filter(|&h2| h2 >= max_h2);
+    if lines > max_lines || h2.is_some() {
         let mut why = Vec::new();
         if lines > max_lines {
             why.push(format!("{lines} lines (more than {max_lines})"));
         }
-        if h2 >= max_h2 {
+        if let Some(h2) = h2 {
             why.push(format!("{h2} `##` sections (at least {max_h2})"));
         }
         let msg = format!(
@@ -49,13 +55,23 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Lines (as `str::lines` counts them) and `## ` headings outside fences. Only the lines where
-/// a `#`, a ```` ``` ```` or a `~~~` can start the trimmed line are looked at: a backtick or
-/// tilde that is not the first of three is skipped where it is found.
-fn count(text: &str) -> (usize, usize) {
+/// The lines of `text`, as `str::lines` counts them.
+fn line_count(text: &str) -> usize {
+    let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+    newlines + usize::from(!text.is_empty() && !text.ends_with('\n'))
+}
+
+/// Whether `text` may hold `n` or more `##` sections: it holds `n` `##`s (each section's line
+/// holds one). Most files hold a few, found many bytes at a time, and are not counted line by
+/// line at all.
+fn may_have_sections(text: &str, n: usize) -> bool {
+    static H2: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("##"));
+    H2.find_iter(text.as_bytes()).take(n).count() >= n
+}
+
+/// The `##` sections of `text` (lines that open with `## ` outside a code fence).
+fn sections(text: &str) -> usize {
     let bytes = text.as_bytes();
-    let newlines = memchr::memchr_iter(b'\n', bytes).count();
-    let lines = newlines + usize::from(!bytes.is_empty() && !text.ends_with('\n'));
     let (mut h2, mut fence, mut pos) = (0, false, 0);
     while let Some(k) = memchr::memchr3(b'#', b'`', b'~', &bytes[pos..]) {
         let hit = pos + k;
@@ -81,7 +97,7 @@ fn count(text: &str) -> (usize, usize) {
         }
         pos = end;
     }
-    (lines, h2)
+    h2
 }
 
 #[cfg(test)]
@@ -101,7 +117,10 @@ mod tests {
                     h2 += 1;
                 }
             }
-            proptest::prop_assert_eq!(super::count(&text), (lines, h2));
+            proptest::prop_assert_eq!((super::line_count(&text), super::sections(&text)), (lines, h2));
+            for n in 0..8 {
+                proptest::prop_assert!(super::may_have_sections(&text, n) || h2 < n, "{n}");
+            }
         }
     }
 
