@@ -1,9 +1,9 @@
 //! `secret-in-memory` (soft).
 
 use std::ops::Range;
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
-use regex::{Regex, RegexSet};
+use regex::Regex;
 
 use super::{Check, Ctx, Diagnostic, declare_rule};
 
@@ -95,19 +95,22 @@ const PATTERNS: [(&str, &str); 13] = [
     ("a Google API key", r"(?-u:\b)AIza[0-9A-Za-z_-]{35}(?-u:\b)"),
 ];
 
-static SET: LazyLock<RegexSet> =
-    LazyLock::new(|| RegexSet::new(PATTERNS.iter().map(|p| p.1)).expect("valid regexes"));
-static EACH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    PATTERNS
-        .iter()
-        .map(|p| Regex::new(p.1).expect("valid regex"))
-        .collect()
-});
+/// Each pattern, built when first needed: most libraries need the AWS secret key's alone (for
+/// a long token run), or none. The few files where a vendor pattern can match are searched
+/// with each in turn (each finds its literal prefix many bytes at a time), not with a
+/// `RegexSet` of them all first: building that set took 0.7 ms, as long as building all 13
+/// patterns alone, for the 4 files of the 20,000-file library that needed it.
+static EACH: [OnceLock<Regex>; PATTERNS.len()] = [const { OnceLock::new() }; PATTERNS.len()];
+
+/// Pattern `k` of [`PATTERNS`].
+fn each(k: usize) -> &'static Regex {
+    EACH[k].get_or_init(|| Regex::new(PATTERNS[k].1).expect("valid regex"))
+}
 
 /// `(byte range, kind)` of every secret in `text`.
 pub(super) fn find(text: &str) -> Vec<(Range<usize>, &'static str)> {
     let scan = scan::scan(text);
-    let vendor = scan.vendor || (scan.long_run && EACH[AWS_SECRET].is_match(text));
+    let vendor = scan.vendor || (scan.long_run && each(AWS_SECRET).is_match(text));
     find_on(text, vendor, &scan.lines)
 }
 
@@ -120,8 +123,8 @@ fn find_on(
 ) -> Vec<(Range<usize>, &'static str)> {
     let mut out = Vec::new();
     if vendor {
-        for k in SET.matches(text).iter() {
-            out.extend(EACH[k].find_iter(text).map(|m| (m.range(), PATTERNS[k].0)));
+        for (k, (kind, _)) in PATTERNS.iter().enumerate() {
+            out.extend(each(k).find_iter(text).map(|m| (m.range(), *kind)));
         }
     }
     for (range, kind) in plaintext::find(text, lines) {
