@@ -69,13 +69,16 @@ impl Signature {
             /// The token ids of the text, reused from call to call on a thread.
             static IDS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
         }
-        IDS.with_borrow_mut(|ids| {
-            ids.clear();
-            for part in parts {
-                each_token_id(part, |id| ids.push(id));
-            }
-            Signature::of_ids(ids)
-        })
+        // Taken out of the thread's slot while it fills: pushed to in place, its length and
+        // end were loaded from and stored to thread-local memory at every token.
+        let mut ids = IDS.with_borrow_mut(std::mem::take);
+        ids.clear();
+        for part in parts {
+            each_token_id(part, |id| ids.push(id));
+        }
+        let signature = Signature::of_ids(&ids);
+        IDS.set(ids);
+        signature
     }
 
     /// The signature of a token id sequence. Tokens first, shingles after: two tight loops run
