@@ -7,6 +7,7 @@
 //! A snapshot can also be built from texts in memory ([`Library::from_texts`]) or from another
 //! one with some files replaced ([`Library::with`], how `tier` proves a plan before writing).
 
+mod heap;
 mod keyed;
 mod order;
 mod wiki;
@@ -178,6 +179,7 @@ impl Library {
         signatures: bool,
     ) -> Result<Library, LoadError> {
         let cap = config.audit.max_file_bytes;
+        heap::grow_in_large_steps();
         // The folder, open once: each file is opened relative to it.
         let dir = std::fs::OpenOptions::new()
             .read(true)
