@@ -11,20 +11,22 @@
 //! costs memory only when it is touched, and the main thread's `brk` heap grows by the same
 //! step (no page of it touched either).
 
+/// glibc's `HEAP_MAX_SIZE` on 64-bit targets (`2 * DEFAULT_MMAP_THRESHOLD_MAX`): the size of a
+/// thread's arena, which is aligned to it, and the most it is grown by at once.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const ARENA: usize = 64 << 20;
+
 /// Sets glibc's `M_TOP_PAD` to an arena's whole size, once per process, before the reading
 /// threads' arenas are made (rayon's pool starts with the first load). Elsewhere, nothing.
 pub(super) fn grow_in_large_steps() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
-        /// glibc's `HEAP_MAX_SIZE` on 64-bit targets (`2 * DEFAULT_MMAP_THRESHOLD_MAX`): the
-        /// most a thread's arena is grown by at once.
-        const ARENA: libc::c_int = 64 << 20;
         static ONCE: std::sync::Once = std::sync::Once::new();
         ONCE.call_once(|| {
             // SAFETY: `mallopt` only sets a malloc parameter (under the main arena's lock);
             // any thread may call it at any time.
             unsafe {
-                libc::mallopt(libc::M_TOP_PAD, ARENA);
+                libc::mallopt(libc::M_TOP_PAD, ARENA as libc::c_int);
             }
         });
     }
@@ -44,7 +46,6 @@ pub(super) fn grow_in_large_steps() {
 pub(super) fn advise_huge_pages() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
-        const ARENA: usize = 64 << 20;
         thread_local! {
             static DONE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
         }
