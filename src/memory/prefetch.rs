@@ -27,8 +27,9 @@ pub(crate) fn keys_after(files: &[Arc<MemFile>], k: usize) {
     }
 }
 
-/// A file's path, role and content (where its text, frontmatter and links are).
-fn structure(f: &MemFile) {
+/// A file's path, role and content (where its text, frontmatter and links are): what every
+/// pass over the files reads first.
+pub(crate) fn structure(f: &MemFile) {
     ask(std::ptr::from_ref(&f.rel));
     ask(std::ptr::from_ref(&f.role));
     ask(std::ptr::from_ref(&f.content));

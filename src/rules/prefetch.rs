@@ -9,20 +9,19 @@
 
 use crate::memory::library::Library;
 use crate::memory::meta::Meta;
-use crate::memory::prefetch::{AHEAD, ask};
+use crate::memory::prefetch::{AHEAD, ask, structure};
 
 /// How much of a text is asked for (the hardware prefetcher follows a longer one).
 const TEXT: usize = 2048;
 
-/// Asks for the parts of `lib.files[i + AHEAD]` every file rule reads first (its role and
-/// content; [`AHEAD`] files ahead), and what `lib.files[i + AHEAD / 2]`'s structure points to,
+/// Asks for the structure of `lib.files[i + AHEAD]` (its path, role and content, which every
+/// file rule reads first), and what `lib.files[i + AHEAD / 2]`'s structure points to,
 /// once it has arrived: the start of its text, its frontmatter's strings (each its own
 /// allocation, which `missing-field` and `stale-entry` read first) and its path (copied into
 /// each of its findings).
 pub(super) fn files_after(lib: &Library, i: usize) {
     if let Some(f) = lib.files.get(i + AHEAD) {
-        ask(std::ptr::from_ref(&f.role));
-        ask(std::ptr::from_ref(&f.content));
+        structure(f);
     }
     let Some(f) = lib.files.get(i + AHEAD / 2) else {
         return;
@@ -49,12 +48,11 @@ fn meta_strings(m: &Meta) {
     }
 }
 
-/// What `missing-modified`'s pass over every file reads of `lib.files[i + AHEAD]` (its role
-/// and content) and, once that has arrived, of `lib.files[i + AHEAD / 2]` (its `modified`).
+/// What `missing-modified`'s pass over every file reads of `lib.files[i + AHEAD]` (its
+/// structure) and, once that has arrived, of `lib.files[i + AHEAD / 2]` (its `modified`).
 pub(super) fn modified_after(lib: &Library, i: usize) {
     if let Some(f) = lib.files.get(i + AHEAD) {
-        ask(std::ptr::from_ref(&f.role));
-        ask(std::ptr::from_ref(&f.content));
+        structure(f);
     }
     if let Some(m) = lib.files.get(i + AHEAD / 2).and_then(|f| f.meta())
         && let Some(s) = &m.modified
