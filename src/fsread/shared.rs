@@ -2,12 +2,10 @@
 //! buffer the thread's other reads share, instead of an allocation of its own.
 //!
 //! Why: a library of 20,000 files is ~30 MB of text held at once. Read file by file into
-//! allocations of their own, that memory comes from the allocator's heap, which grows a page at a
-//! time (an `mprotect` and a page fault for every 4 KiB, with the other reading thread waiting on
-//! the same address-space lock). A large buffer asked for with [`libc::MADV_HUGEPAGE`] is
-//! faulted in 2 MiB at a time instead: 15 faults for what took 7,000. Small reads (a hook's
-//! handful of files) never get one: a thread's first buffer is small and not advised, since
-//! clearing a whole huge page costs more than a few small faults.
+//! allocations of their own, that memory comes from the allocator's heap, an allocation (and
+//! its header) per file; here a thread's reads fill a buffer of [`LATER`] bytes after another.
+//! No huge pages are asked for: see `memory::library::heap` for why (they cost more than they
+//! save when the audit runs once after a pause on a virtual machine).
 
 use std::cell::RefCell;
 
@@ -46,39 +44,10 @@ pub(super) fn read_into<E>(
     })
 }
 
-/// A new buffer for a read of `want` bytes: [`FIRST`] for a thread's first, [`LATER`] (advised
-/// for huge pages) after.
+/// A new buffer for a read of `want` bytes: [`FIRST`] for a thread's first, [`LATER`] after.
 fn fresh(want: usize, first: bool) -> BytesMut {
-    let size = want.max(if first { FIRST } else { LATER });
-    let mut buf = BytesMut::with_capacity(size);
-    if size >= LATER {
-        advise_huge_pages(buf.spare_capacity_mut());
-    }
-    buf
+    BytesMut::with_capacity(want.max(if first { FIRST } else { LATER }))
 }
-
-/// Asks the kernel to back `region` with transparent huge pages where it can (the 2 MiB-aligned
-/// stretches of its pages). Only advice: where huge pages are off or unavailable, nothing
-/// changes. The start is rounded down to its page: a large allocation starts a few bytes past
-/// a 2 MiB boundary (after the allocator's header), and leaving that page out would cost the
-/// whole first huge page.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(region: &mut [std::mem::MaybeUninit<u8>]) {
-    let page = 4096;
-    let start = region.as_mut_ptr() as usize / page * page;
-    let end = (region.as_mut_ptr() as usize + region.len()) / page * page;
-    if end > start {
-        // SAFETY: `[start, end)` is mapped memory: `region`'s pages (the first shared at most
-        // with the allocator's header). MADV_HUGEPAGE changes how the kernel backs them, never
-        // what they hold.
-        unsafe {
-            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: &mut [std::mem::MaybeUninit<u8>]) {}
 
 #[cfg(test)]
 mod tests {

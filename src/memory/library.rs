@@ -140,9 +140,6 @@ pub struct Library {
 /// Files read per job while the walk goes on (a job per file would cost more in scheduling
 /// than a small file costs to read).
 const READ_BATCH: usize = 64;
-/// Batches after which a load is large enough for its reading threads' heaps to be backed
-/// with huge pages ([`heap::advise_huge_pages`]): 1,024 files.
-const LARGE_AFTER: usize = 16;
 
 impl Library {
     /// Finds `ccmem.toml`, then scans and reads `root` (files larger than `[audit]
@@ -194,14 +191,8 @@ impl Library {
         let read = std::sync::Mutex::new(Vec::new());
         let walked = rayon::scope(|s| {
             let (dir, read) = (&dir, &read);
-            let mut batches = 0;
             fsread::md_files_batched(root, READ_BATCH, &mut |batch| {
-                batches += 1;
-                let large = batches > LARGE_AFTER;
                 s.spawn(move |_| {
-                    if large {
-                        heap::advise_huge_pages();
-                    }
                     let batch: Vec<(PathHead, Arc<MemFile>)> = (batch.into_iter())
                         .map(|e| {
                             let head = PathHead::of(&e.rel);

@@ -10,6 +10,15 @@
 //! writable whole at once: 10 `mprotect`s for the same load. Only address space: a page still
 //! costs memory only when it is touched, and the main thread's `brk` heap grows by the same
 //! step (no page of it touched either).
+//!
+//! No huge pages are asked for, here or for the text buffers (`fsread::shared`). They made the
+//! audit of the 20,000-file library ~5% faster when it ran again and again (hyperfine's loop,
+//! where each run reuses the pages the last one freed), but ~35% slower when it ran once after
+//! a pause, the way people and CI run it: on a virtual machine whose balloon reports free
+//! memory to its host (virtio-balloon free page reporting, in 2 MiB blocks), a huge page handed
+//! out after the pause must first be faulted in again by the host. Median of 8 such runs each,
+//! 2.5 s apart: 275 ms with the advice on the reading threads' arenas and text buffers, 180 ms
+//! without. Touching 80 MiB after a pause took 0.18-0.34 s in huge pages, 0.04-0.08 s in small.
 
 /// glibc's `HEAP_MAX_SIZE` on 64-bit targets (`2 * DEFAULT_MMAP_THRESHOLD_MAX`): the size of a
 /// thread's arena, which is aligned to it, and the most it is grown by at once.
@@ -29,37 +38,5 @@ pub(super) fn grow_in_large_steps() {
                 libc::mallopt(libc::M_TOP_PAD, ARENA as libc::c_int);
             }
         });
-    }
-}
-
-/// Asks the kernel to back the calling thread's glibc arena with transparent huge pages, once
-/// per thread: what glibc's `glibc.malloc.hugetlb=1` tunable does for an arena it makes, which
-/// a program cannot set for itself once started. A reading thread's arena (made whole by
-/// [`grow_in_large_steps`]) then takes a page fault per 2 MiB of a large library's `MemFile`s,
-/// frontmatter strings and links instead of one per 4 KiB. Called only once a load has proved
-/// large: for a hook's few files, clearing a huge page costs more than a few small faults.
-///
-/// A thread's arena is one heap of `ARENA` bytes aligned to its size (glibc's `heap_for_ptr`),
-/// so the heap of a fresh small allocation is found by rounding its address down. Only advice:
-/// where the thread uses the main arena, or huge pages are off, the kernel's advice on that
-/// range changes how memory is backed, never what it holds.
-pub(super) fn advise_huge_pages() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        thread_local! {
-            static DONE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-        }
-        if DONE.replace(true) {
-            return;
-        }
-        let probe = Box::new(0u64);
-        let heap = (&raw const *probe) as usize & !(ARENA - 1);
-        // SAFETY: madvise only reads its arguments; MADV_HUGEPAGE on a range changes how the
-        // kernel backs its mapped pages, never their contents, and fails harmlessly on a
-        // range that is not mapped.
-        unsafe {
-            libc::madvise(heap as *mut libc::c_void, ARENA, libc::MADV_HUGEPAGE);
-        }
-        drop(probe);
     }
 }
