@@ -8,6 +8,7 @@
 //! save when the audit runs once after a pause on a virtual machine).
 
 use std::cell::RefCell;
+use std::mem::MaybeUninit;
 
 use bytes::{Bytes, BytesMut};
 
@@ -44,6 +45,38 @@ pub(super) fn read_into<E>(
     })
 }
 
+/// The least room a read into the room left ([`read_into_room`]) is given: with less, the
+/// thread's buffer is replaced by a fresh one first (the room left over, at most this, unused).
+const LEAST_ROOM: usize = 64 * 1024;
+
+/// Reads with `read` into the room left in the thread's buffer, at most `max` bytes, without
+/// zeroing it first, and returns the bytes `read` says it wrote, as a span of that buffer, with
+/// the room it was given: for a file whose size is not known, a read that comes back short of
+/// the room has read all of it. The room is at least `max.min(LEAST_ROOM)` (a fresh buffer
+/// when less is left).
+pub(super) fn read_into_room<E>(
+    max: usize,
+    read: impl FnOnce(&mut [MaybeUninit<u8>]) -> Result<usize, E>,
+) -> Result<(Bytes, usize), E> {
+    BUFFER.with_borrow_mut(|(buf, had_one)| {
+        debug_assert!(buf.is_empty());
+        let least = max.min(LEAST_ROOM);
+        if buf.capacity() < least {
+            *buf = fresh(least, !*had_one);
+            *had_one = true;
+        }
+        let room = buf.capacity().min(max);
+        let got = read(&mut buf.spare_capacity_mut()[..room]);
+        let n = *got.as_ref().unwrap_or(&0);
+        assert!(n <= room, "a read wrote more than it was given");
+        // SAFETY: `read` initialised the first `n` bytes of the room (it says so, and `n` is
+        // within the room).
+        unsafe { buf.set_len(n) };
+        let bytes = buf.split().freeze();
+        got.map(|_| (bytes, room))
+    })
+}
+
 /// A new buffer for a read of `want` bytes: [`FIRST`] for a thread's first, [`LATER`] after.
 fn fresh(want: usize, first: bool) -> BytesMut {
     BytesMut::with_capacity(want.max(if first { FIRST } else { LATER }))
@@ -76,6 +109,35 @@ mod tests {
         })
         .unwrap();
         assert_eq!((c.len(), &a[..], &b[..]), (big, &b"abc"[..], &b"de"[..]));
+    }
+
+    #[test]
+    fn reads_into_the_room_left_are_spans_of_the_same_buffer() {
+        let write = |text: &'static [u8]| {
+            move |b: &mut [MaybeUninit<u8>]| {
+                for (d, s) in b.iter_mut().zip(text) {
+                    d.write(*s);
+                }
+                Ok::<_, ()>(text.len().min(b.len()))
+            }
+        };
+        let (a, room_a) = read_into_room(1 << 20, write(b"abc")).unwrap();
+        let (b, room_b) = read_into_room(1 << 20, write(b"de")).unwrap();
+        assert_eq!((&a[..], &b[..]), (&b"abc"[..], &b"de"[..]));
+        assert_eq!(a.as_ptr().wrapping_add(3), b.as_ptr());
+        // The room is what is left of the buffer, capped by `max`, and never below the least
+        // room (a fresh buffer then).
+        assert_eq!(room_a, room_b + 3);
+        assert!(room_b >= LEAST_ROOM);
+        let (c, room_c) = read_into_room(2, write(b"xyz")).unwrap();
+        assert_eq!((&c[..], room_c), (&b"xy"[..], 2));
+        // A failed read keeps nothing.
+        assert_eq!(
+            read_into_room::<&str>(8, |_| Err("boom")).unwrap_err(),
+            "boom"
+        );
+        let (d, _) = read_into_room(8, write(b"next")).unwrap();
+        assert_eq!(&d[..], b"next");
     }
 
     #[test]

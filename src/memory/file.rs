@@ -9,7 +9,7 @@ use jiff::Timestamp;
 
 use super::meta::{self, Parsed};
 use super::similar::{self, Sketch};
-use crate::fsread::{self, Unread};
+use crate::fsread::{self, Stat, Unread};
 use crate::text::links::{LineScanner, Link};
 
 mod text;
@@ -109,6 +109,26 @@ pub enum Content {
     Unread(Unreadable),
 }
 
+/// What [`MemFile::read`] finds beside the text and its parse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Extras {
+    /// The sketch of the file's near-duplicate signature ([`MemFile::sketch`]).
+    pub sketch: bool,
+    /// The time and mode of every file. Without, only of a file whose frontmatter has no
+    /// `modified` date (the one use of a file time in the audit, `stale-entry`'s, is there), and
+    /// the others are read without an `fstat` when they can be ([`fsread::Stat`]).
+    pub stat_all: bool,
+}
+
+impl Extras {
+    /// What every command but the audit needs: every file's time and mode (`tier` gives new
+    /// files the library's usual mode), no sketch.
+    pub const ALL_STATS: Extras = Extras {
+        sketch: false,
+        stat_all: true,
+    };
+}
+
 /// One `.md` file of the library.
 #[derive(Debug, Clone)]
 pub struct MemFile {
@@ -122,9 +142,10 @@ pub struct MemFile {
     pub content: Content,
     /// The directory entry is a symbolic link.
     pub symlink: bool,
-    /// Modification time of the file read (`None` when it was not read).
+    /// Modification time of the file read (`None` when it was not read, or when it was read
+    /// without [`Extras::stat_all`] and its frontmatter has a `modified` date).
     pub mtime: Option<Timestamp>,
-    /// Permission bits of the file read (`None` when it was not read).
+    /// Permission bits of the file read (`None` where [`MemFile::mtime`] is).
     pub mode: Option<u32>,
     /// The sketch of [`similar::of_memory`] of the file, found as it was read when the load
     /// was asked for it (see [`MemFile::sketch`]).
@@ -134,26 +155,29 @@ pub struct MemFile {
 impl MemFile {
     /// Reads and parses the file at `root/rel`, reading at most `cap` bytes (one open, one
     /// `fstat`, one read; no `stat` first when the walk saw a regular file, and that open
-    /// relative to `dir`, the root folder open, when given). With `signature`, the sketch
-    /// of its near-duplicate signature is found too, while its text is still in the cache from the
-    /// decoding (found later, by the audit's rule, every file's text had to be fetched again
-    /// from memory).
+    /// relative to `dir`, the root folder open, when given; no `fstat` either where `extras`
+    /// does not need it). With [`Extras::sketch`], the sketch of its near-duplicate signature is
+    /// found too, while its text is still in the cache from the decoding (found later, by the
+    /// audit's rule, every file's text had to be fetched again from memory).
     pub fn read(
         root: &Path,
         dir: Option<&File>,
         rel: String,
         symlink: bool,
         cap: u64,
-        signature: bool,
+        extras: Extras,
     ) -> MemFile {
         let path = root.join(&rel);
         let read = match dir {
             // A regular file of the listing, opened relative to the open root folder.
-            Some(dir) if !symlink => fsread::read_regular_at(dir, Path::new(&rel), cap),
-            _ => fsread::read_with_meta(&path, cap, !symlink).map(|(b, m)| (b.into(), m)),
+            Some(dir) if !symlink => {
+                fsread::read_regular_at(dir, Path::new(&rel), cap, extras.stat_all)
+            }
+            _ => fsread::read_with_meta(&path, cap, !symlink)
+                .map(|(b, m)| (b.into(), Stat::Known(m))),
         };
-        let (content, meta) = match read {
-            Ok((bytes, meta)) => (decode(bytes), Some(meta)),
+        let (content, stat) = match read {
+            Ok((bytes, stat)) => (decode(bytes), Some(stat)),
             Err(Unread::TooLarge(n)) => (
                 Content::Unread(Unreadable::Io(format!(
                     "too large ({n} bytes; the audit reads at most {cap})"
@@ -162,22 +186,29 @@ impl MemFile {
             ),
             Err(e) => (Content::Unread(Unreadable::Io(e.to_string())), None),
         };
-        let mtime = meta
-            .as_ref()
-            .and_then(|m| m.modified().ok())
-            .and_then(|t| Timestamp::try_from(t).ok());
-        let mode = meta.map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o7777);
         let mut file = MemFile {
             role: role_for(&rel),
             rel,
             path,
             content,
             symlink,
-            mtime,
-            mode,
+            mtime: None,
+            mode: None,
             sketch: None,
         };
-        if signature {
+        let meta = match stat {
+            Some(Stat::Known(meta)) => Some(meta),
+            Some(unasked) if file.modified().is_none() => unasked.metadata(),
+            _ => None,
+        };
+        if let Some(meta) = meta {
+            file.mtime = meta
+                .modified()
+                .ok()
+                .and_then(|t| Timestamp::try_from(t).ok());
+            file.mode = Some(std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o7777);
+        }
+        if extras.sketch {
             file.sketch = similar::of_memory(&file).map(|s| s.sketch());
         }
         file

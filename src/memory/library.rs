@@ -23,7 +23,7 @@ use keyed::{ByName, ByRel, Keyed, Run};
 use order::PathHead;
 use wiki::wiki_key;
 
-use super::file::{MemFile, Role, role_of};
+use super::file::{Extras, MemFile, Role, role_of};
 use super::meta::KindAt;
 use super::pending::{self, Pending};
 use super::spec::{Detected, Spec};
@@ -156,27 +156,31 @@ impl Library {
         config: Config,
         home: Option<&Path>,
     ) -> Result<Library, LoadError> {
-        Library::read(root, config, home, false)
+        Library::read(root, config, home, Extras::ALL_STATS)
     }
 
     /// [`Library::load_configured`] for the audit: when its `near-duplicate` rule is enabled,
     /// the sketch of each memory's signature is found as its file is read
-    /// ([`MemFile::sketch`]), a cost the other commands do not pay.
+    /// ([`MemFile::sketch`]), a cost the other commands do not pay; and a file's time and mode
+    /// are taken only where its frontmatter has no `modified` date (see [`Extras::stat_all`]).
     pub fn load_for_audit(
         root: &Path,
         config: Config,
         home: Option<&Path>,
     ) -> Result<Library, LoadError> {
-        let signatures = config.audit.enabled("near-duplicate");
-        Library::read(root, config, home, signatures)
+        let extras = Extras {
+            sketch: config.audit.enabled("near-duplicate"),
+            stat_all: false,
+        };
+        Library::read(root, config, home, extras)
     }
 
-    /// [`Library::load_configured`], finding each memory's signature when `signatures`.
+    /// [`Library::load_configured`], finding what `extras` asks for as each file is read.
     fn read(
         root: &Path,
         config: Config,
         home: Option<&Path>,
-        signatures: bool,
+        extras: Extras,
     ) -> Result<Library, LoadError> {
         let cap = config.audit.max_file_bytes;
         heap::grow_in_large_steps();
@@ -196,14 +200,8 @@ impl Library {
                     let batch: Vec<(PathHead, Arc<MemFile>)> = (batch.into_iter())
                         .map(|e| {
                             let head = PathHead::of(&e.rel);
-                            let f = MemFile::read(
-                                root,
-                                dir.as_ref(),
-                                e.rel,
-                                e.symlink,
-                                cap,
-                                signatures,
-                            );
+                            let f =
+                                MemFile::read(root, dir.as_ref(), e.rel, e.symlink, cap, extras);
                             (head, Arc::new(f))
                         })
                         .collect();

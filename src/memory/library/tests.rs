@@ -286,3 +286,37 @@ proptest::proptest! {
         proptest::prop_assert_eq!(derived(&after), derived(&fresh));
     }
 }
+
+#[test]
+fn the_audits_load_takes_file_times_only_where_no_modified_date_is_written() {
+    let files = [
+        (
+            "user_dated.md",
+            "---\nname: a\nmodified: 2026-01-02\n---\nx\n",
+        ),
+        ("user_junk.md", "---\nname: b\nmodified: soon\n---\nx\n"),
+        ("user_none.md", "---\nname: c\n---\nx\n"),
+        ("MEMORY.md", "- [a](user_dated.md)\n"),
+    ];
+    let (dir, all) = lib(&files);
+    let config = Config::find(dir.path(), None).unwrap();
+    let audit = Library::load_for_audit(dir.path(), config, None).unwrap();
+    fn timed(lib: &Library) -> Vec<&str> {
+        (lib.files.iter())
+            .filter(|f| f.mtime.is_some() && f.mode.is_some())
+            .map(|f| f.rel.as_str())
+            .collect()
+    }
+    assert_eq!(
+        timed(&all),
+        ["MEMORY.md", "user_dated.md", "user_junk.md", "user_none.md"]
+    );
+    assert_eq!(timed(&audit), ["MEMORY.md", "user_junk.md", "user_none.md"]);
+    // The texts are the same either way.
+    let texts = |lib: &Library| -> Vec<String> {
+        (lib.files.iter())
+            .map(|f| f.text().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(texts(&all), texts(&audit));
+}
