@@ -3,7 +3,10 @@
 //!
 //! Why: a library of 20,000 files is ~30 MB of text held at once. Read file by file into
 //! allocations of their own, that memory comes from the allocator's heap, an allocation (and
-//! its header) per file; here a thread's reads fill a buffer of [`LATER`] bytes after another.
+//! its header) per file; here a thread's reads fill one buffer of [`LATER`] bytes, then the
+//! next. A read whose file size is known is zeroed first ([`read_into`]); one whose size is not
+//! is read into the room left as it is ([`read_into_room`]).
+//!
 //! No huge pages are asked for: see `memory::library::heap` for why (they cost more than they
 //! save when the audit runs once after a pause on a virtual machine).
 
