@@ -177,8 +177,9 @@ impl Stat {
 /// less than the room of has been read whole (a regular file's read comes back short only at
 /// its end), and its size, type and times are not asked; only an empty file (as a FIFO also
 /// reads), one as large as the room or larger than `limit` goes the way of
-/// [`read_opened_shared`], from an `fstat`. A `fstat` is a tenth of the system time of reading
-/// a small file: on the 20,000-file benchmark library it was ~20 ms of CPU.
+/// [`read_opened_shared`], from an `fstat`. An `fstat` is about a tenth of the system time of
+/// opening and reading a small file: ~10 ms of CPU on the 20,000-file benchmark library
+/// (`scripts/bench/readall.c` with one added, side by side).
 fn read_unsized_shared(file: File, limit: u64) -> Result<(Bytes, Stat), Unread> {
     let max = usize::try_from(limit.saturating_add(1)).unwrap_or(usize::MAX);
     let (bytes, room) = shared::read_into_room(max, |b| read_once_uninit(&file, b))?;

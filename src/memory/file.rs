@@ -116,7 +116,7 @@ pub struct Extras {
     pub sketch: bool,
     /// The time and mode of every file. Without, only of a file whose frontmatter has no
     /// `modified` date (the one use of a file time in the audit, `stale-entry`'s, is there), and
-    /// the others are read without an `fstat` when they can be ([`fsread::Stat`]).
+    /// the others are read without an `fstat` when they can be (`fsread::Stat`).
     pub stat_all: bool,
 }
 

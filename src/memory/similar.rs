@@ -129,9 +129,10 @@ impl Signature {
 
 /// The signature two memories are compared by, for the audit's `near-duplicate` and for
 /// `add`'s refusal alike: the file's description and body (`None` for MEMORY.md, hubs and files
-/// without text). The audit's load finds it as it reads each file ([`MemFile::signature`]).
+/// without text). The audit's load finds its sketch as it reads each file
+/// ([`MemFile::sketch`]).
 ///
-/// [`MemFile::signature`]: super::file::MemFile::signature
+/// [`MemFile::sketch`]: super::file::MemFile::sketch
 pub fn of_memory(file: &super::file::MemFile) -> Option<Signature> {
     use super::file::Role;
     if matches!(file.role, Role::Index | Role::Hub { .. }) {
