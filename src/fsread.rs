@@ -4,8 +4,8 @@
 //! (directories, FIFOs, sockets, devices), skips files larger than its cap, and only then reads.
 //! We do the same, and open with `O_NONBLOCK` and re-check the opened file, so a path swapped
 //! for a FIFO between the two steps still cannot hang us. At most `limit + 1` bytes are read.
-//! The audit reads a listed regular file without that check where one read shows it whole
-//! ([`Stat`]): the read cannot block either way.
+//! The audit reads a file the listing calls regular without that check where one read shows
+//! it whole ([`Stat`]): the read cannot block either way, and anything else is checked.
 
 use std::fs::{File, Metadata};
 use std::io::{self, Read};
@@ -16,7 +16,7 @@ use bytes::Bytes;
 
 mod shared;
 mod walk;
-pub(crate) use walk::{WalkError, md_files_batched};
+pub(crate) use walk::{MdEntry, WalkError, md_files_batched};
 
 /// Why a path gave no text.
 #[derive(Debug)]
@@ -119,10 +119,11 @@ fn open_and_read_meta(path: &Path, limit: u64) -> Result<(Vec<u8>, Metadata), Un
 /// [`read_with_meta`] of `name`, a regular file (not a link) a directory listing of the folder
 /// `dir` is open on just named: one `openat` relative to that folder, so the kernel resolves
 /// only `name`'s own components instead of the folder's whole path again for each of thousands
-/// of files. The opened file is checked as [`read_with_meta`] checks it. The bytes are a span of
+/// of files. The opened file is checked as [`read_with_meta`] checks it (with `stat`). The bytes are a span of
 /// a buffer the thread's other reads share (`shared`): a library's files are held at once.
 ///
-/// With `stat: false`, the `fstat` is not made unless the read needs it (see [`Stat`]).
+/// With `stat: false` (for a file the listing calls regular), the `fstat` and that check are
+/// made only where the read needs them (see [`Stat`]).
 pub(crate) fn read_regular_at(
     dir: &File,
     name: &Path,
@@ -173,16 +174,25 @@ impl Stat {
 }
 
 /// [`read_opened_shared`] without the `fstat` first, for a file a directory listing just
-/// called regular: one read into the room left in the thread's buffer. A file that read fills
-/// less than the room of has been read whole (a regular file's read comes back short only at
-/// its end), and its size, type and times are not asked; only an empty file (as a FIFO also
-/// reads), one as large as the room or larger than `limit` goes the way of
+/// called regular: one read into the room left in the thread's buffer (at most [`ROOM`]). A
+/// file that read fills less than the room of has been read whole (through the page cache, a
+/// regular file's read comes back short only at its end; a file system that answers short in
+/// the middle of a file would be read short here), and its size, type and times are not
+/// asked. An empty read (an empty file, or a FIFO swapped in), a failed one (`EAGAIN` of a
+/// FIFO with a writer), one that fills its room or passes `limit` goes the way of
 /// [`read_opened_shared`], from an `fstat`. An `fstat` is about a tenth of the system time of
 /// opening and reading a small file: ~10 ms of CPU on the 20,000-file benchmark library
 /// (`scripts/bench/readall.c` with one added, side by side).
 fn read_unsized_shared(file: File, limit: u64) -> Result<(Bytes, Stat), Unread> {
-    let max = usize::try_from(limit.saturating_add(1)).unwrap_or(usize::MAX);
-    let (bytes, room) = shared::read_into_room(max, |b| read_once_uninit(&file, b))?;
+    let max = usize::try_from(limit.saturating_add(1)).map_or(ROOM, |m| m.min(ROOM));
+    let (bytes, room) = match shared::read_into_room(max, |b| read_once_uninit(&file, b)) {
+        Ok(read) => read,
+        Err(e) => {
+            // What the file is says more than the read's error (`not a regular file (FIFO)`).
+            check_opened(&file, limit)?;
+            return Err(e);
+        }
+    };
     if !bytes.is_empty() && bytes.len() < room {
         return Ok((bytes, Stat::Unasked(file)));
     }
@@ -191,6 +201,10 @@ fn read_unsized_shared(file: File, limit: u64) -> Result<(Bytes, Stat), Unread> 
     let bytes = read_rest(file, limit, usize::MAX, bytes.to_vec())?;
     Ok((bytes.into(), Stat::Known(opened)))
 }
+
+/// The most [`read_unsized_shared`] reads before it asks the file's size: a file larger than
+/// this (or than the cap) is checked first, not read into the buffer for nothing.
+const ROOM: usize = 256 * 1024;
 
 /// [`read_once`] into memory not initialised yet: one `read(2)` (retried when interrupted),
 /// which writes at most `buf.len()` bytes and says how many.
@@ -412,6 +426,13 @@ mod tests {
         assert!(matches!(read("empty", 100), Ok((b, Stat::Known(_))) if b.is_empty()));
         let fifo = std::ffi::CString::new(dir.path().join("fifo").to_str().unwrap()).unwrap();
         assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        assert!(matches!(read("fifo", 100), Err(Unread::NotRegular("FIFO"))));
+        // With a writer and nothing written, the read fails (`EAGAIN`): still a FIFO.
+        let _writer = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(dir.path().join("fifo"))
+            .unwrap();
         assert!(matches!(read("fifo", 100), Err(Unread::NotRegular("FIFO"))));
         // A read that filled its room goes on to the end, on a fresh thread (a first buffer).
         let (bytes, stat) = std::thread::scope(|s| s.spawn(|| read("big", 1 << 20)).join())

@@ -28,6 +28,9 @@ pub(crate) struct MdEntry {
     pub rel: String,
     /// The directory entry is a symbolic link (its target is read through it).
     pub symlink: bool,
+    /// The directory entry says a regular file (its type from the listing, no `stat`): not a
+    /// FIFO, device or socket, unless one was swapped in since.
+    pub regular: bool,
 }
 
 /// Every `*.md` below `root`, sorted by relative path, plus the folders that could not be
@@ -138,6 +141,7 @@ fn walk(
                     format!("{prefix}{name}")
                 },
                 symlink: kind.as_ref().is_ok_and(|k| k.is_symlink()),
+                regular: kind.as_ref().is_ok_and(|k| k.is_file()),
             }),
             (None, _) => {}
         }

@@ -109,7 +109,7 @@ pub enum Content {
     Unread(Unreadable),
 }
 
-/// What [`MemFile::read`] finds beside the text and its parse.
+/// What `MemFile::read` finds beside the text and its parse.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Extras {
     /// The sketch of the file's near-duplicate signature ([`MemFile::sketch`]).
@@ -121,8 +121,7 @@ pub struct Extras {
 }
 
 impl Extras {
-    /// What every command but the audit needs: every file's time and mode (`tier` gives new
-    /// files the library's usual mode), no sketch.
+    /// What every command but the audit gets: every file's time and mode, no sketch.
     pub const ALL_STATS: Extras = Extras {
         sketch: false,
         stat_all: true,
@@ -142,8 +141,8 @@ pub struct MemFile {
     pub content: Content,
     /// The directory entry is a symbolic link.
     pub symlink: bool,
-    /// Modification time of the file read (`None` when it was not read, or when it was read
-    /// without [`Extras::stat_all`] and its frontmatter has a `modified` date).
+    /// Modification time of the file read (`None` when it was not read; may be `None` when it
+    /// was read without [`Extras::stat_all`] and its frontmatter has a `modified` date).
     pub mtime: Option<Timestamp>,
     /// Permission bits of the file read (`None` where [`MemFile::mtime`] is).
     pub mode: Option<u32>,
@@ -159,19 +158,25 @@ impl MemFile {
     /// does not need it). With [`Extras::sketch`], the sketch of its near-duplicate signature is
     /// found too, while its text is still in the cache from the decoding (found later, by the
     /// audit's rule, every file's text had to be fetched again from memory).
-    pub fn read(
+    pub(crate) fn read(
         root: &Path,
         dir: Option<&File>,
-        rel: String,
-        symlink: bool,
+        entry: fsread::MdEntry,
         cap: u64,
         extras: Extras,
     ) -> MemFile {
+        let fsread::MdEntry {
+            rel,
+            symlink,
+            regular,
+        } = entry;
         let path = root.join(&rel);
         let read = match dir {
-            // A regular file of the listing, opened relative to the open root folder.
+            // A file of the listing, opened relative to the open root folder (and, where the
+            // listing says it is regular, not `fstat`ed unless `extras` needs it).
             Some(dir) if !symlink => {
-                fsread::read_regular_at(dir, Path::new(&rel), cap, extras.stat_all)
+                let stat = extras.stat_all || !regular;
+                fsread::read_regular_at(dir, Path::new(&rel), cap, stat)
             }
             _ => fsread::read_with_meta(&path, cap, !symlink)
                 .map(|(b, m)| (b.into(), Stat::Known(m))),
@@ -202,11 +207,8 @@ impl MemFile {
             _ => None,
         };
         if let Some(meta) = meta {
-            file.mtime = meta
-                .modified()
-                .ok()
-                .and_then(|t| Timestamp::try_from(t).ok());
-            file.mode = Some(std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o7777);
+            file.mtime = mtime_of(&meta);
+            file.mode = Some(mode_of(&meta));
         }
         if extras.sketch {
             file.sketch = similar::of_memory(&file).map(|s| s.sketch());
@@ -312,6 +314,18 @@ impl MemFile {
             None => 1,
         }
     }
+}
+
+/// A file's modification time, when it has one jiff can hold.
+pub(super) fn mtime_of(meta: &std::fs::Metadata) -> Option<Timestamp> {
+    meta.modified()
+        .ok()
+        .and_then(|t| Timestamp::try_from(t).ok())
+}
+
+/// A file's permission bits.
+pub(super) fn mode_of(meta: &std::fs::Metadata) -> u32 {
+    std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o7777
 }
 
 /// The role of a file at `rel`: only the top-level `MEMORY.md` is the index.

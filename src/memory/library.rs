@@ -200,8 +200,7 @@ impl Library {
                     let batch: Vec<(PathHead, Arc<MemFile>)> = (batch.into_iter())
                         .map(|e| {
                             let head = PathHead::of(&e.rel);
-                            let f =
-                                MemFile::read(root, dir.as_ref(), e.rel, e.symlink, cap, extras);
+                            let f = MemFile::read(root, dir.as_ref(), e, cap, extras);
                             (head, Arc::new(f))
                         })
                         .collect();
@@ -644,6 +643,13 @@ fn restore(root: &Path, files: &mut Vec<Arc<MemFile>>, restored: pending::Restor
                 let old = &files[k];
                 let mut new = MemFile::from_bytes(root, name, bytes);
                 (new.symlink, new.mode, new.mtime) = (old.symlink, old.mode, old.mtime);
+                // The audit's load took no time of a file on disk with a `modified` date; the
+                // text recovery leaves may have none.
+                if new.mtime.is_none() && new.modified().is_none() {
+                    let meta = std::fs::metadata(&old.path).ok();
+                    new.mtime = meta.as_ref().and_then(super::file::mtime_of);
+                    new.mode = meta.as_ref().map(super::file::mode_of);
+                }
                 files[k] = Arc::new(new);
             }
             (Err(k), Some(bytes)) => {

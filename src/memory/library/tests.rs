@@ -320,3 +320,28 @@ fn the_audits_load_takes_file_times_only_where_no_modified_date_is_written() {
     };
     assert_eq!(texts(&all), texts(&audit));
 }
+
+#[test]
+fn the_audits_load_refuses_a_fifo_whose_writer_has_written() {
+    use std::io::Write as _;
+    let (dir, _) = lib(&[("MEMORY.md", "- [a](user_a.md)\n")]);
+    let fifo = dir.path().join("user_a.md");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let mut writer = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&fifo)
+        .unwrap();
+    writer
+        .write_all(b"---\nname: a\n---\nnot a memory\n")
+        .unwrap();
+    let config = Config::find(dir.path(), None).unwrap();
+    let audit = Library::load_for_audit(dir.path(), config, None).unwrap();
+    let f = audit.file("user_a.md").unwrap();
+    assert!(
+        matches!(&f.content, super::super::file::Content::Unread(super::super::file::Unreadable::Io(e)) if e.contains("FIFO")),
+        "{:?}",
+        f.content
+    );
+}
