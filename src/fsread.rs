@@ -198,7 +198,7 @@ fn read_unsized_shared(file: File, limit: u64) -> Result<(Bytes, Stat), Unread> 
     }
     let opened = check_opened(&file, limit)?;
     // Read on to the end: the read filled all the room it had, so nothing says it got all.
-    let bytes = read_rest(file, limit, usize::MAX, bytes.to_vec())?;
+    let bytes = read_on(file, limit, bytes.to_vec())?;
     Ok((bytes.into(), Stat::Known(opened)))
 }
 
@@ -236,13 +236,18 @@ fn read_opened_shared(file: File, limit: u64) -> Result<(Bytes, Metadata), Unrea
 }
 
 /// The file's bytes, at most `limit`, read as one read of `size + 1` bytes where `size` (its
-/// `fstat` size) is right.
+/// `fstat` size) is right. A regular file that answers that read with exactly its `fstat` size
+/// is at its end: the usual probe read that returns 0 is saved. Anything else (an empty-looking
+/// procfs file, a file that grew or shrank) reads on to the end ([`read_on`]).
 fn read_sized(file: File, limit: u64, size: u64) -> Result<Vec<u8>, Unread> {
     let want = size.min(limit) as usize;
     let mut bytes = vec![0; want + 1];
     let n = read_once(&file, &mut bytes)?;
     bytes.truncate(n);
-    read_rest(file, limit, want, bytes)
+    if n == want && want > 0 {
+        return Ok(bytes);
+    }
+    read_on(file, limit, bytes)
 }
 
 /// [`read_sized`] into the thread's shared buffer.
@@ -252,7 +257,7 @@ fn read_sized_shared(file: File, limit: u64, size: u64) -> Result<Bytes, Unread>
     if n == want && want > 0 {
         return Ok(bytes);
     }
-    Ok(read_rest(file, limit, want, bytes.to_vec())?.into())
+    Ok(read_on(file, limit, bytes.to_vec())?.into())
 }
 
 /// The opened file's metadata, when it is a regular file of at most `limit` bytes.
@@ -278,15 +283,9 @@ fn read_once(mut file: &File, buf: &mut [u8]) -> Result<usize, Unread> {
     }
 }
 
-/// The whole file, given `bytes`, what a first read of `want + 1` bytes (`want` the `fstat`
-/// size, capped) returned.
-fn read_rest(file: File, limit: u64, want: usize, mut bytes: Vec<u8>) -> Result<Vec<u8>, Unread> {
-    // A regular file that answers a read of `size + 1` bytes with exactly its `fstat` size is at
-    // its end: the usual probe read that returns 0 is saved. Anything else (an empty-looking
-    // procfs file, a file that grew or shrank) reads on to the end, capped.
-    if bytes.len() == want && want > 0 {
-        return Ok(bytes);
-    }
+/// The whole file, given `bytes`, what a first read returned that does not show the end: read
+/// on to the end, capped.
+fn read_on(file: File, limit: u64, mut bytes: Vec<u8>) -> Result<Vec<u8>, Unread> {
     file.take(limit + 1 - bytes.len() as u64)
         .read_to_end(&mut bytes)
         .map_err(Unread::Unreadable)?;
