@@ -63,7 +63,7 @@ fn bench(c: &mut Criterion) {
 }
 
 /// The `near-duplicate` rule's two halves on the 20,000-file library: the signature of every
-/// memory (one thread), then the LSH pairing of their sketches (on the thread pool).
+/// memory (one thread), then the LSH clustering of the signatures (on the thread pool).
 fn near_duplicate(c: &mut Criterion) {
     let Some(dir) = corpus("L") else { return };
     let lib = Library::load(&dir, &LoadOptions::default()).expect("library loads");
@@ -76,13 +76,10 @@ fn near_duplicate(c: &mut Criterion) {
             .collect::<Vec<_>>()
     };
     group.bench_function("signatures-20000-files", |b| b.iter(signatures));
-    let sketches: Vec<Option<similar::Sketch>> = (signatures().iter())
-        .map(|s| s.as_ref().map(similar::Signature::sketch))
-        .collect();
-    let sketches: Vec<Option<&similar::Sketch>> = sketches.iter().map(Option::as_ref).collect();
-    let whole = |i: usize| similar::of_memory(&lib.files[i]);
-    group.bench_function("pairs-20000-files", |b| {
-        b.iter(|| similar::pairs(&sketches, 0.8, whole))
+    let sigs = signatures();
+    let sigs: Vec<Option<&similar::Signature>> = sigs.iter().map(Option::as_ref).collect();
+    group.bench_function("clusters-20000-files", |b| {
+        b.iter(|| similar::clusters(&sigs, 0.8))
     });
     group.finish();
 }

@@ -21,7 +21,7 @@ fn loader(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 let session = ccmem::load::load_session(&env);
-                ccmem::render::reminder::startup(&session.entries)
+                ccmem::load::reminder::startup(&session.entries)
             })
         },
     );

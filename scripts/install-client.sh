@@ -2,7 +2,7 @@
 # Installs the pinned Claude Code client that ccmem models, OUTSIDE the repository, and prints
 # the path of its binary on stdout (the only thing printed there).
 #
-#   scripts/install-client.sh [VERSION]        (default: the version in src/env.rs)
+#   scripts/install-client.sh [VERSION]        (default: the version in src/constants.rs)
 #
 # Cache folder: $CCMEM_CLIENT_CACHE, else $XDG_CACHE_HOME/ccmem/client, else ~/.cache/ccmem/client.
 # A cached, working binary of the right version is reused without touching the network.
@@ -11,8 +11,9 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-version="${1:-$(sed -n 's/^pub const CLIENT_VERSION: &str = "\(.*\)";$/\1/p' "$here/src/env.rs")}"
-[ -n "$version" ] || { echo "install-client: cannot read CLIENT_VERSION from src/env.rs" >&2; exit 2; }
+# The version is the body of the `client_version!` macro there (the one definition).
+version="${1:-$(sed -n '/^macro_rules! client_version {/,/^}/s/^ *"\([0-9][0-9.]*\)"$/\1/p' "$here/src/constants.rs")}"
+[ -n "$version" ] || { echo "install-client: cannot read client_version! from src/constants.rs" >&2; exit 2; }
 package="@anthropic-ai/claude-code-linux-x64"
 
 cache="${CCMEM_CLIENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ccmem/client}"

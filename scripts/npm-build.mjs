@@ -7,8 +7,13 @@
 //   node scripts/npm-build.mjs [--binary target/release/ccmem] [--platform linux-x64] [--out target/npm]
 //
 // Writes OUT/ccmem/ and OUT/cli-PLATFORM/ and packs both there (`npm pack`): OUT/ccmem-V.tgz and
-// OUT/ccmem-cli-PLATFORM-V.tgz. This machine builds linux-x64 only; the other platforms' binaries
-// are built on their own machines with this same script (--binary, --platform).
+// OUT/ccmem-cli-PLATFORM-V.tgz. This machine builds linux-x64, and win32-x64 with mingw-w64
+// (`cargo build --release --target x86_64-pc-windows-gnu`); the macOS binaries need Apple's
+// linker and SDK and are built on a Mac with this same script (--binary, --platform).
+//
+// A binary is run (`--version`) before it is packed, so a stale one is never published; one built
+// for another operating system cannot be run here, so its format (ELF, PE, Mach-O) and the
+// version string compiled into it are checked instead, and the script says so.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -43,10 +48,33 @@ if (!(pkgName in main.optionalDependencies)) {
   fail(`${opts.platform} is not one of ${Object.keys(main.optionalDependencies).join(", ")}`);
 }
 const [os, cpu] = opts.platform.split("-");
+const exe = os === "win32" ? "ccmem.exe" : "ccmem";
 
 // Never pack a stale binary: it must say the version it is packed as.
-const said = execFileSync(opts.binary, ["--version"], { encoding: "utf8" }).trim();
-if (said !== `ccmem ${version}`) fail(`${opts.binary} --version says "${said}", not "ccmem ${version}"`);
+if (os === process.platform) {
+  const said = execFileSync(opts.binary, ["--version"], { encoding: "utf8" }).trim();
+  // `--version` goes on to name the client model and the platform: "ccmem 0.1.0 (models …)".
+  if (said !== `ccmem ${version}` && !said.startsWith(`ccmem ${version} (`)) {
+    fail(`${opts.binary} --version says "${said}", not "ccmem ${version} (…)"`);
+  }
+} else {
+  const bytes = fs.readFileSync(opts.binary);
+  const magic = bytes.subarray(0, 4);
+  const format = {
+    linux: magic.equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46])),
+    win32: magic.subarray(0, 2).equals(Buffer.from("MZ")),
+    darwin: [0xfeedfacf, 0xcffaedfe].includes(magic.readUInt32BE(0)),
+  }[os];
+  if (!format) fail(`${opts.binary} is not a ${os} executable`);
+  // The version clap prints is CARGO_PKG_VERSION, compiled in as its own string.
+  if (!bytes.includes(Buffer.from(`${version}`)) || !bytes.includes(Buffer.from("ccmem"))) {
+    fail(`${opts.binary} holds no "ccmem" and "${version}": not this version's build`);
+  }
+  console.error(
+    `npm-build: ${opts.binary} is built for ${os}, not this machine: its format and version ` +
+      "string were checked, it was not run",
+  );
+}
 
 const out = resolve(opts.out);
 const mainDir = join(out, "ccmem");
@@ -64,7 +92,7 @@ const platform = {
   description: `The ccmem binary for ${opts.platform} (installed by the \`ccmem\` package)`,
   license: main.license,
   repository: main.repository,
-  files: ["ccmem", "README.md", "LICENSE"],
+  files: [exe, "README.md", "LICENSE"],
   os: [os],
   cpu: [cpu],
   ...(os === "linux" ? { libc: ["glibc"] } : {}),
@@ -76,8 +104,8 @@ fs.writeFileSync(
   `# ${pkgName}\n\nThe \`ccmem\` binary for ${opts.platform}. Install \`ccmem\` instead ` +
     "(`npm i -g ccmem`): it depends on this package and runs the binary.\n",
 );
-fs.copyFileSync(opts.binary, join(platDir, "ccmem"));
-fs.chmodSync(join(platDir, "ccmem"), 0o755);
+fs.copyFileSync(opts.binary, join(platDir, exe));
+fs.chmodSync(join(platDir, exe), 0o755);
 
 for (const dir of [platDir, mainDir]) {
   const packed = execFileSync("npm", ["pack", "--pack-destination", out], {

@@ -83,8 +83,8 @@ pub(crate) fn find_indexes(path: &Path) -> std::io::Result<Vec<PathBuf>> {
             return Ok(vec![candidate]);
         }
     }
-    let base = if path.join("projects").is_dir() {
-        path.join("projects")
+    let base = if path.join(crate::constants::PROJECTS_DIR).is_dir() {
+        path.join(crate::constants::PROJECTS_DIR)
     } else {
         path.to_path_buf()
     };

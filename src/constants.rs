@@ -11,6 +11,71 @@
 //! A value is added here when a second module would otherwise type it again; the module that
 //! copies the client function keeps the logic and documents the quirk.
 
+// ---- The client (see `env` for what it sees at run time) ---------------------------------------
+
+/// The client version ccmem models, as a macro for the places that need a literal
+/// (`concat!` in clap's help text); everywhere else, [`CLIENT_VERSION`].
+macro_rules! client_version {
+    () => {
+        "2.1.332"
+    };
+}
+pub(crate) use client_version;
+
+/// The client version this model reproduces.
+pub const CLIENT_VERSION: &str = client_version!();
+
+// ---- Names the client reads (SPEC-instructions §2, §7, §8; SPEC-automemory §2) ---------------
+//
+// Exact case: the client matches these names as written (`claude.md` is ignored,
+// SPEC-instructions §2). Each name is written once, in a macro, so that the paths made of two
+// of them are constants too.
+
+macro_rules! claude_md {
+    () => {
+        "CLAUDE.md"
+    };
+}
+macro_rules! claude_dir {
+    () => {
+        ".claude"
+    };
+}
+macro_rules! rules_dir {
+    () => {
+        "rules"
+    };
+}
+
+/// The project instruction file, in each ancestor and in its `.claude/` folder, the user's in
+/// the config folder and the managed one (SPEC-instructions §2 items 1–3).
+pub const CLAUDE_MD: &str = claude_md!();
+/// The private project instruction file beside it, not checked in (SPEC-instructions §2 item 4).
+pub const CLAUDE_LOCAL_MD: &str = "CLAUDE.local.md";
+/// The instruction file of other agents, read when no CLAUDE.md is beside it
+/// (SPEC-instructions §8).
+pub const AGENTS_MD: &str = "AGENTS.md";
+/// The folder of a project's client files: `.claude/CLAUDE.md`, `rules/`, settings, agents.
+pub const CLAUDE_DIR: &str = claude_dir!();
+/// The rules folder inside [`CLAUDE_DIR`] and the config folder (SPEC-instructions §7).
+pub const RULES_DIR: &str = rules_dir!();
+/// [`CLAUDE_MD`] inside [`CLAUDE_DIR`], relative to a project folder.
+pub const CLAUDE_DIR_CLAUDE_MD: &str = concat!(claude_dir!(), "/", claude_md!());
+/// [`RULES_DIR`] inside [`CLAUDE_DIR`], relative to a project (or the managed) folder.
+pub const CLAUDE_DIR_RULES: &str = concat!(claude_dir!(), "/", rules_dir!());
+/// The settings file of the user (in the config folder) and of a project (in its
+/// [`CLAUDE_DIR`]): `userSettings`, `projectSettings`.
+pub const SETTINGS_FILE: &str = "settings.json";
+/// A project's private settings file, in its [`CLAUDE_DIR`] (`localSettings`).
+pub const LOCAL_SETTINGS_FILE: &str = "settings.local.json";
+/// The managed policy file in the managed folder (`policySettings`, `tyt`).
+pub const MANAGED_SETTINGS_FILE: &str = "managed-settings.json";
+/// The folder of managed policy drop-ins beside it (`tyt`).
+pub const MANAGED_SETTINGS_DIR: &str = "managed-settings.d";
+/// The folder of per-project state under the config folder: `projects/<slug>/`
+/// (SPEC-automemory §2).
+pub const PROJECTS_DIR: &str = "projects";
+
 // ---- Auto memory: the index (SPEC-automemory §0, §7, §12) ------------------------------------
 
 /// The index file name, exact case (`sy` / `OI`, SPEC-automemory §0).
@@ -70,6 +135,9 @@ pub const SLUG_MAX_UTF16: usize = 200;
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 /// Imports of depth ≥ this are dropped: four hops load (`lfs`, SPEC-instructions §5, §13).
 pub const MAX_IMPORT_DEPTH: usize = 5;
+/// The @import hops that load, as messages word the depth limit: one fewer than the depth at
+/// which imports are dropped.
+pub const MAX_IMPORT_HOPS: usize = MAX_IMPORT_DEPTH - 1;
 /// Most patterns one rule `paths:` value may brace-expand to (`ku`, SPEC-instructions §13).
 pub const BRACE_BUDGET_RESULTS: i64 = 1_000;
 /// Most UTF-16 units one rule `paths:` value may brace-expand to (`Ru`, SPEC-instructions §13).
@@ -155,6 +223,55 @@ pub const TARGET_LINES: usize = 120;
 /// UTF-16 units `tier` slims MEMORY.md to (see [`TARGET_LINES`]).
 pub const TARGET_UTF16: usize = 16_000;
 
+// ---- Limits in words -------------------------------------------------------------------------
+//
+// A message that names a limit prints it from its constant through these, so the words cannot
+// drift from the value: `{MAX_FILE_SIZE}` is "4 MiB", `{}` of `Count(INDEX_MAX_UTF16)` "25,000".
+
+/// A size in bytes as a message words a limit: a whole number of MiB as `4 MiB`, else
+/// `N bytes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bytes(pub u64);
+
+impl std::fmt::Display for Bytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const MIB: u64 = 1024 * 1024;
+        match self.0 {
+            n if n >= MIB && n.is_multiple_of(MIB) => write!(f, "{} MiB", n / MIB),
+            n => write!(f, "{n} bytes"),
+        }
+    }
+}
+
+/// A count with a comma every three digits, as the client's `toLocaleString` writes it:
+/// `12345` → `12,345`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Count(pub usize);
+
+impl std::fmt::Display for Count {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let digits = self.0.to_string();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                f.write_str(",")?;
+            }
+            write!(f, "{c}")?;
+        }
+        Ok(())
+    }
+}
+
+/// `n` things in words, grouped as [`Count`] and in the singular for one: `1 file`,
+/// `2 files`, `12,345 lines`.
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{} {}", Count(n), if n == 1 { one } else { many })
+}
+
+/// [`MAX_FILE_BYTES`] in words: `4 MiB`.
+pub const MAX_FILE_SIZE: Bytes = Bytes(MAX_FILE_BYTES);
+/// [`INDEX_MAX_UTF16`] in words: `25,000`.
+pub const INDEX_MAX_UTF16_WORDS: Count = Count(INDEX_MAX_UTF16);
+
 // The derived limits follow the client's formulas, and the margins sit below the limits they
 // guard: checked by the compiler.
 const _: () = {
@@ -177,5 +294,22 @@ mod tests {
         let target = |n: usize| (n as f64 * INDEX_TARGET_FRACTION).floor() as usize;
         assert_eq!(BACKFILL_MAX_LINES, target(INDEX_MAX_LINES));
         assert_eq!(BACKFILL_MAX_UTF16, target(INDEX_MAX_UTF16));
+    }
+
+    #[test]
+    fn limits_are_worded_from_their_values() {
+        assert_eq!(MAX_FILE_SIZE.to_string(), "4 MiB");
+        assert_eq!(Bytes(MAX_SETTINGS_BYTES).to_string(), "2 MiB");
+        assert_eq!(Bytes(MAX_FILE_BYTES + 1).to_string(), "4194305 bytes");
+        assert_eq!(Bytes(512).to_string(), "512 bytes");
+        assert_eq!(INDEX_MAX_UTF16_WORDS.to_string(), "25,000");
+        for (n, words) in [
+            (0, "0"),
+            (999, "999"),
+            (1000, "1,000"),
+            (1234567, "1,234,567"),
+        ] {
+            assert_eq!(Count(n).to_string(), words);
+        }
     }
 }

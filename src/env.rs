@@ -1,6 +1,13 @@
-//! What the simulated client would see when it starts: its working directory (as a real path,
-//! the way `process.cwd()` reports it), `HOME`, the environment switches, and the command-line
-//! flags that change loading.
+//! What the simulated client would see when it starts: its platform, its working directory (as
+//! a real path, the way `process.cwd()` reports it), its home folder, the environment switches,
+//! and the command-line flags that change loading.
+//!
+//! The platform is the host's (WSL told apart from Linux the client's way), or the one
+//! `CCMEM_PLATFORM` names (`linux`, `macos`, `windows`, `wsl`): the rules of another platform
+//! then apply to this machine's files, as the client's own helpers take a platform argument.
+//! What differs by platform here: the home folder (`USERPROFILE` on Windows), the managed folder
+//! (`pr()`), the config folder's `path.join`, and the working directory's form (NFC on macOS,
+//! without Rust's `\\?\` prefix on Windows).
 //!
 //! The process environment is read once, in `cli::main`, into a [`ProcessEnv`]: variables
 //! decoded lossily (a byte that is not UTF-8 becomes U+FFFD, as node's `process.env` decodes
@@ -18,12 +25,21 @@ use std::path::{Path, PathBuf};
 
 use unicode_normalization::UnicodeNormalization;
 
-/// The client version this model reproduces.
-pub const CLIENT_VERSION: &str = "2.1.332";
+use crate::platform::Platform;
+use crate::text::path;
 
-/// Where the managed-policy folder lives on Linux. Tests point it elsewhere with
-/// `CCMEM_MANAGED_DIR` (the client itself has no override in this version).
-pub const DEFAULT_MANAGED_DIR: &str = "/etc/claude-code";
+mod own_vars;
+pub use own_vars::Dropped;
+
+/// The client version this model reproduces (defined in `constants`).
+pub use crate::constants::CLIENT_VERSION;
+
+/// The variable that chooses the platform model (`linux`, `macos`, `windows`, `wsl`).
+pub const PLATFORM_VAR: &str = "CCMEM_PLATFORM";
+
+/// The variable that points the managed-policy folder elsewhere (tests; the client itself has
+/// no override in this version: `oya()` returns undefined).
+pub const MANAGED_DIR_VAR: &str = "CCMEM_MANAGED_DIR";
 
 /// Client flags that change what loads (same names as the client's own flags).
 #[derive(Debug, Clone, Default)]
@@ -45,34 +61,49 @@ pub struct ClientFlags {
 /// A snapshot of everything the client would read from its process environment.
 #[derive(Debug, Clone)]
 pub struct ClientEnv {
-    /// The real path of the start directory (symlinks resolved; `$PWD` is ignored).
+    /// The platform model: whose rules apply.
+    pub platform: Platform,
+    /// The platform this machine is (the model's when `CCMEM_PLATFORM` is unset).
+    pub host: Platform,
+    /// The real path of the start directory (symlinks resolved; `$PWD` is ignored), in the
+    /// platform's form (NFC on macOS, no `\\?\` on Windows).
     pub cwd: PathBuf,
-    /// `$HOME` (what node's `os.homedir()` returns).
+    /// What node's `os.homedir()` returns: `$HOME`, on Windows `%USERPROFILE%`.
     pub home: PathBuf,
     /// The managed-policy folder.
     pub managed_dir: PathBuf,
     /// Client flags.
     pub flags: ClientFlags,
     vars: BTreeMap<String, String>,
+    /// [`ClientEnv::config_dir`], found once (a load asks for it at every rules folder).
+    config: PathBuf,
 }
 
 impl ClientEnv {
-    /// Builds an environment from explicit parts (`cwd` must already be a real path).
+    /// Builds an environment from explicit parts (`cwd` must already be a real path). The
+    /// platform is `CCMEM_PLATFORM`'s (an unknown name counts as unset: [`ProcessEnv`] refuses
+    /// it first), else the host's.
     pub fn new(cwd: PathBuf, vars: BTreeMap<String, String>, flags: ClientFlags) -> Self {
-        let home = vars
-            .get("HOME")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from("/"));
+        let host = host_platform(&vars);
+        let platform = vars
+            .get(PLATFORM_VAR)
+            .and_then(|v| Platform::from_name(v))
+            .unwrap_or(host);
+        let home = home_of(platform, &vars);
         let managed_dir = vars
-            .get("CCMEM_MANAGED_DIR")
+            .get(MANAGED_DIR_VAR)
             .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from(DEFAULT_MANAGED_DIR));
+            .unwrap_or_else(|| PathBuf::from(platform.managed_dir()));
+        let config = config_dir_of(platform, &home, vars.get("CLAUDE_CONFIG_DIR"));
         Self {
-            cwd,
+            platform,
+            host,
+            cwd: client_cwd(platform, cwd),
             home,
             managed_dir,
             flags,
             vars,
+            config,
         }
     }
 
@@ -97,26 +128,20 @@ impl ClientEnv {
     }
 
     /// The config home: `CLAUDE_CONFIG_DIR` verbatim when set (even relative or empty),
-    /// else `$HOME/.claude`; NFC-normalized as the client does.
+    /// else `path.join(homedir(), ".claude")`; NFC-normalized as the client does on every
+    /// platform (`rt`, chunk-8q1xh8ej).
     pub fn config_dir(&self) -> PathBuf {
-        let raw = match self.var("CLAUDE_CONFIG_DIR") {
-            Some(dir) => dir.to_owned(),
-            None => self.home.join(".claude").to_string_lossy().into_owned(),
-        };
-        if raw.is_ascii() {
-            // ASCII is already NFC (and this runs for every rule folder of a load).
-            return PathBuf::from(raw);
-        }
-        PathBuf::from(raw.nfc().collect::<String>())
+        self.config.clone()
     }
 
     /// The client's global config file (`.claude.json`): inside `CLAUDE_CONFIG_DIR` when set,
     /// else `$HOME/.claude.json`.
     pub fn global_config_path(&self) -> PathBuf {
-        match self.var("CLAUDE_CONFIG_DIR") {
-            Some(dir) => Path::new(dir).join(".claude.json"),
-            None => self.home.join(".claude.json"),
-        }
+        let dir = match self.var("CLAUDE_CONFIG_DIR") {
+            Some(dir) => dir.to_owned(),
+            None => self.home.to_string_lossy().into_owned(),
+        };
+        PathBuf::from(path::join(self.platform, &[&dir, ".claude.json"]))
     }
 
     /// True when the whole instruction block is off (`--bare`, `CLAUDE_CODE_SIMPLE`,
@@ -147,6 +172,8 @@ pub struct ProcessEnv {
     /// Resolved when first asked ([`ProcessEnv::exe`]): only `hook install` needs it, and its
     /// `readlink` of every component of the path cost every other command start-up time.
     exe: std::sync::OnceLock<Option<PathBuf>>,
+    /// `CCMEM_*` variables a settings file's `env` set, left out of `vars` (`own_vars`).
+    dropped: Vec<Dropped>,
 }
 
 impl ProcessEnv {
@@ -154,7 +181,7 @@ impl ProcessEnv {
     /// not UTF-8 is decoded lossily, a vanished working directory is kept as an error that
     /// [`ProcessEnv::cwd`] reports when a command needs it.
     pub fn read() -> Self {
-        let vars = std::env::vars_os()
+        let mut vars = std::env::vars_os()
             .map(|(k, v)| (owned_lossy(k), owned_lossy(v)))
             .collect();
         // Linux's getcwd(2) already answers with the real path, as the client's `process.cwd()`
@@ -162,11 +189,19 @@ impl ProcessEnv {
         let cwd = std::env::current_dir();
         #[cfg(not(target_os = "linux"))]
         let cwd = cwd.and_then(|c| c.canonicalize());
+        let dropped = own_vars::drop_settings_set(&mut vars, cwd.as_deref().ok());
         Self {
             vars,
             cwd: cwd.map_err(|e| e.to_string()),
             exe: std::sync::OnceLock::new(),
+            dropped,
         }
+    }
+
+    /// The `CCMEM_*` variables left out because a settings file's `env` set them (the caller
+    /// says so on stderr).
+    pub fn dropped(&self) -> &[Dropped] {
+        &self.dropped
     }
 
     /// An environment from explicit parts (tests; `cwd` must already be a real path).
@@ -175,6 +210,7 @@ impl ProcessEnv {
             vars,
             cwd: Ok(cwd),
             exe: std::sync::OnceLock::from(None),
+            dropped: Vec::new(),
         }
     }
 
@@ -206,8 +242,23 @@ impl ProcessEnv {
             .map_err(|e| anyhow::anyhow!("cannot read the current directory: {e}"))
     }
 
+    /// The platform model `CCMEM_PLATFORM` chooses, else the host's; an unknown name is an
+    /// error naming the ones there are.
+    pub fn platform(&self) -> anyhow::Result<Platform> {
+        match self.var(PLATFORM_VAR) {
+            None => Ok(host_platform(&self.vars)),
+            Some(name) => Platform::from_name(name).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{PLATFORM_VAR}={name:?} names no platform model: use linux, macos, windows \
+                     or wsl"
+                )
+            }),
+        }
+    }
+
     /// The client environment of a client started in the working directory with `flags`.
     pub fn client_env(&self, flags: ClientFlags) -> anyhow::Result<ClientEnv> {
+        self.platform()?;
         Ok(ClientEnv::new(
             self.cwd()?.to_owned(),
             self.vars.clone(),
@@ -219,6 +270,7 @@ impl ProcessEnv {
     /// working directory), resolved to its real path as the client's `process.cwd()` reports
     /// it.
     pub fn client_env_in(&self, dir: &str) -> anyhow::Result<ClientEnv> {
+        self.platform()?;
         let dir = if dir.is_empty() {
             self.cwd()?.to_owned()
         } else {
@@ -235,6 +287,111 @@ impl ProcessEnv {
             self.vars.clone(),
             ClientFlags::default(),
         ))
+    }
+}
+
+/// The platform model this process runs, for `ccmem --version`: `CCMEM_PLATFORM`'s when it
+/// names one (said so), else the host's; an unknown name is said too (commands then refuse it).
+pub fn platform_in_use() -> String {
+    let vars: BTreeMap<String, String> = ["CCMEM_PLATFORM", "WSL_DISTRO_NAME", "WSL_INTEROP"]
+        .into_iter()
+        .filter_map(|k| Some((k.to_owned(), owned_lossy(std::env::var_os(k)?))))
+        .collect();
+    match vars.get(PLATFORM_VAR) {
+        None => format!("{} (the host)", host_platform(&vars)),
+        Some(v) => match Platform::from_name(v) {
+            Some(p) => format!("{p} (from {PLATFORM_VAR})"),
+            None => format!(
+                "{} (the host; {PLATFORM_VAR}={v:?} names no platform model)",
+                host_platform(&vars)
+            ),
+        },
+    }
+}
+
+/// The host's platform as the client tells it (`getPlatform`, chunk-84t780nh): on a Linux
+/// build, WSL when `WSL_DISTRO_NAME` or `WSL_INTEROP` is set (non-empty), else when
+/// `/proc/version` (lower-cased) holds `microsoft` or `wsl` (`kAn`). The file is read once per
+/// process.
+pub fn host_platform(vars: &BTreeMap<String, String>) -> Platform {
+    let compiled = Platform::compiled();
+    if compiled != Platform::Linux {
+        return compiled;
+    }
+    let wsl_var = ["WSL_DISTRO_NAME", "WSL_INTEROP"]
+        .iter()
+        .any(|k| vars.get(*k).is_some_and(|v| !v.is_empty()));
+    if wsl_var || proc_version_says_wsl() {
+        Platform::Wsl
+    } else {
+        Platform::Linux
+    }
+}
+
+fn proc_version_says_wsl() -> bool {
+    static WSL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *WSL.get_or_init(|| {
+        // One read: the kernel's one line fits (this runs at every start on Linux).
+        let mut buf = [0u8; 512];
+        let n = std::fs::File::open("/proc/version").and_then(|mut f| {
+            use std::io::Read;
+            f.read(&mut buf)
+        });
+        n.is_ok_and(|n| is_wsl_kernel(&String::from_utf8_lossy(&buf[..n])))
+    })
+}
+
+/// `kAn`: a kernel string (`/proc/version`) of WSL.
+fn is_wsl_kernel(version: &str) -> bool {
+    let v = version.to_lowercase();
+    v.contains("microsoft") || v.contains("wsl")
+}
+
+/// [`ClientEnv::config_dir`] of these parts.
+fn config_dir_of(platform: Platform, home: &Path, config_var: Option<&String>) -> PathBuf {
+    let raw = match config_var {
+        Some(dir) => dir.clone(),
+        None => path::join(
+            platform,
+            &[&home.to_string_lossy(), crate::constants::CLAUDE_DIR],
+        ),
+    };
+    if raw.is_ascii() {
+        return PathBuf::from(raw); // ASCII is already NFC
+    }
+    PathBuf::from(raw.nfc().collect::<String>())
+}
+
+/// node's `os.homedir()`: `$HOME` (libuv's `uv_os_homedir` on Unix), `%USERPROFILE%` on
+/// Windows, where `HOME` is ignored. Without the variable libuv asks the system (the password
+/// database, the profile folder); ccmem falls back to `/` (to `HOME`, then `C:\` on Windows).
+fn home_of(platform: Platform, vars: &BTreeMap<String, String>) -> PathBuf {
+    let get = |k: &str| vars.get(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if platform.is_windows() {
+        get("USERPROFILE")
+            .or_else(|| get("HOME"))
+            .unwrap_or_else(|| PathBuf::from("C:\\"))
+    } else {
+        vars.get("HOME")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("/"))
+    }
+}
+
+/// The working directory as the client stores it (`Ct`, chunk-kpsx6rkm): NFC-normalized on
+/// macOS (so an NFD folder name is printed, slugged and compared in NFC), Rust's verbatim
+/// `\\?\` prefix dropped on Windows (the client's `process.cwd()` never has it).
+fn client_cwd(platform: Platform, cwd: PathBuf) -> PathBuf {
+    match platform {
+        Platform::Macos => match cwd.to_str() {
+            Some(s) if !s.is_ascii() => PathBuf::from(s.nfc().collect::<String>()),
+            _ => cwd,
+        },
+        Platform::Windows => match cwd.to_str() {
+            Some(s) => PathBuf::from(path::strip_verbatim(s).into_owned()),
+            None => cwd,
+        },
+        Platform::Linux | Platform::Wsl => cwd,
     }
 }
 
@@ -265,9 +422,73 @@ pub fn cache_dir(vars: &BTreeMap<String, String>) -> Option<PathBuf> {
     }
 }
 
+/// What a search of `PATH` for a program found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PathHit {
+    /// The first executable of that name in an absolute entry: an absolute path.
+    pub found: Option<PathBuf>,
+    /// Relative entries (`bin`, `.`, `node_modules/.bin`, an empty one) that were skipped
+    /// although they hold an executable of that name here.
+    pub skipped: Vec<PathBuf>,
+}
+
+/// Finds the program `name` (no `/`) on `path` the way git and Go's `exec.LookPath` do: only in
+/// absolute entries. A relative entry (and an empty one, which means `.`) names a folder of
+/// whatever directory the process happens to run in, often a repository just cloned, whose own
+/// `bin/ccmem` or `node_modules/.bin/claude` would then run; it is skipped, and reported when it
+/// holds such a program, so the caller can say why.
+pub fn find_on_path(path: Option<&str>, name: &str) -> PathHit {
+    let mut hit = PathHit::default();
+    let entries = std::env::split_paths(path.unwrap_or(""));
+    for dir in entries {
+        let candidate = dir.join(name);
+        if !dir.is_absolute() {
+            if is_executable(&candidate) && !hit.skipped.contains(&dir) {
+                hit.skipped.push(dir);
+            }
+            continue;
+        }
+        if hit.found.is_none() && is_executable(&candidate) {
+            hit.found = Some(candidate);
+        }
+    }
+    hit
+}
+
+/// A regular file someone may execute.
+pub fn is_executable(p: &Path) -> bool {
+    crate::sys::is_executable(p)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn path_search_skips_relative_entries() {
+        use std::os::unix::fs::PermissionsExt;
+        let t = tempfile::tempdir().unwrap();
+        let abs = t.path().join("abs");
+        std::fs::create_dir_all(&abs).unwrap();
+        let exe = |p: &Path| {
+            std::fs::write(p, "#!/bin/sh\n").unwrap();
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        };
+        exe(&abs.join("tool"));
+        // A relative entry that holds the program here, wherever the process runs: skipped
+        // and named; the absolute entry after it wins.
+        let rel = Path::new("target/ccmem-path-test-rel");
+        std::fs::create_dir_all(rel).unwrap();
+        exe(&rel.join("tool"));
+        let path = format!("{}::.:{}", rel.display(), abs.display());
+        let hit = find_on_path(Some(&path), "tool");
+        assert_eq!(hit.found, Some(abs.join("tool")));
+        assert_eq!(hit.skipped, vec![rel.to_path_buf()]);
+        let only_relative = find_on_path(Some(&rel.display().to_string()), "tool");
+        assert_eq!(only_relative.found, None);
+        assert_eq!(find_on_path(None, "tool"), PathHit::default());
+        std::fs::remove_dir_all(rel).unwrap();
+    }
 
     fn env(vars: &[(&str, &str)]) -> ClientEnv {
         let vars = vars
@@ -345,5 +566,89 @@ mod tests {
             Some(PathBuf::from("/h/.cache/ccmem"))
         );
         assert_eq!(cache_dir(&vars(&[])), None);
+    }
+
+    #[test]
+    fn the_platform_decides_home_managed_folder_and_cwd_form() {
+        let on = |platform: &str, cwd: &str, vars: &[(&str, &str)]| {
+            let mut vars: BTreeMap<String, String> = vars
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            vars.insert(PLATFORM_VAR.into(), platform.into());
+            ClientEnv::new(PathBuf::from(cwd), vars, ClientFlags::default())
+        };
+        let vars = [("HOME", "/h"), ("USERPROFILE", r"C:\Users\me")];
+        let w = on("windows", r"\\?\C:\Users\me\p", &vars);
+        assert_eq!(w.platform, Platform::Windows);
+        assert_eq!(w.home, PathBuf::from(r"C:\Users\me"), "HOME is ignored");
+        assert_eq!(w.cwd, PathBuf::from(r"C:\Users\me\p"), "no verbatim prefix");
+        assert_eq!(w.managed_dir, PathBuf::from(r"C:\Program Files\ClaudeCode"));
+        assert_eq!(w.config_dir(), PathBuf::from(r"C:\Users\me\.claude"));
+        assert_eq!(
+            w.global_config_path(),
+            PathBuf::from(r"C:\Users\me\.claude.json")
+        );
+        let m = on("macos", "/r/cafe\u{301}", &vars);
+        assert_eq!(m.home, PathBuf::from("/h"));
+        assert_eq!(m.cwd, PathBuf::from("/r/caf\u{e9}"), "NFC");
+        assert_eq!(
+            m.managed_dir,
+            PathBuf::from("/Library/Application Support/ClaudeCode")
+        );
+        let l = on("linux", "/r/cafe\u{301}", &vars);
+        assert_eq!(l.cwd, PathBuf::from("/r/cafe\u{301}"), "byte for byte");
+        assert_eq!(l.managed_dir, PathBuf::from("/etc/claude-code"));
+        // The test folder still wins over the platform's.
+        let t = on("macos", "/r", &[("CCMEM_MANAGED_DIR", "/t/m")]);
+        assert_eq!(t.managed_dir, PathBuf::from("/t/m"));
+    }
+
+    #[test]
+    fn wsl_is_told_from_linux_as_the_client_does() {
+        let vars = |kv: &[(&str, &str)]| {
+            kv.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect::<BTreeMap<_, _>>()
+        };
+        if Platform::compiled() == Platform::Linux && !proc_version_says_wsl() {
+            assert_eq!(host_platform(&vars(&[])), Platform::Linux);
+            assert_eq!(
+                host_platform(&vars(&[("WSL_DISTRO_NAME", "")])),
+                Platform::Linux
+            );
+        }
+        if Platform::compiled() == Platform::Linux {
+            assert_eq!(
+                host_platform(&vars(&[("WSL_INTEROP", "/run/x")])),
+                Platform::Wsl
+            );
+        }
+        assert!(is_wsl_kernel(
+            "Linux version 5.15.90.1-microsoft-standard-WSL2"
+        ));
+        assert!(is_wsl_kernel("linux version 4.4.0-19041-Microsoft"));
+        assert!(!is_wsl_kernel(
+            "Linux version 6.18.44-fc-v1147 (builder@sandboxing)"
+        ));
+    }
+
+    #[test]
+    fn an_unknown_platform_name_is_refused() {
+        let vars = [(PLATFORM_VAR.to_owned(), "darwin".to_owned())].into();
+        let p = ProcessEnv::new(PathBuf::from("/"), vars);
+        let err = p.client_env(ClientFlags::default()).unwrap_err();
+        assert!(
+            err.to_string().contains("linux, macos, windows or wsl"),
+            "{err}"
+        );
+        let ok = ProcessEnv::new(
+            PathBuf::from("/"),
+            [(PLATFORM_VAR.to_owned(), "wsl".to_owned())].into(),
+        );
+        assert_eq!(
+            ok.client_env(ClientFlags::default()).unwrap().platform,
+            Platform::Wsl
+        );
     }
 }

@@ -1,20 +1,26 @@
-//! Reading files the way the client does, without ever blocking or reading too much.
+//! Every read of a user's file: bounded, never blocking, never of anything but a regular file.
 //!
 //! The client `stat`s a path (following symlinks), skips anything that is not a regular file
 //! (directories, FIFOs, sockets, devices), skips files larger than its cap, and only then reads.
-//! We do the same, and open with `O_NONBLOCK` and re-check the opened file, so a path swapped
-//! for a FIFO between the two steps still cannot hang us. At most `limit + 1` bytes are read.
-//! The audit reads a file the listing calls regular without that check where one read shows
-//! it whole ([`Stat`]): the read cannot block either way, and anything else is checked.
+//! We do the same, and open with `O_NONBLOCK` and check the opened file again (`fstat`), so a
+//! path swapped for a FIFO between the two steps still cannot hang us. At most `limit + 1`
+//! bytes are ever read, and a file is read until a read returns 0 (a short read is not its
+//! end: a network or FUSE file system may answer short in the middle of a file).
+//!
+//! - [`read_capped`]: a file by path, at most `limit` bytes (what most readers want).
+//! - [`read_with_meta`]: the same with the opened file's metadata, for a path the caller may
+//!   have seen to be a regular file already (a directory listing, an `lstat`).
+//! - [`read_head`]: the first bytes of a regular file of any size.
+//! - [`read_named`]: a file a person or a record names, refused with words that say why.
+//! - [`read_regular`]: [`read_capped`] for callers that speak `io::Result`.
+//! - [`md_files_batched`]: the one walk of a memory folder.
 
 use std::fs::{File, Metadata};
 use std::io::{self, Read};
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 
-use bytes::Bytes;
+use crate::constants::{Bytes, Count};
 
-mod shared;
 mod walk;
 pub(crate) use walk::{MdEntry, WalkError, md_files_batched};
 
@@ -36,7 +42,7 @@ impl std::fmt::Display for Unread {
         match self {
             Unread::Missing => write!(f, "missing"),
             Unread::NotRegular(kind) => write!(f, "not a regular file ({kind})"),
-            Unread::TooLarge(n) => write!(f, "too large ({n} bytes)"),
+            Unread::TooLarge(n) => write!(f, "too large ({} bytes)", Count(*n as usize)),
             Unread::Unreadable(e) => write!(f, "unreadable: {e}"),
         }
     }
@@ -47,12 +53,8 @@ pub(crate) fn kind_of(meta: &Metadata) -> &'static str {
     let t = meta.file_type();
     if t.is_dir() {
         "directory"
-    } else if t.is_fifo() {
-        "FIFO"
-    } else if t.is_socket() {
-        "socket"
-    } else if t.is_block_device() || t.is_char_device() {
-        "device"
+    } else if let Some(special) = crate::sys::special_kind(&t) {
+        special
     } else if t.is_file() {
         "file"
     } else {
@@ -60,239 +62,108 @@ pub(crate) fn kind_of(meta: &Metadata) -> &'static str {
     }
 }
 
-/// Reads a regular file of at most `limit` bytes (a file of exactly `limit` bytes is read).
+/// Reads a regular file of at most `limit` bytes (a file of exactly `limit` bytes is read),
+/// following links.
 pub(crate) fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
-    let meta = std::fs::metadata(path).map_err(classify)?;
-    if !meta.is_file() {
-        return Err(Unread::NotRegular(kind_of(&meta)));
-    }
-    if meta.len() > limit {
-        return Err(Unread::TooLarge(meta.len()));
-    }
-    open_and_read(path, limit)
+    read_with_meta(path, limit, false).map(|(bytes, _)| bytes)
 }
 
-/// [`read_capped`] for a path an `lstat` just found to be a regular file of `len` bytes: the
-/// `stat` is skipped, the opened file is still re-checked.
-pub(crate) fn read_capped_regular(path: &Path, limit: u64, len: u64) -> Result<Vec<u8>, Unread> {
-    if len > limit {
-        return Err(Unread::TooLarge(len));
-    }
-    open_and_read(path, limit)
-}
-
-fn open_and_read(path: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
-    open_and_read_meta(path, limit).map(|(bytes, _)| bytes)
-}
-
-/// Reads a file of at most `limit` bytes and returns the metadata of the opened file too
-/// (modification time, mode), without a second `stat`. `known_regular`: a directory listing
-/// just said the entry is a regular file (not a link), so the `stat` before opening, which
-/// keeps ccmem from opening a device or FIFO at all, is skipped; the opened file is checked
-/// either way.
+/// [`read_capped`], returning the metadata of the file read too (its time and mode, with no
+/// second `stat`).
+///
+/// `seen_regular`: the caller has just seen the path to be a regular file, not a link (a
+/// directory listing's entry type, an `lstat`), so the `stat` before opening, whose purpose is
+/// never to open a device or FIFO at all, is skipped. The opened file is checked either way.
 pub(crate) fn read_with_meta(
     path: &Path,
     limit: u64,
-    known_regular: bool,
+    seen_regular: bool,
 ) -> Result<(Vec<u8>, Metadata), Unread> {
-    if !known_regular {
+    if !seen_regular {
         let meta = std::fs::metadata(path).map_err(classify)?;
-        if !meta.is_file() {
-            return Err(Unread::NotRegular(kind_of(&meta)));
-        }
-        if meta.len() > limit {
-            return Err(Unread::TooLarge(meta.len()));
-        }
+        check(&meta, limit)?;
     }
-    open_and_read_meta(path, limit)
+    read_opened(open(path)?, limit)
 }
 
-fn open_and_read_meta(path: &Path, limit: u64) -> Result<(Vec<u8>, Metadata), Unread> {
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
+/// Opens `path` for reading without blocking (a FIFO swapped in has no writer to wait for).
+fn open(path: &Path) -> Result<File, Unread> {
+    crate::sys::no_block(std::fs::OpenOptions::new().read(true))
         .open(path)
-        .map_err(classify)?;
-    read_opened(file, limit)
+        .map_err(classify)
 }
 
-/// [`read_with_meta`] of `name`, a regular file (not a link) a directory listing of the folder
-/// `dir` is open on just named: one `openat` relative to that folder, so the kernel resolves
-/// only `name`'s own components instead of the folder's whole path again for each of thousands
-/// of files. The opened file is checked as [`read_with_meta`] checks it (with `stat`). The bytes are a span of
-/// a buffer the thread's other reads share (`shared`): a library's files are held at once.
-///
-/// With `stat: false` (for a file the listing calls regular), the `fstat` and that check are
-/// made only where the read needs them (see [`Stat`]).
-pub(crate) fn read_regular_at(
-    dir: &File,
-    name: &Path,
-    limit: u64,
-    stat: bool,
-) -> Result<(Bytes, Stat), Unread> {
-    use std::os::fd::{AsRawFd, FromRawFd};
-    use std::os::unix::ffi::OsStrExt;
-    let c = std::ffi::CString::new(name.as_os_str().as_bytes())
-        .map_err(|e| Unread::Unreadable(io::Error::new(io::ErrorKind::InvalidInput, e)))?;
-    // SAFETY: `c` is a NUL-terminated path and `dir` an open descriptor, both alive for the call.
-    let fd = unsafe {
-        libc::openat(
-            dir.as_raw_fd(),
-            c.as_ptr(),
-            libc::O_RDONLY | libc::O_NONBLOCK | libc::O_CLOEXEC,
-        )
-    };
-    if fd < 0 {
-        return Err(classify(io::Error::last_os_error()));
-    }
-    // SAFETY: `openat` just returned this descriptor, owned by nothing else.
-    let file = unsafe { File::from_raw_fd(fd) };
-    if stat {
-        read_opened_shared(file, limit).map(|(bytes, meta)| (bytes, Stat::Known(meta)))
-    } else {
-        read_unsized_shared(file, limit)
-    }
-}
-
-/// The metadata of a file [`read_regular_at`] read: taken, or the open file to take it from.
-#[derive(Debug)]
-pub(crate) enum Stat {
-    /// The opened file's metadata.
-    Known(Metadata),
-    /// Not taken: the file, still open (its metadata is one `fstat` away).
-    Unasked(File),
-}
-
-impl Stat {
-    /// The metadata (one `fstat` when it was not taken yet; `None` if that fails).
-    pub(crate) fn metadata(self) -> Option<Metadata> {
-        match self {
-            Stat::Known(meta) => Some(meta),
-            Stat::Unasked(file) => file.metadata().ok(),
-        }
-    }
-}
-
-/// [`read_opened_shared`] without the `fstat` first, for a file a directory listing just
-/// called regular: one read into the room left in the thread's buffer (at most [`ROOM`]). A
-/// file that read fills less than the room of has been read whole (through the page cache, a
-/// regular file's read comes back short only at its end; a file system that answers short in
-/// the middle of a file would be read short here), and its size, type and times are not
-/// asked. An empty read (an empty file, or a FIFO swapped in), a failed one (`EAGAIN` of a
-/// FIFO with a writer), one that fills its room or passes `limit` goes the way of
-/// [`read_opened_shared`], from an `fstat`. An `fstat` is about a tenth of the system time of
-/// opening and reading a small file: ~10 ms of CPU on the 20,000-file benchmark library
-/// (`scripts/bench/readall.c` with one added, side by side).
-fn read_unsized_shared(file: File, limit: u64) -> Result<(Bytes, Stat), Unread> {
-    let max = usize::try_from(limit.saturating_add(1)).map_or(ROOM, |m| m.min(ROOM));
-    let (bytes, room) = match shared::read_into_room(max, |b| read_once_uninit(&file, b)) {
-        Ok(read) => read,
-        Err(e) => {
-            // What the file is says more than the read's error (`not a regular file (FIFO)`).
-            check_opened(&file, limit)?;
-            return Err(e);
-        }
-    };
-    if !bytes.is_empty() && bytes.len() < room {
-        return Ok((bytes, Stat::Unasked(file)));
-    }
-    let opened = check_opened(&file, limit)?;
-    // Read on to the end: the read filled all the room it had, so nothing says it got all.
-    let bytes = read_on(file, limit, bytes.to_vec())?;
-    Ok((bytes.into(), Stat::Known(opened)))
-}
-
-/// The most [`read_unsized_shared`] reads before it asks the file's size: a file larger than
-/// this (or than the cap) is checked first, not read into the buffer for nothing.
-const ROOM: usize = 256 * 1024;
-
-/// [`read_once`] into memory not initialised yet: one `read(2)` (retried when interrupted),
-/// which writes at most `buf.len()` bytes and says how many.
-fn read_once_uninit(file: &File, buf: &mut [std::mem::MaybeUninit<u8>]) -> Result<usize, Unread> {
-    use std::os::fd::AsRawFd;
-    loop {
-        // SAFETY: `buf` is writable memory of `buf.len()` bytes for the whole call, and the
-        // descriptor is open (borrowed from `file`).
-        let n = unsafe { libc::read(file.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
-        if let Ok(n) = usize::try_from(n) {
-            return Ok(n);
-        }
-        let e = io::Error::last_os_error();
-        if e.kind() != io::ErrorKind::Interrupted {
-            return Err(Unread::Unreadable(e));
-        }
-    }
-}
-
+/// An opened file's bytes and metadata, when it is a regular file of at most `limit` bytes.
 fn read_opened(file: File, limit: u64) -> Result<(Vec<u8>, Metadata), Unread> {
-    let opened = check_opened(&file, limit)?;
-    Ok((read_sized(file, limit, opened.len())?, opened))
+    let meta = file.metadata().map_err(Unread::Unreadable)?;
+    check(&meta, limit)?;
+    let bytes = read_to_end_capped(file, meta.len(), limit)?;
+    Ok((bytes, meta))
 }
 
-/// [`read_opened`] into the thread's shared buffer.
-fn read_opened_shared(file: File, limit: u64) -> Result<(Bytes, Metadata), Unread> {
-    let opened = check_opened(&file, limit)?;
-    Ok((read_sized_shared(file, limit, opened.len())?, opened))
-}
-
-/// The file's bytes, at most `limit`, read as one read of `size + 1` bytes where `size` (its
-/// `fstat` size) is right. A regular file that answers that read with exactly its `fstat` size
-/// is at its end: the usual probe read that returns 0 is saved. Anything else (an empty-looking
-/// procfs file, a file that grew or shrank) reads on to the end ([`read_on`]).
-fn read_sized(file: File, limit: u64, size: u64) -> Result<Vec<u8>, Unread> {
-    let want = size.min(limit) as usize;
-    let mut bytes = vec![0; want + 1];
-    let n = read_once(&file, &mut bytes)?;
-    bytes.truncate(n);
-    if n == want && want > 0 {
-        return Ok(bytes);
-    }
-    read_on(file, limit, bytes)
-}
-
-/// [`read_sized`] into the thread's shared buffer.
-fn read_sized_shared(file: File, limit: u64, size: u64) -> Result<Bytes, Unread> {
-    let want = size.min(limit) as usize;
-    let (bytes, n) = shared::read_into(want + 1, |b| read_once(&file, b))?;
-    if n == want && want > 0 {
-        return Ok(bytes);
-    }
-    Ok(read_on(file, limit, bytes.to_vec())?.into())
-}
-
-/// The opened file's metadata, when it is a regular file of at most `limit` bytes.
-fn check_opened(file: &File, limit: u64) -> Result<Metadata, Unread> {
-    let opened = file.metadata().map_err(Unread::Unreadable)?;
-    if !opened.is_file() {
-        return Err(Unread::NotRegular(kind_of(&opened)));
-    }
-    if opened.len() > limit {
-        return Err(Unread::TooLarge(opened.len()));
-    }
-    Ok(opened)
-}
-
-/// One read of up to `buf.len()` bytes (retried when interrupted).
-fn read_once(mut file: &File, buf: &mut [u8]) -> Result<usize, Unread> {
-    loop {
-        match file.read(buf) {
-            Ok(n) => return Ok(n),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Unread::Unreadable(e)),
-        }
-    }
-}
-
-/// The whole file, given `bytes`, what a first read returned that does not show the end: read
-/// on to the end, capped.
-fn read_on(file: File, limit: u64, mut bytes: Vec<u8>) -> Result<Vec<u8>, Unread> {
-    file.take(limit + 1 - bytes.len() as u64)
+/// Every byte `reader` gives up to its end (a read that returns 0), refused as too large past
+/// `limit` (at most `limit + 1` bytes are read). `size`, the file's size when it was opened,
+/// only sizes the buffer: procfs says 0 for files with content, and a file may grow or shrink.
+fn read_to_end_capped(reader: impl Read, size: u64, limit: u64) -> Result<Vec<u8>, Unread> {
+    // Room for the file and for the read that finds its end.
+    let room = usize::try_from(size.min(limit)).map_or(0, |n| n + 1);
+    let mut bytes = Vec::with_capacity(room);
+    reader
+        .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(Unread::Unreadable)?;
     if bytes.len() as u64 > limit {
         return Err(Unread::TooLarge(bytes.len() as u64));
     }
     Ok(bytes)
+}
+
+/// Whether `meta` is a regular file of at most `limit` bytes.
+fn check(meta: &Metadata, limit: u64) -> Result<(), Unread> {
+    if !meta.is_file() {
+        return Err(Unread::NotRegular(kind_of(meta)));
+    }
+    if meta.len() > limit {
+        return Err(Unread::TooLarge(meta.len()));
+    }
+    Ok(())
+}
+
+/// The first `limit` bytes of a regular file (all of a smaller one): for readers that look at a
+/// file's head only. Opened without blocking and checked once open, as [`read_capped`] is.
+pub(crate) fn read_head(path: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
+    let file = open(path)?;
+    let meta = file.metadata().map_err(Unread::Unreadable)?;
+    check(&meta, u64::MAX)?;
+    let mut bytes = Vec::new();
+    file.take(limit)
+        .read_to_end(&mut bytes)
+        .map_err(Unread::Unreadable)?;
+    Ok(bytes)
+}
+
+/// A file a person or a record names (`--history FILE`, `--input FILE`, a transcript path, a
+/// settings file): it must be a regular file of at most `limit` bytes, and the error says which
+/// file and why not, in words (`what` names it: "history file"). Never blocks on a FIFO, never
+/// reads more than `limit + 1` bytes (`/dev/zero` is refused before a byte is read).
+pub(crate) fn read_named(path: &Path, limit: u64, what: &str) -> anyhow::Result<Vec<u8>> {
+    read_capped(path, limit).map_err(|why| {
+        let shown = path.display();
+        match why {
+            Unread::Missing => anyhow::anyhow!("{what} {shown}: does not exist"),
+            Unread::NotRegular(kind) => anyhow::anyhow!(
+                "{what} {shown}: is a {kind}, not a regular file; ccmem reads only regular files here"
+            ),
+            Unread::TooLarge(n) => anyhow::anyhow!(
+                "{what} {shown}: is {} bytes, over the limit of {} for a {what}",
+                Count(n as usize),
+                Bytes(limit)
+            ),
+            Unread::Unreadable(e) => {
+                anyhow::anyhow!("{what} {shown}: cannot be read: {}", describe(path, &e))
+            }
+        }
+    })
 }
 
 /// Like [`read_capped`], but a missing file is `Ok(None)` and every other failure an I/O error.
@@ -316,16 +187,44 @@ fn classify(e: io::Error) -> Unread {
 mod tests {
     use super::*;
 
+    fn mkfifo(path: &Path) {
+        crate::sys::mkfifo(path, 0o644).unwrap();
+    }
+
     #[test]
     fn fifo_is_not_regular_and_does_not_block() {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("f");
-        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        mkfifo(&fifo);
         assert!(matches!(
             read_capped(&fifo, 10),
             Err(Unread::NotRegular("FIFO"))
         ));
+        // Seen as regular by a listing, then swapped: opened without blocking, then refused.
+        assert!(matches!(
+            read_with_meta(&fifo, 10, true),
+            Err(Unread::NotRegular("FIFO"))
+        ));
+    }
+
+    #[test]
+    fn a_fifo_with_a_writer_that_has_written_is_still_refused() {
+        use std::io::Write as _;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("f");
+        mkfifo(&fifo);
+        let mut writer = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&fifo)
+            .unwrap();
+        writer.write_all(b"text").unwrap();
+        for seen in [false, true] {
+            assert!(matches!(
+                read_with_meta(&fifo, 10, seen),
+                Err(Unread::NotRegular("FIFO"))
+            ));
+        }
     }
 
     #[test]
@@ -336,6 +235,10 @@ mod tests {
         assert_eq!(read_capped(&f, 5).unwrap(), b"12345");
         assert!(matches!(read_capped(&f, 4), Err(Unread::TooLarge(5))));
         assert!(matches!(
+            read_with_meta(&f, 4, true),
+            Err(Unread::TooLarge(5))
+        ));
+        assert!(matches!(
             read_capped(&dir.path().join("nope"), 4),
             Err(Unread::Missing)
         ));
@@ -343,30 +246,17 @@ mod tests {
             read_capped(dir.path(), 4),
             Err(Unread::NotRegular("directory"))
         ));
-    }
-
-    #[test]
-    fn a_known_regular_file_is_still_checked_once_opened() {
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("x");
-        std::fs::write(&f, b"12345").unwrap();
-        assert_eq!(read_capped_regular(&f, 5, 5).unwrap(), b"12345");
+        let (bytes, meta) = read_with_meta(&f, 5, true).unwrap();
+        assert_eq!((&bytes[..], meta.len()), (&b"12345"[..], 5));
+        // Empty and large files are read whole.
+        std::fs::write(&f, b"").unwrap();
+        assert_eq!(read_capped(&f, 5).unwrap(), b"");
+        let big: Vec<u8> = (0..300 * 1024).map(|k| (k % 251) as u8).collect();
+        std::fs::write(&f, &big).unwrap();
+        assert_eq!(read_capped(&f, 1 << 20).unwrap(), big);
         assert!(matches!(
-            read_capped_regular(&f, 4, 5),
-            Err(Unread::TooLarge(5))
-        ));
-        // The file grew past the cap after the lstat that reported 3 bytes.
-        assert!(matches!(
-            read_capped_regular(&f, 4, 3),
-            Err(Unread::TooLarge(5))
-        ));
-        // Swapped for a FIFO after the lstat: refused, and no blocking.
-        std::fs::remove_file(&f).unwrap();
-        let c = std::ffi::CString::new(f.to_str().unwrap()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
-        assert!(matches!(
-            read_capped_regular(&f, 10, 3),
-            Err(Unread::NotRegular("FIFO"))
+            read_capped(&f, 1000),
+            Err(Unread::TooLarge(n)) if n == big.len() as u64
         ));
     }
 
@@ -375,72 +265,82 @@ mod tests {
         // procfs reports size 0 for files with content.
         let status = read_capped(Path::new("/proc/self/status"), 1 << 20).unwrap();
         assert!(status.starts_with(b"Name:") && status.ends_with(b"\n"));
-        // A file that grew after the size was taken is read whole, and still capped.
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("x");
-        std::fs::write(&f, b"0123456789").unwrap();
-        assert_eq!(read_capped_regular(&f, 100, 4).unwrap(), b"0123456789");
-        let open = || File::open(&f).unwrap();
-        assert!(matches!(read_sized(open(), 8, 4), Err(Unread::TooLarge(9))));
+        // `/proc/self/status` is larger than a few bytes: the cap holds where the size says 0.
         assert!(matches!(
-            read_sized_shared(open(), 8, 4),
+            read_capped(Path::new("/proc/self/status"), 8),
             Err(Unread::TooLarge(9))
         ));
-        assert_eq!(read_sized(open(), 10, 4).unwrap(), b"0123456789");
-        assert_eq!(
-            &read_sized_shared(open(), 10, 4).unwrap()[..],
-            b"0123456789"
-        );
-        // A file that shrank is read to its end, and one the right size in one read.
-        assert_eq!(
-            &read_sized_shared(open(), 100, 20).unwrap()[..],
-            b"0123456789"
-        );
-        assert_eq!(
-            &read_sized_shared(open(), 100, 10).unwrap()[..],
-            b"0123456789"
-        );
     }
 
     #[test]
-    fn a_listed_file_is_read_without_fstat_only_when_the_read_says_it_is_whole() {
+    fn a_file_that_changed_since_its_size_was_taken_is_read_whole_and_capped() {
         let dir = tempfile::tempdir().unwrap();
-        let root = File::open(dir.path()).unwrap();
-        let write = |name: &str, bytes: &[u8]| std::fs::write(dir.path().join(name), bytes);
-        let read = |name: &str, limit: u64| read_regular_at(&root, Path::new(name), limit, false);
-        write("small", b"0123456789").unwrap();
-        write("empty", b"").unwrap();
-        // Larger than a thread's first buffer: its read fills the room it was given.
-        let big: Vec<u8> = (0..300 * 1024).map(|k| (k % 251) as u8).collect();
-        write("big", &big).unwrap();
-        let (bytes, stat) = read("small", 100).unwrap();
-        assert_eq!(&bytes[..], b"0123456789");
-        assert!(matches!(stat, Stat::Unasked(_)));
-        // Asked afterwards, the metadata is the file's.
-        assert_eq!(stat.metadata().unwrap().len(), 10);
-        // Exactly the cap is read; one byte less is too large, with the size on disk.
-        assert!(matches!(read("small", 10), Ok((b, Stat::Unasked(_))) if b.len() == 10));
-        assert!(matches!(read("small", 9), Err(Unread::TooLarge(10))));
-        // An empty read is checked: an empty file, and a FIFO (no writer), which must not hang.
-        assert!(matches!(read("empty", 100), Ok((b, Stat::Known(_))) if b.is_empty()));
-        let fifo = std::ffi::CString::new(dir.path().join("fifo").to_str().unwrap()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
-        assert!(matches!(read("fifo", 100), Err(Unread::NotRegular("FIFO"))));
-        // With a writer and nothing written, the read fails (`EAGAIN`): still a FIFO.
-        let _writer = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(dir.path().join("fifo"))
-            .unwrap();
-        assert!(matches!(read("fifo", 100), Err(Unread::NotRegular("FIFO"))));
-        // A read that filled its room goes on to the end, on a fresh thread (a first buffer).
-        let (bytes, stat) = std::thread::scope(|s| s.spawn(|| read("big", 1 << 20)).join())
-            .unwrap()
-            .unwrap();
-        assert!(bytes[..] == big[..] && matches!(stat, Stat::Known(_)));
+        let f = dir.path().join("x");
+        std::fs::write(&f, b"0123456789").unwrap();
+        let open = || File::open(&f).unwrap();
+        // Grew after the size (4) was taken: read whole, still capped.
+        assert_eq!(read_to_end_capped(open(), 4, 10).unwrap(), b"0123456789");
         assert!(matches!(
-            std::thread::scope(|s| s.spawn(|| read("big", 1000)).join()).unwrap(),
-            Err(Unread::TooLarge(n)) if n == big.len() as u64
+            read_to_end_capped(open(), 4, 8),
+            Err(Unread::TooLarge(9))
+        ));
+        // Shrank: read to its end.
+        assert_eq!(read_to_end_capped(open(), 20, 100).unwrap(), b"0123456789");
+    }
+
+    /// A network or FUSE file system may answer a read short in the middle of a file: the
+    /// whole file is still read, and the cap still holds.
+    #[test]
+    fn short_reads_are_not_the_end() {
+        struct Short<'a>(&'a [u8]);
+        impl Read for Short<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = buf.len().min(self.0.len()).min(3);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let text = b"0123456789";
+        assert_eq!(read_to_end_capped(Short(text), 10, 10).unwrap(), text);
+        assert!(matches!(
+            read_to_end_capped(Short(text), 10, 9),
+            Err(Unread::TooLarge(10))
+        ));
+    }
+
+    #[test]
+    fn a_named_file_is_refused_with_its_name_and_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = |p: &Path, limit: u64| {
+            read_named(p, limit, "history file")
+                .unwrap_err()
+                .to_string()
+        };
+        let zero = err(Path::new("/dev/zero"), 1 << 20);
+        assert_eq!(
+            zero,
+            "history file /dev/zero: is a device, not a regular file; ccmem reads only regular files here"
+        );
+        let fifo = dir.path().join("f");
+        mkfifo(&fifo);
+        assert!(
+            err(&fifo, 10)
+                .ends_with("f: is a FIFO, not a regular file; ccmem reads only regular files here")
+        );
+        let big = dir.path().join("big");
+        std::fs::write(&big, vec![b'x'; 11]).unwrap();
+        assert!(
+            err(&big, 10)
+                .ends_with("big: is 11 bytes, over the limit of 10 bytes for a history file")
+        );
+        assert!(err(&dir.path().join("gone"), 10).ends_with("gone: does not exist"));
+        assert_eq!(read_named(&big, 11, "x").unwrap().len(), 11);
+        // A head is read from a file of any size, and never from a FIFO.
+        assert_eq!(read_head(&big, 4).unwrap(), b"xxxx");
+        assert!(matches!(
+            read_head(&fifo, 4),
+            Err(Unread::NotRegular("FIFO"))
         ));
     }
 
@@ -450,6 +350,11 @@ mod tests {
         let a = dir.path().join("a");
         std::os::unix::fs::symlink(&a, &a).unwrap();
         assert!(matches!(read_capped(&a, 4), Err(Unread::Unreadable(_))));
+        assert!(read_regular(&a, 4).is_err());
+        assert!(matches!(
+            read_regular(&dir.path().join("gone"), 4),
+            Ok(None)
+        ));
     }
 }
 
@@ -462,14 +367,15 @@ pub(crate) fn describe(path: &Path, e: &io::Error) -> String {
             .find(|a| std::fs::metadata(a).is_ok_and(|m| want(&m)))
             .map(Path::to_path_buf)
     };
-    match e.raw_os_error() {
-        Some(libc::ENOTDIR) => match blocking(|m| !m.is_dir()) {
+    use crate::sys::OsError;
+    match crate::sys::os_error(e) {
+        Some(OsError::NotADirectory) => match blocking(|m| !m.is_dir()) {
             Some(file) => format!("{} is a file, not a folder", file.display()),
             None => "a part of the path is not a folder".to_owned(),
         },
-        Some(libc::ENOENT) => "does not exist".to_owned(),
-        Some(libc::EACCES) => "permission denied".to_owned(),
-        Some(libc::ELOOP) => "too many levels of symbolic links (a loop?)".to_owned(),
+        Some(OsError::NotFound) => "does not exist".to_owned(),
+        Some(OsError::AccessDenied) => "permission denied".to_owned(),
+        Some(OsError::Loop) => "too many levels of symbolic links (a loop?)".to_owned(),
         _ => {
             let text = e.to_string();
             match text.rfind(" (os error ") {

@@ -11,7 +11,11 @@
 //! `kept_utf16`,`dark[]` {`line`,`text`,`partial`}, `warning`}}, `lazy[]`), `lazy[]` (`path`,
 //! `why`), `skipped[]` (`path`, `kind`, `from`, `why`), `warnings[]` (client size warnings, text
 //! as the client words them), `problems[]` (settings files that could not be used), `findings[]`
-//! (`kind`, `path`, `message`, `fix`: the kinds that set exit status 1, each with what fixes it).
+//! (`kind`, `path`, `message`, `fix`: the kinds that set exit status 1, each with what fixes it),
+//! `platform` {`model` (linux, macos, windows, wsl), `verified` (how ccmem's rules for it are
+//! held to the client), `unverified[]` (what this receipt predicts that nothing here checks),
+//! `unread_policy[]` {`source`, `note`} (the OS's policy sources the client reads and ccmem
+//! does not)}.
 //!
 //! Units: `size.bytes` and `totals.bytes` are the files' sizes on disk; `size.lines`,
 //! `size.utf16`, `loaded_bytes` (UTF-8) and `tokens_estimate` measure the text the model
@@ -19,11 +23,13 @@
 
 use serde::Serialize;
 
-use crate::env::{CLIENT_VERSION, ClientEnv};
+use crate::constants::{CLIENT_VERSION, MAX_FILE_SIZE, MAX_IMPORT_HOPS};
+use crate::env::ClientEnv;
 use crate::load::automem::{IndexState, Report};
 use crate::load::size::{self, SizeModel};
 use crate::load::{Kind, Lazy, LazyWhy, Loaded, Session, SkipWhy, Skipped, Why};
-use crate::settings::Problem;
+use crate::platform::Platform;
+use crate::settings::{Problem, UnreadPolicy};
 use crate::text::js;
 
 pub mod fix;
@@ -165,13 +171,125 @@ pub struct Receipt {
     pub reads: Vec<ReadView>,
     /// One line when the installed client is not the version modeled.
     pub client_note: Option<String>,
+    /// The platform model, how it is verified, and what it cannot see.
+    pub platform: PlatformView,
     /// An interrupted ccmem write in the auto-memory folder: MEMORY.md and its topic files may
     /// be half-written (what the client loads now is measured as it is on disk).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_pending: Option<crate::memory::Pending>,
+    /// How long each dark entry has been dark, when recorded sessions loaded this index
+    /// (`ccmem history`; the client's transcripts and ccmem's log).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dark_history: Option<DarkHistory>,
     /// The model the size warnings assume (`--context-window`, `--chars-per-token`).
     #[serde(skip)]
     pub size_model: SizeModel,
+}
+
+/// The record of the dark entries: when each last reached the model.
+#[derive(Debug, Clone, Serialize)]
+pub struct DarkHistory {
+    /// Recorded sessions that loaded this index.
+    pub sessions: usize,
+    /// When the first of them started (RFC 3339).
+    pub since: Option<String>,
+    /// Each dark line that is not blank, with when it last loaded and since when it is dark.
+    pub entries: Vec<crate::history::Entry>,
+}
+
+impl DarkHistory {
+    /// The record of the dark lines of this receipt's index, when a recorded session loaded it.
+    pub fn of(usage: &crate::history::usage::Usage, automem: &Report) -> Option<DarkHistory> {
+        let (IndexState::Loaded(m) | IndexState::FromEnv(m)) = &automem.index else {
+            return None;
+        };
+        let cut = m.cut.as_ref()?;
+        if usage.index_sessions == 0 {
+            return None;
+        }
+        let entries = cut
+            .dark
+            .iter()
+            .filter_map(|d| usage.entry(d.line).filter(|e| e.text == d.text).cloned())
+            .collect();
+        Some(DarkHistory {
+            sessions: usage.index_sessions,
+            since: usage.index_first.clone(),
+            entries,
+        })
+    }
+}
+
+/// The platform model of a receipt.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlatformView {
+    /// Whose rules applied.
+    pub model: Platform,
+    /// How ccmem's rules for this platform are held to the client.
+    pub verified: &'static str,
+    /// Predictions of this receipt that nothing on this machine verifies.
+    pub unverified: Vec<String>,
+    /// Policy sources the client reads before the managed folder, which ccmem does not read.
+    pub unread_policy: Vec<UnreadPolicy>,
+}
+
+impl PlatformView {
+    /// The view of `env`'s platform, with the settings' unread policy sources.
+    pub fn of(env: &ClientEnv, unread_policy: Vec<UnreadPolicy>) -> Self {
+        let model = env.platform;
+        let verified = match model {
+            Platform::Linux => {
+                "cases captured from the client's Linux build, and vectors of its functions"
+            }
+            Platform::Macos => {
+                "cases captured with the client's macOS build (run on Linux, APFS name folding \
+                 emulated), and vectors of its functions"
+            }
+            Platform::Windows => {
+                "vectors of the client's Windows build's path functions; no whole session captured"
+            }
+            Platform::Wsl => {
+                "the Linux build's cases, and vectors of its functions run as WSL; the Windows \
+                 host's policy is not modelled"
+            }
+        };
+        let mut unverified = Vec::new();
+        if model == Platform::Windows {
+            unverified.push(
+                "on Windows: the home folder (USERPROFILE), NTFS's case-insensitive names, \
+                 junctions and 8.3 names, and file reads are predictions, unverified on this \
+                 platform"
+                    .to_owned(),
+            );
+        }
+        if model.is_windows() != env.host.is_windows() {
+            unverified.push(format!(
+                "the {model} model on this {} machine: its paths are not this machine's, so \
+                 files are not found (the model serves tests and vectors)",
+                env.host
+            ));
+        } else if model != env.host {
+            unverified.push(format!(
+                "the {model} model on this {} machine: files are read from this machine's \
+                 file system, with its case and Unicode folding",
+                env.host
+            ));
+        }
+        PlatformView {
+            model,
+            verified,
+            unverified,
+            unread_policy,
+        }
+    }
+
+    /// Whether a person needs to be told anything (a model other than Linux's on Linux, or a
+    /// policy source ccmem cannot read).
+    pub fn worth_saying(&self) -> bool {
+        !self.unverified.is_empty()
+            || !self.unread_policy.is_empty()
+            || self.model != Platform::Linux
+    }
 }
 
 /// What a file read later in the session attaches.
@@ -248,7 +366,9 @@ impl Receipt {
             findings,
             reads: Vec::new(),
             client_note: None,
+            platform: PlatformView::of(env, session.settings.unread_policy.clone()),
             memory_pending: crate::memory::pending::of_session(session),
+            dark_history: None,
             size_model: *size_model,
         }
     }
@@ -302,7 +422,7 @@ fn index_finding(automem: &Report) -> Option<FindingView> {
         }
         IndexState::TooLarge { bytes } => {
             let message = format!(
-                "MEMORY.md is {} bytes, over the client's 4 MiB limit: none of it loads",
+                "MEMORY.md is {} bytes, over the client's {MAX_FILE_SIZE} limit: none of it loads",
                 group(*bytes as usize)
             );
             (Finding::Dark, message, fix::dark_index(automem))
@@ -384,17 +504,9 @@ pub fn size_warnings(env: &ClientEnv, entries: &[Loaded], model: &SizeModel) -> 
     total.into_iter().chain(large).collect()
 }
 
-/// `12345` → `12,345` (the client's `toLocaleString`).
+/// `12345` → `12,345` (the client's `toLocaleString`; [`crate::constants::Count`]).
 pub fn group(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::constants::Count(n).to_string()
 }
 
 /// A skip reason in words.
@@ -407,8 +519,10 @@ pub fn skip_words(why: &SkipWhy) -> String {
         ExternalNotApproved { key } => format!(
             "outside the start directory; external imports are not approved for {key} (hasClaudeMdExternalIncludesApproved in ~/.claude.json)"
         ),
-        DepthLimit => "import depth limit reached (the client follows 4 hops)".into(),
-        TooLarge { bytes } => format!("{bytes} bytes: over the client's 4 MiB limit"),
+        DepthLimit => {
+            format!("import depth limit reached (the client follows {MAX_IMPORT_HOPS} hops)")
+        }
+        TooLarge { bytes } => format!("{bytes} bytes: over the client's {MAX_FILE_SIZE} limit"),
         NotRegular { what } => format!("not a regular file ({what})"),
         Unreadable { error } => format!("unreadable: {error}"),
         Missing => "import target does not exist".into(),

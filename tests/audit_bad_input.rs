@@ -5,11 +5,13 @@
 //! Tests run as root here: root reads a `chmod 000` file anyway, so for root the test expects
 //! that file to be audited normally; for any other user, an `unreadable-file` finding.
 
+mod common;
+
+use common::cli::Test;
+
 use std::collections::BTreeMap;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
-
-use assert_cmd::Command;
 
 /// A digest of the folder: every entry's name, type, size, mode and mtime, and the bytes of
 /// small regular files (read without following links or opening FIFOs).
@@ -57,8 +59,7 @@ fn each_bad_file_is_a_finding_and_nothing_is_written() {
     )
     .unwrap();
     std::os::unix::fs::symlink("user_loop.md", root.join("user_loop.md")).unwrap();
-    let fifo = std::ffi::CString::new(root.join("user_fifo.md").to_str().unwrap()).unwrap();
-    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    common::cli::fifo(&root.join("user_fifo.md"));
     let big = std::fs::File::create(root.join("user_huge.md")).unwrap();
     big.set_len(1 << 30).unwrap(); // sparse: 1 GiB long, no blocks written
     let locked =
@@ -71,15 +72,11 @@ fn each_bad_file_is_a_finding_and_nothing_is_written() {
     .unwrap();
 
     let before = fingerprint(root);
-    let out = Command::cargo_bin("ccmem")
-        .unwrap()
+    let out = Test::new()
         .args(["audit", "--json"])
         .arg(root)
-        .env("NO_COLOR", "1")
-        .env("CCMEM_NOW", "2026-11-29T00:00:00Z")
         .timeout(std::time::Duration::from_secs(60))
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(fingerprint(root), before, "the audit changed the folder");
     assert_eq!(
         out.status.code(),
@@ -133,7 +130,8 @@ fn each_bad_file_is_a_finding_and_nothing_is_written() {
         has("user_yaml.md", "invalid-frontmatter", "not valid YAML"),
         "{found:#?}"
     );
-    let root_user = unsafe { libc::geteuid() } == 0;
+    // Who this test runs as: the owner of the folder it just made.
+    let root_user = std::os::unix::fs::MetadataExt::uid(&std::fs::metadata(root).unwrap()) == 0;
     let locked: Vec<_> = found
         .iter()
         .filter(|(f, _, _)| f == "user_locked.md")

@@ -77,7 +77,9 @@ fn finds_exactly_the_planted_violations() {
     assert_eq!(count_of("broken-link"), want("broken_links"));
     assert_eq!(files_of("oversized-file"), want("oversized"));
     assert_eq!(count_of("large-group"), want("groups_over_15"));
-    assert_eq!(files_of("stale-entry"), want("untouched_30d"));
+    // Age alone is no finding (issue 25): stale-entry reports a subset of the old files, the
+    // work-in-progress notes, plans whose dates passed and memories a later one overrides.
+    assert!(files_of("stale-entry") <= want("untouched_30d"));
     assert_eq!(files_of("unreachable-file"), want("not_indexed"));
     assert_eq!(
         result.summary.files as u64,

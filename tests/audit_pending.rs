@@ -4,11 +4,13 @@
 //! leave (the same findings as a copy of the folder holding exactly that state), and `budget`
 //! and `receipt` say the folder is mid-operation.
 
+mod common;
+
+use common::cli::Test;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
-
-use assert_cmd::cargo::cargo_bin_cmd;
 
 fn put(dir: &Path, name: &str, text: &str) {
     fs::write(dir.join(name), text).unwrap();
@@ -35,15 +37,8 @@ fn library(dir: &Path) {
 }
 
 fn audit(dir: &Path) -> serde_json::Value {
-    let out = cargo_bin_cmd!("ccmem")
-        .args(["audit", "--json"])
-        .arg(dir)
-        .env("NO_COLOR", "1")
-        .env("CCMEM_NOW", "2026-11-29T12:00:00Z")
-        .env_remove("CCMEM_FAULT_AT")
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout).unwrap()
+    let out = Test::new().args(["audit", "--json"]).arg(dir);
+    out.env("CCMEM_NOW", "2026-11-29T12:00:00Z").run().json()
 }
 
 /// `(rule, file name, line)` of every finding but `interrupted-write`.
@@ -82,10 +77,10 @@ fn recovered_copy(dir: &Path) -> tempfile::TempDir {
     let preview = ccmem::write::preview(dir)
         .unwrap()
         .expect("a pending journal");
-    for (name, content) in preview.files {
-        match content {
-            Some(b) => files.insert(name, b),
-            None => files.remove(&name),
+    for f in preview.files {
+        match f.content {
+            Some(b) => files.insert(f.name, b),
+            None => files.remove(&f.name),
         };
     }
     for (name, bytes) in files {
@@ -100,14 +95,13 @@ fn every_interrupted_tier_is_audited_as_recovery_will_leave_it() {
     for k in 1.. {
         let dir = tempfile::tempdir().unwrap();
         library(dir.path());
-        let run = cargo_bin_cmd!("ccmem")
+        let run = Test::new()
             .args(["tier", "--write", "--target-lines", "6"])
             .arg(dir.path())
             .env("NO_COLOR", "1")
             .env("CCMEM_NOW", "2026-11-29T12:00:00Z")
             .env("CCMEM_FAULT_AT", k.to_string())
-            .output()
-            .unwrap();
+            .run();
         if run.status.success() {
             break; // fewer than k write calls: every point was tried
         }
@@ -137,12 +131,8 @@ fn every_interrupted_tier_is_audited_as_recovery_will_leave_it() {
                 .all(|(r, _, _)| r != "unreachable-file" && r != "broken-link"),
             "k={k}: half-written files audited: {doc}"
         );
-        let budget = cargo_bin_cmd!("ccmem")
-            .args(["budget"])
-            .arg(dir.path())
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&budget.stdout);
+        let budget = Test::new().args(["budget"]).arg(dir.path()).run();
+        let text = budget.stdout();
         assert!(
             text.contains("interrupted `tier`"),
             "k={k}: budget says nothing: {text}"
@@ -162,19 +152,12 @@ fn every_interrupted_tier_is_audited_as_recovery_will_leave_it() {
 fn session_readers_say_so(mem: &Path) {
     let home = tempfile::tempdir().unwrap();
     let run = |args: &[&str], stdin: Option<String>| {
-        let mut c = cargo_bin_cmd!("ccmem");
-        c.env_clear()
+        let c = Test::at(home.path())
             .env("HOME", home.path())
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("NO_COLOR", "1")
-            .env("CCMEM_MANAGED_DIR", home.path().join("no-managed"))
             .env("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", mem)
-            .current_dir(home.path())
+            .env_remove("CCMEM_NOW")
             .args(args);
-        if let Some(s) = stdin {
-            c.write_stdin(s);
-        }
-        String::from_utf8(c.output().unwrap().stdout).unwrap()
+        stdin.map_or(c.clone(), |s| c.stdin(s)).run().stdout()
     };
     let receipt = run(&["receipt"], None);
     assert!(receipt.contains("interrupted `tier`"), "{receipt}");

@@ -9,44 +9,48 @@ use serde_json::Value;
 
 mod common;
 
-use common::{ccmem, json, tree as repo};
+use common::cli::{Test, snapshot};
+
+/// A sandbox whose `repo/` holds `files`; runs start there.
+fn repo(files: &[(&str, &str)]) -> Test {
+    let t = Test::new().dir("repo").current_dir("repo");
+    files
+        .iter()
+        .fold(t, |t, (rel, text)| t.file(format!("repo/{rel}"), text))
+}
 
 #[test]
 fn exit_codes_and_fail_on() {
     let clean = repo(&[("CLAUDE.md", "hello\n")]);
-    assert_eq!(ccmem(&["check", "."], clean.path()).status.code(), Some(0));
+    assert_eq!(clean.ccmem(["check", "."]).run().exit_code(), 0);
     let warn = repo(&[("CLAUDE.md", "a @b.md\n"), ("b.md", "b @CLAUDE.md\n")]);
-    assert_eq!(ccmem(&["check", "."], warn.path()).status.code(), Some(0));
+    assert_eq!(warn.ccmem(["check", "."]).run().exit_code(), 0);
     assert_eq!(
-        ccmem(&["check", ".", "--fail-on", "warning"], warn.path())
+        warn.ccmem(["check", ".", "--fail-on", "warning"])
+            .run()
             .status
             .code(),
         Some(1)
     );
     let bad = repo(&[("claude.md", "lower\n")]);
-    assert_eq!(ccmem(&["check", "."], bad.path()).status.code(), Some(1));
+    assert_eq!(bad.ccmem(["check", "."]).run().exit_code(), 1);
     assert_eq!(
-        ccmem(&["check", ".", "--fail-on", "never"], bad.path())
+        bad.ccmem(["check", ".", "--fail-on", "never"])
+            .run()
             .status
             .code(),
         Some(0)
     );
-    let missing = ccmem(&["check", "nope"], bad.path());
-    assert_eq!(missing.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&missing.stderr).contains("nope"));
+    snapshot!("missing_folder", bad.ccmem(["check", "nope"]).run().code(2));
 }
 
 #[test]
 fn default_root_is_the_git_repository() {
     let r = repo(&[("CLAUDE.md", "root\n"), ("pkg/sub/package.json", "{}")]);
-    std::fs::create_dir(r.path().join(".git")).unwrap();
-    let doc = json(&["check", "--json"], &r.path().join("pkg/sub"));
-    assert_eq!(
-        doc["root"],
-        r.path().canonicalize().unwrap().to_str().unwrap()
-    );
-    let out = ccmem(&["check", "--format", "github"], &r.path().join("pkg/sub"));
-    assert_eq!(out.status.code(), Some(0));
+    let r = r.dir("repo/.git").current_dir("repo/pkg/sub");
+    let doc = r.ccmem(["check", "--json"]).run().json();
+    assert_eq!(doc["root"], r.path("repo").to_str().unwrap());
+    r.ccmem(["check", "--format", "github"]).run().code(0);
 }
 
 #[test]
@@ -57,7 +61,7 @@ fn json_follows_its_schema_file() {
         ("packages/web/package.json", "{}"),
         ("claude.md", "x\n"),
     ]);
-    let doc = json(&["check", ".", "--json"], r.path());
+    let doc = r.ccmem(["check", ".", "--json"]).run().json();
     assert_eq!(doc["schema"], "ccmem.check/1");
     let schema: Value = serde_json::from_str(
         &std::fs::read_to_string(
@@ -95,35 +99,17 @@ fn human_view_shows_losses_annotated_lines_and_fixes() {
         ("AGENTS.md", "guide\n"),
         ("packages/web/package.json", "{}"),
     ]);
-    let out = ccmem(&["check", "."], r.path());
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("packages/web (package.json)"), "{text}");
-    assert!(
-        text.contains("- AGENTS.md (5 chars): outside the start directory"),
-        "{text}"
-    );
-    assert!(text.contains("error[import-outside-start-dir]"), "{text}");
-    assert!(text.contains("3 | See @AGENTS.md"), "{text}");
-    assert!(text.contains("help: make CLAUDE.md a symlink"), "{text}");
-    assert!(
-        text.contains("1 error(s) · 0 warning(s) · 0 suppressed"),
-        "{text}"
+    snapshot!(
+        "losses_annotated_lines_and_fixes",
+        r.ccmem(["check", "."]).run().code(1)
     );
 }
 
 #[test]
 fn github_annotations_carry_the_fix() {
     let r = repo(&[("docs/claude.md", "x\n")]);
-    let out = ccmem(&["check", ".", "--format", "github"], r.path());
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        text.starts_with("::error file=docs/claude.md,line=1,title=wrong-case-name::"),
-        "{text}"
-    );
-    assert!(
-        text.contains("%0AFix: `git mv docs/claude.md docs/CLAUDE.md`"),
-        "{text}"
-    );
+    let out = r.ccmem(["check", ".", "--format", "github"]).run();
+    snapshot!("github", out.code(1));
 }
 
 #[test]
@@ -144,7 +130,7 @@ fn suppression_in_a_comment_and_in_ccmem_toml() {
             "[check.per-file-ignores]\n\"vendor/**\" = [\"*\"]\n",
         ),
     ]);
-    let doc = json(&["check", ".", "--json"], r.path());
+    let doc = r.ccmem(["check", ".", "--json"]).run().json();
     let found: Vec<(&str, &str, u64)> = doc["findings"]
         .as_array()
         .unwrap()
@@ -165,25 +151,19 @@ fn suppression_in_a_comment_and_in_ccmem_toml() {
         ]
     );
     assert_eq!(doc["summary"]["suppressed"], 3);
-    std::fs::write(
-        r.path().join("ccmem.toml"),
-        "[check]\ndisable = [\"wrong-case\"]\n",
-    )
-    .unwrap();
-    let out = ccmem(&["check", "."], r.path());
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown rule `wrong-case`"));
+    let r = r.file("repo/ccmem.toml", "[check]\ndisable = [\"wrong-case\"]\n");
+    snapshot!("unknown_rule", r.ccmem(["check", "."]).run().code(2));
 }
 
 #[test]
 fn size_model_is_stated_and_configurable() {
     let big = "x".repeat(50_000);
     let r = repo(&[("CLAUDE.md", &big)]);
-    let doc = json(&["check", ".", "--json"], r.path());
+    let doc = r.ccmem(["check", ".", "--json"]).run().json();
     assert_eq!(doc["size_model"]["file_warn_chars"], 40_000);
     assert_eq!(doc["findings"][0]["rule"], "file-over-size-warning");
-    let doc = json(
-        &[
+    let doc = r
+        .ccmem([
             "check",
             ".",
             "--json",
@@ -191,22 +171,17 @@ fn size_model_is_stated_and_configurable() {
             "1000000",
             "--chars-per-token",
             "3",
-        ],
-        r.path(),
-    );
+        ])
+        .run()
+        .json();
     assert_eq!(doc["size_model"]["file_warn_chars"], 150_000);
     assert!(doc["findings"].as_array().unwrap().is_empty());
 }
 
 #[test]
 fn explain_finds_check_rules() {
-    let out = ccmem(&["explain", "agents-md-lost-below"], Path::new("."));
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        text.starts_with("agents-md-lost-below (hard, error) · ccmem check"),
-        "{text}"
-    );
-    assert!(text.contains("## Fix"), "{text}");
+    let out = Test::new().ccmem(["explain", "agents-md-lost-below"]).run();
+    snapshot!("explain", out.code(0));
 }
 
 /// 20 packages × (1 + 9 folders) × 10 subfolders = 2,000 directories; a CLAUDE.md in the root,
@@ -214,8 +189,8 @@ fn explain_finds_check_rules() {
 /// one folder of package 7 has a lowercase `claude.md` instead.
 #[test]
 fn a_repository_of_two_thousand_directories() {
-    let t = tempfile::tempdir().unwrap();
-    let root = t.path().canonicalize().unwrap();
+    let t = Test::new().dir("repo").current_dir("repo");
+    let root = t.path("repo");
     let w = |rel: &str, text: &str| {
         let p = root.join(rel);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -251,7 +226,7 @@ fn a_repository_of_two_thousand_directories() {
         dirs += 1;
     }
     dirs += 1; // packages/
-    let doc = json(&["check", ".", "--json"], &root);
+    let doc = t.ccmem(["check", ".", "--json"]).run().json();
     let walk = &doc["walk"];
     assert!(walk["directories"].as_u64().unwrap() >= 2_000, "{walk}");
     assert_eq!(walk["directories"], dirs);
@@ -319,11 +294,40 @@ fn a_repository_of_two_thousand_directories() {
 
 #[test]
 fn a_missing_folder_is_named_once_with_exit_two() {
-    let dir = tempfile::tempdir().unwrap();
-    let missing = dir.path().join("nope");
-    let out = ccmem(&["check", missing.to_str().unwrap()], dir.path());
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("nope: no such folder"), "{err}");
-    assert!(!err.contains("os error"), "{err}");
+    let t = Test::new();
+    let missing = t.path("nope");
+    let out = t.ccmem(["check", missing.to_str().unwrap()]).run();
+    snapshot!("missing_folder_absolute", out.code(2));
+}
+
+/// The clean environment keeps the platform model `CCMEM_PLATFORM` names (it used to drop it,
+/// and every session was the host's). Here a Linux folder under the Windows model reads nothing
+/// (its posix paths are no Windows paths), where the Linux model loads all three files.
+#[test]
+fn the_clean_environment_keeps_the_platform_model() {
+    let r = repo(&[
+        ("CLAUDE.md", "see @X.md\nand @x.md\n"),
+        ("X.md", "upper\n"),
+        ("x.md", "lower\n"),
+    ]);
+    let loaded = |platform: Option<&str>| {
+        let t = match platform {
+            Some(p) => r.ccmem(["check", ".", "--json"]).env("CCMEM_PLATFORM", p),
+            None => r
+                .ccmem(["check", ".", "--json"])
+                .env_remove("CCMEM_PLATFORM"),
+        };
+        let doc = t.run().json();
+        let root = doc["directories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["dir"] == ".")
+            .cloned()
+            .unwrap();
+        root["loaded"].as_array().unwrap().len()
+    };
+    assert_eq!(loaded(None), 3);
+    assert_eq!(loaded(Some("linux")), 3);
+    assert_eq!(loaded(Some("windows")), 0);
 }

@@ -3,20 +3,18 @@
 //! table stops every command with the file and line (exit 2); a repository's `[check]`-only file
 //! leaves the audit as it is without one.
 
-use std::path::Path;
-
 use serde_json::Value;
 
 mod common;
 
-use common::{ccmem, json};
+use common::cli::{Test, snapshot};
 
 /// A memory in the client's own format (`metadata:` holding `type`).
 const USER: &str = "---\nname: a\ndescription: lives in Tokyo\nmetadata:\n  type: user\n  modified: 2026-11-01\n---\nx\n";
 
 /// A repository with a memory library in `memory/` and a lower-case `notes/claude.md` (which
 /// `check` reports as `wrong-case-name`), plus `ccmem.toml` at its root when given.
-fn repo(config: Option<&str>) -> tempfile::TempDir {
+fn repo(config: Option<&str>) -> Test {
     let mut files = vec![
         ("CLAUDE.md", "hello\n"),
         ("notes/claude.md", "lower\n"),
@@ -24,7 +22,8 @@ fn repo(config: Option<&str>) -> tempfile::TempDir {
         ("memory/user_a.md", USER),
     ];
     files.extend(config.map(|text| ("ccmem.toml", text)));
-    common::tree(&files)
+    let t = Test::new().dir("repo").current_dir("repo");
+    (files.iter()).fold(t, |t, (rel, text)| t.file(format!("repo/{rel}"), text))
 }
 
 fn rules(audit: &Value) -> Vec<&str> {
@@ -42,60 +41,60 @@ const ALL_THREE: &str = "spec = \"claude-memory-manager\"\n\n[audit]\nmax-file-l
 fn one_file_with_all_three_tables_serves_audit_tier_add_and_check() {
     let plain = repo(None);
     let configured = repo(Some(ALL_THREE));
-    let audit = |r: &Path| json(&["audit", "memory", "--json"], r);
-    let (before, after) = (audit(plain.path()), audit(configured.path()));
+    let audit = |r: &Test| r.ccmem(["audit", "memory", "--json"]).run().json();
+    let (before, after) = (audit(&plain), audit(&configured));
     assert!(!rules(&before).contains(&"oversized-file"));
     assert!(rules(&after).contains(&"oversized-file"), "{after}");
     let used = after["libraries"][0]["config"].as_str().unwrap_or_default();
     assert!(used.ends_with("ccmem.toml"), "{after}");
     assert_eq!(after["libraries"][0]["spec"], "claude-memory-manager");
 
-    let target =
-        |r: &Path| json(&["tier", "memory", "--check", "--json"], r)["target"]["lines"].clone();
-    assert_eq!(target(plain.path()), 120);
-    assert_eq!(target(configured.path()), 4);
-
-    let add = |r: &Path| {
-        json(
-            &[
-                "add",
-                "memory",
-                "--type",
-                "feedback",
-                "--topic",
-                "globs",
-                "--description",
-                "use ** for deep globs",
-                "--why",
-                "it broke",
-                "--dry-run",
-                "--json",
-            ],
-            r,
-        )["spec"]
+    let target = |r: &Test| {
+        r.ccmem(["tier", "memory", "--check", "--json"])
+            .run()
+            .json()["target"]["lines"]
             .clone()
     };
-    assert_eq!(add(plain.path()), "client");
-    assert_eq!(add(configured.path()), "claude-memory-manager");
+    assert_eq!(target(&plain), 120);
+    assert_eq!(target(&configured), 4);
 
-    let check = |r: &Path| ccmem(&["check", "."], r).status.code();
-    assert_eq!(check(plain.path()), Some(1), "notes/claude.md never loads");
-    assert_eq!(check(configured.path()), Some(0), "[check] disable");
+    let add = |r: &Test| {
+        r.ccmem([
+            "add",
+            "memory",
+            "--type",
+            "feedback",
+            "--topic",
+            "globs",
+            "--description",
+            "use ** for deep globs",
+            "--why",
+            "it broke",
+            "--dry-run",
+            "--json",
+        ])
+        .run()
+        .json()["spec"]
+            .clone()
+    };
+    assert_eq!(add(&plain), "client");
+    assert_eq!(add(&configured), "claude-memory-manager");
+
+    let check = |r: &Test| r.ccmem(["check", "."]).run().exit_code();
+    assert_eq!(check(&plain), 1, "notes/claude.md never loads");
+    assert_eq!(check(&configured), 0, "[check] disable");
 }
 
 #[test]
 fn an_unknown_key_in_any_table_stops_every_command_with_file_and_line() {
+    // Each snapshot: the file, then each command's refusal naming its line and key.
     let cases = [
-        ("spec = \"auto\"\nspecs = \"client\"\n", 2, "specs"),
-        (
-            "[audit]\nstale-days = 3\nmax-file-line = 3\n",
-            3,
-            "max-file-line",
-        ),
-        ("[tier]\n\npin = [\"a.md\"]\n", 3, "pin"),
-        ("[check]\ndisabled = []\n", 2, "disabled"),
-        ("[check]\ncontext_window = 1000\n", 2, "context_window"),
-        ("[audit]\n[tier]\n[check]\n[chek]\n", 4, "chek"),
+        "spec = \"auto\"\nspecs = \"client\"\n",
+        "[audit]\nstale-days = 3\nmax-file-line = 3\n",
+        "[tier]\n\npin = [\"a.md\"]\n",
+        "[check]\ndisabled = []\n",
+        "[check]\ncontext_window = 1000\n",
+        "[audit]\n[tier]\n[check]\n[chek]\n",
     ];
     let commands: [&[&str]; 4] = [
         &["audit", "memory"],
@@ -113,18 +112,15 @@ fn an_unknown_key_in_any_table_stops_every_command_with_file_and_line() {
         ],
         &["check", "."],
     ];
-    for (text, line, key) in cases {
+    for (i, text) in cases.into_iter().enumerate() {
         let r = repo(Some(text));
-        for args in commands {
-            let out = ccmem(args, r.path());
-            let err = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(out.status.code(), Some(2), "{args:?} on {text:?}: {err}");
-            assert!(
-                err.contains(&format!("ccmem.toml:{line}:")),
-                "{args:?} on {text:?}: {err}"
-            );
-            assert!(err.contains(key), "{args:?} on {text:?}: {err}");
-        }
+        let runs: Vec<String> = (commands.iter())
+            .map(|args| r.ccmem(*args).run().code(2).transcript())
+            .collect();
+        snapshot!(
+            format!("unknown_key_{i}"),
+            format!("{text}\n{}", runs.join("\n"))
+        );
     }
 }
 
@@ -133,8 +129,8 @@ fn a_check_only_repository_file_does_not_disturb_audit() {
     let check_only = "[check]\ndisable = [\"nested-agents-md\"]\ncontext-window = 1000000\n\n[check.per-file-ignores]\n\"vendor/**\" = [\"*\"]\n";
     let plain = repo(None);
     let configured = repo(Some(check_only));
-    let mut before = json(&["audit", "memory", "--json"], plain.path());
-    let mut after = json(&["audit", "memory", "--json"], configured.path());
+    let mut before = plain.ccmem(["audit", "memory", "--json"]).run().json();
+    let mut after = configured.ccmem(["audit", "memory", "--json"]).run().json();
     assert!(
         after["libraries"][0]["config"].as_str().is_some(),
         "{after}"
@@ -144,8 +140,5 @@ fn a_check_only_repository_file_does_not_disturb_audit() {
         doc["libraries"][0]["root"] = Value::Null;
     }
     assert_eq!(before, after);
-    assert_eq!(
-        ccmem(&["audit", "memory"], configured.path()).status.code(),
-        Some(0)
-    );
+    configured.ccmem(["audit", "memory"]).run().code(0);
 }

@@ -3,8 +3,13 @@
 //! ROOT, HOME = ROOT/home, the case's env and setup script), `ccmem context` runs in the case's
 //! cwd, and its stdout must equal `expected.txt` byte for byte (ROOT written `{ROOT}`).
 //!
-//! Two adaptations keep the suite hermetic: cases that create `/etc/claude-code` get a managed
-//! folder inside ROOT instead (through `CCMEM_MANAGED_DIR`, paths rewritten on both sides), and
+//! `cases-macos/` holds cases captured with the client's macOS (darwin) build, run inside the
+//! Linux binary with APFS's name folding emulated in their setup (`/work/shared/oracle/platform/`):
+//! they replay with `CCMEM_PLATFORM=macos`.
+//!
+//! Two adaptations keep the suite hermetic: cases that create the managed folder
+//! (`/etc/claude-code`, `/Library/Application Support/ClaudeCode`) get one inside ROOT instead
+//! (through `CCMEM_MANAGED_DIR`, paths rewritten on both sides), and
 //! cases whose expected order is the capturing machine's raw `readdir` order are checked against
 //! `read_dir` of the materialized tree at run time.
 
@@ -133,6 +138,11 @@ fn check(folders: &[&str]) {
 #[test]
 fn startup_cases_match_the_client() {
     check(&["cases", "cases-captured", "check-cases"]);
+}
+
+#[test]
+fn macos_cases_match_the_clients_macos_build() {
+    check(&["cases-macos"]);
 }
 
 #[test]

@@ -1,22 +1,15 @@
 //! The conventions users expect of a CLI: shell completions and a manual page, both made from
 //! the same clap definitions as `--help`.
 
+mod common;
+
+use common::cli::Test;
+
 use std::process::Command as Process;
 
-use assert_cmd::Command;
-
 fn ccmem(args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("ccmem")
-        .unwrap()
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let out = Test::new().args(args).run();
+    (out.exit_code(), out.stdout(), out.stderr())
 }
 
 #[test]
@@ -123,22 +116,16 @@ fn cut_project() -> (tempfile::TempDir, Vec<(&'static str, std::path::PathBuf)>)
 }
 
 fn run_in(vars: &[(&str, std::path::PathBuf)], args: &[&str]) -> (i32, String) {
-    let mut cmd = Command::cargo_bin("ccmem").unwrap();
-    cmd.env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .args(args);
+    let mut cmd = Test::new().args(args);
     for (k, v) in vars {
-        if *k == "PWD_" {
-            cmd.current_dir(v);
+        cmd = if *k == "PWD_" {
+            cmd.current_dir(v)
         } else {
-            cmd.env(k, v);
-        }
+            cmd.env(k, v)
+        };
     }
-    let out = cmd.output().unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-    )
+    let out = cmd.run();
+    (out.exit_code(), out.stdout())
 }
 
 #[test]

@@ -1,20 +1,16 @@
 //! The process environment as ccmem reads it: once, lossily, never panicking (issue 14, case 12).
 
+mod common;
+
+use common::cli::{Test, snapshot};
+
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use assert_cmd::Command;
-
-fn ccmem(home: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("ccmem").unwrap();
-    cmd.env_clear()
-        .env("HOME", home)
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("NO_COLOR", "1")
-        .env("CCMEM_MANAGED_DIR", home.join("no-managed"))
-        .current_dir(home);
-    cmd
+/// ccmem with HOME and the working directory at `home`, on the real clock.
+fn ccmem(home: &Path) -> Test {
+    Test::at(home).env("HOME", home).env_remove("CCMEM_NOW")
 }
 
 #[test]
@@ -35,9 +31,8 @@ fn a_variable_that_is_not_utf8_never_panics_any_command() {
             .env("X", bad)
             .env(OsStr::from_bytes(b"K\xff"), "v")
             .args(args)
-            .write_stdin("")
-            .output()
-            .unwrap();
+            .stdin("")
+            .run();
         let code = out.status.code();
         assert!(
             matches!(code, Some(0..=2)),
@@ -52,9 +47,9 @@ fn a_variable_that_is_not_utf8_never_panics_any_command() {
         .env("X", bad)
         .env("CLAUDE_CODE_DISABLE_CLAUDE_MDS", "1")
         .arg("context")
-        .assert()
-        .success()
-        .stdout("");
+        .run()
+        .code(0)
+        .stdout_is("");
 }
 
 #[test]
@@ -68,7 +63,7 @@ fn a_vanished_working_directory_is_an_error_that_says_so() {
         "cd '{}' && rmdir '{}' && exec '{}' receipt",
         gone.display(),
         gone.display(),
-        assert_cmd::cargo::cargo_bin("ccmem").display()
+        env!("CARGO_BIN_EXE_ccmem")
     );
     let out = std::process::Command::new("sh")
         .args(["-c", &script])
@@ -79,8 +74,51 @@ fn a_vanished_working_directory_is_an_error_that_says_so() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        "ccmem: error: cannot read the current directory: No such file or directory (os error 2)\n"
+    );
+}
+
+#[test]
+fn version_names_the_platform_model_and_a_bad_name_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().canonicalize().unwrap();
+    snapshot!("version", ccmem(&home).arg("--version").run().code(0));
+    let windows = ccmem(&home)
+        .env("CCMEM_PLATFORM", "windows")
+        .arg("--version");
+    snapshot!("version_windows", windows.run().code(0));
+    let out = ccmem(&home).env("CCMEM_PLATFORM", "darwin").arg("context");
+    snapshot!("bad_platform", out.run().code(2));
+}
+
+#[test]
+fn a_receipt_says_what_another_platform_model_cannot_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().canonicalize().unwrap();
+    std::fs::write(home.join("CLAUDE.md"), "be brief\n").unwrap();
+    let receipt = |platform: &str| {
+        let out = ccmem(&home)
+            .env("CCMEM_PLATFORM", platform)
+            .args(["receipt", "--json"])
+            .run();
+        out.json()["platform"].clone()
+    };
+    let linux = receipt("linux");
+    assert_eq!(linux["model"], "linux");
+    assert_eq!(linux["unread_policy"], serde_json::json!([]));
+    let windows = receipt("windows");
+    assert_eq!(windows["model"], "windows");
+    let unverified = windows["unverified"].as_array().unwrap();
     assert!(
-        stderr.contains("cannot read the current directory") && !stderr.contains("panicked"),
-        "{stderr}"
+        unverified
+            .iter()
+            .any(|u| u.as_str().unwrap().contains("unverified on this platform"))
+    );
+    let policy = windows["unread_policy"][0]["source"].as_str().unwrap();
+    assert!(
+        policy.starts_with(r"HKLM\SOFTWARE\Policies\ClaudeCode"),
+        "{policy}"
     );
 }

@@ -6,12 +6,13 @@
 //! (`CCMEM_TEST_DELAY_MS`) while another process appends lines (no line is ever lost) or rewrites
 //! one (their version is kept and the tier rolled back).
 
+mod common;
+
+use common::cli::{Run, Test};
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
-use std::process::Output;
-
-use assert_cmd::cargo::cargo_bin_cmd;
 
 type Snapshot = BTreeMap<String, Vec<u8>>;
 
@@ -34,10 +35,10 @@ fn predicted(dir: &Path) -> Snapshot {
     let mut snap = snapshot(dir);
     snap.retain(|n, _| !n.contains(".ccmem-tmp"));
     if let Some(p) = ccmem::write::preview(dir).unwrap() {
-        for (name, content) in p.files {
-            match content {
-                Some(b) => snap.insert(name, b),
-                None => snap.remove(&name),
+        for f in p.files {
+            match f.content {
+                Some(b) => snap.insert(f.name, b),
+                None => snap.remove(&f.name),
             };
         }
     }
@@ -69,13 +70,11 @@ fn library() -> tempfile::TempDir {
     dir
 }
 
-fn ccmem(args: &[&str], dir: &Path) -> assert_cmd::Command {
-    let mut c = cargo_bin_cmd!("ccmem");
-    c.args(args).arg(dir).env("NO_COLOR", "1");
-    c.env("CCMEM_NOW", "2026-11-29T12:00:00Z");
-    c.env_remove("CCMEM_FAULT_AT")
-        .env_remove("CCMEM_TEST_DELAY_MS");
-    c
+fn ccmem(args: &[&str], dir: &Path) -> Test {
+    Test::new()
+        .args(args)
+        .arg(dir)
+        .env("CCMEM_NOW", "2026-11-29T12:00:00Z")
 }
 
 const TIER: &[&str] = &["tier", "--write", "--target-lines", "8"];
@@ -91,11 +90,8 @@ const ADD: &[&str] = &[
     "it matters",
 ];
 
-fn killed_at(args: &[&str], dir: &Path, k: usize) -> Output {
-    ccmem(args, dir)
-        .env("CCMEM_FAULT_AT", k.to_string())
-        .output()
-        .unwrap()
+fn killed_at(args: &[&str], dir: &Path, k: usize) -> Run {
+    ccmem(args, dir).env("CCMEM_FAULT_AT", k.to_string()).run()
 }
 
 /// Kills `args` before each write call in turn on a fresh `setup()` folder. After each kill the
@@ -109,7 +105,7 @@ fn kill_everywhere(
 ) -> usize {
     let reference = setup();
     let old = snapshot(reference.path());
-    ccmem(args, reference.path()).assert().success();
+    ccmem(args, reference.path()).run().code(0);
     let new = snapshot(reference.path());
     assert_ne!(old, new);
     let mut seen = (0, 0);
@@ -134,7 +130,7 @@ fn kill_everywhere(
         } else {
             seen.1 += 1;
         }
-        let fin = ccmem(finish, dir.path()).output().unwrap();
+        let fin = ccmem(finish, dir.path()).run();
         let after = snapshot(dir.path());
         let end = if end_is_old { &old } else { &new };
         assert!(
@@ -170,7 +166,7 @@ fn add_killed_at_every_write_call_recovers_old_or_new() {
 fn undo_killed_at_every_write_call_recovers_old_or_new() {
     let tiered = || {
         let dir = library();
-        ccmem(TIER, dir.path()).assert().success();
+        ccmem(TIER, dir.path()).run().code(0);
         dir
     };
     // A killed undo either finished (the next undo says so) or is rolled back and done again.
@@ -184,9 +180,8 @@ fn a_line_appended_in_the_widened_rename_window_is_never_lost() {
     for round in 0..rounds {
         let dir = library();
         let memory = dir.path().join("MEMORY.md");
-        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ccmem"))
-            .args(TIER)
-            .arg(dir.path())
+        let child = ccmem(TIER, dir.path())
+            .command()
             .env("CCMEM_TEST_DELAY_MS", "30")
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
@@ -235,18 +230,18 @@ fn a_line_appended_in_the_widened_rename_window_is_never_lost() {
 /// MEMORY.md (not an addition) after `tier --write` checked it and before its swap (the window
 /// widened by `CCMEM_TEST_DELAY_MS`). Their version must survive byte for byte, every file of
 /// the tier must be restored, the error must say so and name a next step that works, and `undo`
-/// must not reach past the rolled-back tier into the operation before it.
+/// must not reach past the rolled-back tier into the operation before it without saying so first
+/// (the tier is not in the undo history: the add before it is next).
 #[test]
 fn a_line_rewritten_in_the_window_is_kept_and_tier_rolls_back() {
     let dir = library();
     let memory = dir.path().join("MEMORY.md");
     let journal = dir.path().join(".ccmem/journal.json");
     // An earlier operation, which `undo` must leave alone afterwards.
-    ccmem(ADD, dir.path()).assert().success();
+    ccmem(ADD, dir.path()).run().code(0);
     let before = snapshot(dir.path());
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ccmem"))
-        .args(TIER)
-        .arg(dir.path())
+    let child = ccmem(TIER, dir.path())
+        .command()
         .env("CCMEM_TEST_DELAY_MS", "400")
         .env("NO_COLOR", "1")
         .stdout(std::process::Stdio::piped())
@@ -293,17 +288,23 @@ fn a_line_rewritten_in_the_window_is_kept_and_tier_rolls_back() {
     expected.insert("MEMORY.md".into(), theirs.clone().into_bytes());
     assert_eq!(snapshot(dir.path()), expected);
     assert!(!journal.exists());
-    // `undo` does not undo past the rolled-back tier: the add before it stays.
-    let undo = ccmem(&["undo"], dir.path()).output().unwrap();
+    // `undo` does not undo past the rolled-back tier: the add before it stays, and is next.
+    let undo = ccmem(&["undo"], dir.path()).run();
     let said =
         String::from_utf8_lossy(&undo.stdout).into_owned() + &String::from_utf8_lossy(&undo.stderr);
     assert!(
-        said.contains("nothing to undo") && said.contains("was rolled back"),
+        said.contains("nothing to undo")
+            && said.contains("was rolled back")
+            && said.contains("`ccmem undo` again takes back the one before it, `add project_x.md`"),
         "{said}"
     );
+    let list = ccmem(&["undo", "--list"], dir.path()).run();
+    let said = String::from_utf8_lossy(&list.stdout).into_owned();
+    assert!(said.contains("  1. `add project_x.md`"), "{said}");
+    assert!(!said.contains("`tier`"), "{said}");
     assert_eq!(snapshot(dir.path()), expected);
     // The next step it names works, and keeps the corrected line (moved or not, once).
-    ccmem(TIER, dir.path()).assert().success();
+    ccmem(TIER, dir.path()).run().code(0);
     let all: String = snapshot(dir.path())
         .values()
         .map(|b| String::from_utf8_lossy(b).into_owned())
@@ -326,16 +327,14 @@ fn home_with(text: Option<&str>) -> tempfile::TempDir {
     dir
 }
 
-fn hook_cmd(root: &Path, args: &[&str]) -> assert_cmd::Command {
-    let mut c = cargo_bin_cmd!("ccmem");
-    c.arg("hook")
+fn hook_cmd(root: &Path, args: &[&str]) -> Test {
+    Test::at(root)
+        .arg("hook")
         .args(args)
         .args(["--yes", "--bin", "/opt/ccmem/bin/ccmem"])
-        .env_clear()
-        .env("HOME", root.join("home"))
         .env("XDG_STATE_HOME", root.join("state"))
-        .current_dir(root);
-    c
+        .env_remove("NO_COLOR")
+        .env_remove("CCMEM_NOW")
 }
 
 /// `~/.claude` as the user sees it (absent: `None`).
@@ -355,15 +354,14 @@ fn kill_settings_everywhere(
 ) -> usize {
     let reference = setup();
     let old = claude_dir(reference.path());
-    hook_cmd(reference.path(), args).assert().success();
+    hook_cmd(reference.path(), args).run().code(0);
     let new = claude_dir(reference.path());
     assert_ne!(old, new);
     for k in 1.. {
         let dir = setup();
         let out = hook_cmd(dir.path(), args)
             .env("CCMEM_FAULT_AT", k.to_string())
-            .output()
-            .unwrap();
+            .run();
         if out.status.success() {
             assert_eq!(claude_dir(dir.path()), new, "{args:?} k={k}: no fault left");
             eprintln!("hook {args:?}: {} kill trials", k - 1);
@@ -380,7 +378,7 @@ fn kill_settings_everywhere(
             now == file(&old) || now == file(&new),
             "{args:?} k={k}: settings.json is neither old nor new"
         );
-        hook_cmd(dir.path(), finish).assert().success();
+        hook_cmd(dir.path(), finish).run().code(0);
         let end = if end_is_old { &old } else { &new };
         assert_eq!(
             &claude_dir(dir.path()),
@@ -409,7 +407,7 @@ fn hook_install_killed_at_every_write_call_leaves_old_or_new_and_no_leftovers() 
 fn hook_uninstall_killed_at_every_write_call_leaves_old_or_new_and_no_leftovers() {
     let installed = || {
         let dir = home_with(Some(SETTINGS));
-        hook_cmd(dir.path(), &["install"]).assert().success();
+        hook_cmd(dir.path(), &["install"]).run().code(0);
         dir
     };
     kill_settings_everywhere(&["uninstall"], &installed, &["uninstall"], false);

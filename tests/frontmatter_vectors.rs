@@ -83,7 +83,7 @@ fn difference(v: &Vector) -> Option<String> {
     let memory = (
         m.name.clone(),
         m.description.clone(),
-        enc(&Value::Object(m.metadata)),
+        enc(&Value::from(m.metadata)),
     );
     let (name, description, metadata) = &v.memory;
     if (&memory.0, &memory.1, &memory.2) != (name, description, metadata) {
@@ -178,5 +178,158 @@ fn client_frontmatter_vectors() {
         diffs.len(),
         vectors.len(),
         first.join("\n")
+    );
+}
+
+/// A vector of fuzz/vectors/frontmatter-bombs.json (fuzz/oracle/gen_bombs.py): frontmatter
+/// naming far more nodes than it holds, summarised as fuzz/oracle/bomb_oracle.js says.
+#[derive(serde::Deserialize)]
+struct Bomb {
+    input: String,
+    strict: Option<String>,
+    error: Option<String>,
+    keys: Vec<J>,
+    json_length: u64,
+    memory: (Option<String>, Option<String>),
+    paths: Option<BombPaths>,
+}
+
+#[derive(serde::Deserialize)]
+struct BombPaths {
+    count: u64,
+    last: Vec<String>,
+    listed: Option<Vec<String>>,
+}
+
+/// `JSON.stringify(v).length` (UTF-16 units), each shared list and object measured once. A
+/// key ccmem keeps as a stand-in for a long text counts that text (ASCII in these vectors).
+fn json_length(v: &Value, memo: &mut std::collections::HashMap<usize, u64>) -> u64 {
+    let string = |s: &str| -> u64 {
+        if let Some(rest) = s.strip_prefix('\u{FDD1}') {
+            let bytes: u64 = rest.split(' ').next().unwrap().parse().unwrap();
+            return bytes + 2;
+        }
+        serde_json::to_string(s).unwrap().encode_utf16().count() as u64
+    };
+    match v {
+        Value::Null => 4,
+        Value::Bool(b) => {
+            if *b {
+                4
+            } else {
+                5
+            }
+        }
+        Value::Number(n) if n.is_finite() => js_number(*n).len() as u64,
+        Value::Number(_) => 4,
+        Value::String(s) => string(s),
+        Value::Array(items) => {
+            let at = std::sync::Arc::as_ptr(items) as usize;
+            if let Some(&n) = memo.get(&at) {
+                return n;
+            }
+            let inner: u64 = items.iter().map(|i| json_length(i, memo)).sum();
+            let n = 2 + inner + items.len().saturating_sub(1) as u64;
+            memo.insert(at, n);
+            n
+        }
+        Value::Object(o) => {
+            let at = std::sync::Arc::as_ptr(o) as usize;
+            if let Some(&n) = memo.get(&at) {
+                return n;
+            }
+            let inner: u64 = o
+                .iter()
+                .map(|(k, v)| string(k) + 1 + json_length(v, memo))
+                .sum();
+            let n = 2 + inner + o.len().saturating_sub(1) as u64;
+            memo.insert(at, n);
+            n
+        }
+    }
+}
+
+fn bomb_difference(v: &Bomb) -> Option<String> {
+    let read = frontmatter::read(&v.input);
+    let yaml = read.split.yaml.unwrap_or_default();
+    let strict = frontmatter::yaml::parse(yaml).err();
+    if strict.is_some() != v.strict.is_some() {
+        return Some(format!("strict: port {strict:?}, client {:?}", v.strict));
+    }
+    if read.error().is_some() != v.error.is_some() {
+        return Some(format!(
+            "error: port {:?}, client {:?}",
+            read.error(),
+            v.error
+        ));
+    }
+    let front = read.frontmatter();
+    let keys: Vec<J> = front
+        .iter()
+        .map(|(k, _)| match k.strip_prefix('\u{FDD1}') {
+            Some(rest) => {
+                json!({"length": rest.split(' ').next().unwrap().parse::<u64>().unwrap()})
+            }
+            None => J::String(k.to_owned()),
+        })
+        .collect();
+    if keys != v.keys {
+        return Some(format!("keys: port {keys:?}, client {:?}", v.keys));
+    }
+    let length = json_length(&Value::from(front), &mut Default::default());
+    if length != v.json_length {
+        return Some(format!(
+            "JSON length: port {length}, client {}",
+            v.json_length
+        ));
+    }
+    let m = read.memory();
+    if (&m.name, &m.description) != (&v.memory.0, &v.memory.1) {
+        return Some(format!(
+            "memory: port {:?}, client {:?}",
+            (m.name, m.description),
+            v.memory
+        ));
+    }
+    let paths = ccmem::load::rule_paths::patterns(yaml).filter(|p| p.iter().any(|g| g != "**"));
+    let want = v.paths.as_ref().map(|p| match &p.listed {
+        Some(listed) if p.count <= ccmem::load::rule_paths::MAX_LISTED => listed.clone(),
+        _ => p.last.clone(),
+    });
+    (paths != want).then(|| {
+        let cut = |p: &Option<Vec<String>>| {
+            p.as_ref()
+                .map(|p| p.iter().take(8).cloned().collect::<Vec<_>>())
+        };
+        format!("paths: port {:?}, client {:?}", cut(&paths), cut(&want))
+    })
+}
+
+/// Alias bombs, merge amplification and aliases as keys read as the client reads them: which
+/// blocks Bun refuses (its 16 Mi alias nodes, its 1 Mi merged properties, exactly at the
+/// limits), the keys and the size of what it builds, the memory view, and a rule's pattern list
+/// (as the client lists it, or each pattern once at its last place past `MAX_LISTED`).
+#[test]
+fn client_frontmatter_bomb_vectors() {
+    let path = root().join("fuzz/vectors/frontmatter-bombs.json");
+    let text = std::fs::read_to_string(&path).expect("vector file");
+    let vectors: Vec<Bomb> = serde_json::from_str(&text).expect("vector file parses");
+    assert!(vectors.len() >= 40, "only {} vectors", vectors.len());
+    let refused = vectors.iter().filter(|v| v.strict.is_some()).count();
+    assert!(
+        refused >= 10 && refused < vectors.len() - 10,
+        "{refused} refused"
+    );
+    let diffs: Vec<String> = vectors
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| bomb_difference(v).map(|d| format!("#{i}: {d}")))
+        .collect();
+    assert!(
+        diffs.is_empty(),
+        "{} of {} differ:\n{}",
+        diffs.len(),
+        vectors.len(),
+        diffs.join("\n")
     );
 }

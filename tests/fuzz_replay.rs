@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 
 use ccmem::text::{comments, frontmatter, markdown};
 
+#[path = "common/records.rs"]
+mod records;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -24,11 +27,14 @@ fn vector_files() -> Vec<PathBuf> {
         return vec![PathBuf::from(p)];
     }
     let dir = root().join("fuzz/vectors");
-    // frontmatter.json holds the frontmatter reader's vectors (tests/frontmatter_vectors.rs).
+    // frontmatter*.json hold the frontmatter reader's vectors (tests/frontmatter_vectors.rs).
     let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
-    v.retain(|p| !p.ends_with("frontmatter.json"));
+    v.retain(|p| {
+        !p.file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("frontmatter"))
+    });
     v.sort();
     v
 }
@@ -161,5 +167,15 @@ fn replay_cut() {
         } else {
             assert_eq!(t.content, trimmed);
         }
+    }
+}
+
+/// The journal and undo records' corpus (issue 23): nothing outside the memory folder changes.
+#[test]
+fn replay_records() {
+    let inputs = corpus("records");
+    assert!(!inputs.is_empty(), "fuzz/corpus/records holds the seeds");
+    for data in inputs {
+        records::check(&records::from_fuzz(&data));
     }
 }

@@ -5,6 +5,8 @@
 //! `cargo test` reports them as ignored with the reason; `scripts/live-conformance.sh` runs them
 //! with `--include-ignored` and `CCMEM_CLAUDE_BIN` naming the client (without it they fail).
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Command, Stdio};
@@ -183,14 +185,11 @@ fn real_client_shows_the_receipt_and_runs_the_write_guard() {
     let ccmem = env!("CARGO_BIN_EXE_ccmem");
 
     // Install the hooks the way a user does.
-    let st = Command::new(ccmem)
+    common::cli::Test::at(&base)
+        .current_dir("proj")
         .args(["hook", "install", "--project", "--yes", "--bin", ccmem])
-        .current_dir(&proj)
-        .env("HOME", &home)
-        .stdout(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(st.success());
+        .run()
+        .code(0);
 
     let (port, script) = start_stub(Some(mem.join("MEMORY.md").to_string_lossy().into_owned()));
     let mut cmd = Command::new(&claude);
@@ -385,19 +384,12 @@ fn real_client_shows_the_receipt_after_an_install_from_off_path() {
     std::fs::write(mem.join("MEMORY.md"), entries(204)).unwrap();
     // PATH without any ccmem: only the system's tools.
     let path = "/usr/local/bin:/usr/bin:/bin";
-    let out = Command::new(env!("CARGO_BIN_EXE_ccmem"))
-        .args(["hook", "install", "--yes"])
-        .current_dir(&proj)
-        .env_clear()
-        .env("HOME", &home)
+    common::cli::Test::at(&base)
         .env("PATH", path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .current_dir("proj")
+        .args(["hook", "install", "--yes"])
+        .run()
+        .code(0);
     let settings = std::fs::read_to_string(home.join(".claude/settings.json")).unwrap();
     let exe = std::path::Path::new(env!("CARGO_BIN_EXE_ccmem"))
         .canonicalize()

@@ -6,12 +6,17 @@
 //! validates it, and every schema file there must be exercised by at least one run: a schema
 //! added without a run here, or a new JSON output without a schema file, fails this test.
 //! `receipt --session ID` reads the log that `hook instructions-loaded` writes: one event is
-//! logged first.
+//! logged first. A transcript of one recorded session (dated in the future, so its differences
+//! with today's files are not "changed since") gives `history`, `history --check` and the
+//! receipt's `dark_history` something to show.
+
+mod common;
+
+use common::cli::Test;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 const SCHEMAS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/schemas");
@@ -69,27 +74,15 @@ fn world() -> World {
 impl World {
     /// Runs ccmem with `args` (and `stdin`), returning its exit code and stdout as JSON.
     fn json(&self, args: &[&str], stdin: Option<String>) -> (i32, Value) {
-        let mut cmd = Command::cargo_bin("ccmem").unwrap();
-        cmd.args(args)
-            .env_clear()
+        let cmd = Test::at(self._root.path())
+            .args(args)
             .env("HOME", &self.home)
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("NO_COLOR", "1")
             .env("CCMEM_MANAGED_DIR", self.home.join("no-managed"))
             .env("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", &self.mem)
+            .env_remove("CCMEM_NOW")
             .current_dir(&self.proj);
-        if let Some(input) = stdin {
-            cmd.write_stdin(input);
-        }
-        let out = cmd.output().unwrap();
-        let stdout = String::from_utf8(out.stdout).unwrap();
-        let v = serde_json::from_str(&stdout).unwrap_or_else(|e| {
-            panic!(
-                "ccmem {args:?} printed no JSON document ({e}):\n{stdout}\nstderr: {}",
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
-        (out.status.code().unwrap(), v)
+        let out = stdin.map_or(cmd.clone(), |input| cmd.stdin(input)).run();
+        (out.exit_code(), out.json())
     }
 }
 
@@ -146,22 +139,37 @@ fn every_json_output_matches_its_schema_file_and_every_schema_file_is_checked() 
     let hook_input = serde_json::json!({"session_id": "s", "transcript_path": "/t",
         "cwd": w.proj, "hook_event_name": "SessionStart"})
     .to_string();
+    let slug: String = w
+        .proj
+        .to_string_lossy()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let transcripts = w.home.join(".claude/projects").join(slug);
+    std::fs::create_dir_all(&transcripts).unwrap();
+    let index_line = "- [e1](project_e001.md) — entry 1";
+    let record = serde_json::json!({"parentUuid": null, "isSidechain": false,
+        "attachment": {"type": "instructions", "files": [
+            {"path": w.proj.join("CLAUDE.md"), "type": "Project", "content": "# old rules"},
+            {"path": format!("{}/MEMORY.md", w.mem.display()), "type": "AutoMem", "content": index_line}]},
+        "type": "attachment", "timestamp": "2099-01-01T00:00:00Z", "cwd": w.proj,
+        "sessionId": "s-recorded", "version": "2.1.332"});
+    std::fs::write(transcripts.join("s-recorded.jsonl"), format!("{record}\n")).unwrap();
     let history = w.home.join("history.json");
     std::fs::write(&history, r#"[{"read": "CLAUDE.md"}]"#).unwrap();
     let history = history.to_str().unwrap().to_owned();
     let loaded = serde_json::json!({"session_id": "s-1", "cwd": w.proj,
         "hook_event_name": "InstructionsLoaded", "file_path": w.proj.join("CLAUDE.md"),
         "memory_type": "Project", "load_reason": "session_start"});
-    Command::cargo_bin("ccmem")
-        .unwrap()
+    Test::new()
         .args(["hook", "instructions-loaded"])
         .env_clear()
         .env("HOME", &w.home)
         .env("CCMEM_MANAGED_DIR", w.home.join("no-managed"))
         .current_dir(&w.proj)
-        .write_stdin(loaded.to_string())
-        .assert()
-        .success();
+        .stdin(loaded.to_string())
+        .run()
+        .code(0);
     let add = vec![
         "--json",
         "add",
@@ -178,6 +186,8 @@ fn every_json_output_matches_its_schema_file_and_every_schema_file_is_checked() 
     let cases: Vec<(Vec<&str>, Option<String>, i32)> = vec![
         (vec!["receipt", "--session", "s-1", "--json"], None, 0),
         (vec!["receipt", "--json"], None, 1),
+        (vec!["history", "--json"], None, 0),
+        (vec!["history", "--check", "--json"], None, 1),
         (vec!["receipt", "--agents", "--json"], None, 0),
         (
             vec!["receipt", "--agent", "general-purpose", "--json"],
@@ -212,6 +222,9 @@ fn every_json_output_matches_its_schema_file_and_every_schema_file_is_checked() 
         (vec!["tier", &mem, "--write", "--json"], None, 0),
         (add, None, 0),
         (vec!["undo", &mem, "--json"], None, 0),
+        (vec!["undo", &mem, "--list", "--json"], None, 0),
+        (vec!["undo", &mem, "--status", "--json"], None, 0),
+        (vec!["undo", &mem, "--discard", "--json"], None, 0),
         (
             vec!["hook", "install", "--project", "--yes", "--json"],
             None,
@@ -235,8 +248,19 @@ fn every_json_output_matches_its_schema_file_and_every_schema_file_is_checked() 
         if code == 2 {
             assert_eq!(doc["schema"], "ccmem.error/1", "{what}");
         }
-        if args.contains(&"--check") {
+        if args.contains(&"--check") && args.contains(&"tier") {
             assert_eq!(doc["over_target"], true, "{what}");
+        }
+        if args == ["receipt", "--json"] {
+            assert_eq!(doc["dark_history"]["sessions"], 1, "{doc:#}");
+            assert_eq!(
+                doc["dark_history"]["entries"][0]["last_loaded"],
+                Value::Null
+            );
+        }
+        if args == ["history", "--json"] {
+            assert_eq!(doc["sessions"][0]["id"], "s-recorded", "{doc:#}");
+            assert_eq!(doc["entries"][0]["last_loaded"], "s-recorded", "{doc:#}");
         }
         if args.contains(&"--session") {
             // The event the hook logged above, read back and predicted.

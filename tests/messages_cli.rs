@@ -1,22 +1,30 @@
 //! Messages that name the real cause, once, and commands that create nothing when they refuse
 //! (issue 14, cases 11 and 13).
 
+mod common;
+
+use common::cli::{Test, snapshot};
+
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
-
 fn stderr(args: &[&str], cwd: &Path) -> (Option<i32>, String) {
-    let out = cargo_bin_cmd!("ccmem")
+    let out = Test::new()
         .args(args)
         .current_dir(cwd)
         .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+        .run();
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// `ccmem undo DIR`, DIR shown as `[MEM]`.
+fn undo(dir: &Path) -> Test {
+    Test::new()
+        .args(["undo".as_ref(), dir.as_os_str()])
+        .redact(dir.to_string_lossy(), "[MEM]")
 }
 
 fn names(dir: &Path) -> Vec<String> {
@@ -47,12 +55,11 @@ fn pending_tier(setup: &dyn Fn() -> tempfile::TempDir) -> tempfile::TempDir {
     (1..200)
         .map(|k| {
             let d = setup();
-            let out = cargo_bin_cmd!("ccmem")
+            let out = Test::new()
                 .args(["tier", "--write", "--target-lines", "3"])
                 .arg(d.path())
                 .env("CCMEM_FAULT_AT", k.to_string())
-                .output()
-                .unwrap();
+                .run();
             assert_eq!(out.status.code(), None, "k={k}: killed");
             d
         })
@@ -102,18 +109,16 @@ fn case11_a_dry_run_with_a_pending_journal_changes_nothing_and_leaves_a_fifo_alo
     let d = pending_tier(&setup);
     let dir = d.path();
     let fifo = dir.join(".MEMORY.md.ccmem-tmp");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    common::cli::fifo(&fifo);
     let before: Vec<(String, Vec<u8>)> = names(dir)
         .into_iter()
         .filter(|n| !n.ends_with(".ccmem-tmp"))
         .map(|n| (n.clone(), fs::read(dir.join(&n)).unwrap_or_default()))
         .collect();
-    let out = cargo_bin_cmd!("ccmem")
+    let out = Test::new()
         .args(["tier", "--target-lines", "3"])
         .arg(dir)
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("an interrupted ccmem write is pending"));
     let after: Vec<(String, Vec<u8>)> = names(dir)
@@ -131,7 +136,7 @@ fn case11_a_dry_run_with_a_pending_journal_changes_nothing_and_leaves_a_fifo_alo
 fn case11_undo_after_a_rolled_back_operation_does_not_undo_the_one_before() {
     let setup = || {
         let (d, _) = flat_library();
-        cargo_bin_cmd!("ccmem")
+        Test::new()
             .args([
                 "add",
                 "--type",
@@ -142,8 +147,8 @@ fn case11_undo_after_a_rolled_back_operation_does_not_undo_the_one_before() {
                 "kept",
             ])
             .arg(d.path())
-            .assert()
-            .success();
+            .run()
+            .code(0);
         d
     };
     let d = pending_tier(&setup);
@@ -153,21 +158,8 @@ fn case11_undo_after_a_rolled_back_operation_does_not_undo_the_one_before() {
             fs::write(d.path().join(n), "damaged").unwrap();
         }
     }
-    let out = cargo_bin_cmd!("ccmem")
-        .arg("undo")
-        .arg(d.path())
-        .assert()
-        .success();
-    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(
-        text.contains("restored the files of an interrupted `tier` first"),
-        "{text}"
-    );
-    assert!(
-        text.contains("nothing to undo: the last operation, `tier`")
-            && text.contains("rolled back"),
-        "{text}"
-    );
+    let out = undo(d.path()).run().code(0);
+    snapshot!("undo_after_a_rollback", out);
     assert!(
         d.path().join("user_first.md").exists(),
         "the add before it stays"
@@ -177,45 +169,30 @@ fn case11_undo_after_a_rolled_back_operation_does_not_undo_the_one_before() {
 #[test]
 fn case10_undo_after_another_writer_appended_keeps_the_line_no_dead_end() {
     let (d, index) = flat_library();
-    cargo_bin_cmd!("ccmem")
+    Test::new()
         .args(["tier", "--write", "--target-lines", "3"])
         .arg(d.path())
-        .assert()
-        .success();
+        .run()
+        .code(0);
     // The client adds an entry right after tier wrote.
     let line = "- [late](project_e0.md) — written by the client after tier\n";
     let mut now = fs::read_to_string(d.path().join("MEMORY.md")).unwrap();
     now.push_str(line);
     fs::write(d.path().join("MEMORY.md"), &now).unwrap();
-    let out = cargo_bin_cmd!("ccmem")
-        .arg("undo")
-        .arg(d.path())
-        .assert()
-        .success();
-    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(text.contains("undid `tier`"), "{text}");
+    snapshot!("undo_keeps_an_appended_line", undo(d.path()).run().code(0));
     assert_eq!(
         fs::read_to_string(d.path().join("MEMORY.md")).unwrap(),
         format!("{index}{line}"),
         "the old index back, with the client's line kept"
     );
     // An edit that is not an addition: undo refuses, names why and where the old text is.
-    cargo_bin_cmd!("ccmem")
+    Test::new()
         .args(["tier", "--write", "--target-lines", "3"])
         .arg(d.path())
-        .assert()
-        .success();
+        .run()
+        .code(0);
     fs::write(d.path().join("MEMORY.md"), "rewritten by hand\n").unwrap();
-    let out = cargo_bin_cmd!("ccmem")
-        .arg("undo")
-        .arg(d.path())
-        .assert()
-        .code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(
-        err.contains("not only by adding lines") && err.contains(".ccmem/backup/"),
-        "{err}"
-    );
+    snapshot!("undo_refuses_an_edit", undo(d.path()).run().code(2));
     assert_eq!(
         fs::read_to_string(d.path().join("MEMORY.md")).unwrap(),
         "rewritten by hand\n"

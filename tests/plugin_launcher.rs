@@ -5,7 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use std::io::Write as _;
+use std::process::{Command, Stdio};
 
 const LAUNCHER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/plugin/bin/ccmem-hook");
 
@@ -67,15 +68,27 @@ fn launch(
         .env("CCMEM_MANAGED_DIR", s.home.join("no-managed"))
         .env("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", s.base.join("mem"))
         .current_dir(&s.proj)
-        .write_stdin(input.to_string());
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     for (k, v) in vars {
         match v {
             Some(v) => cmd.env(k, v),
             None => cmd.env_remove(k),
         };
     }
-    let out = cmd.assert().success();
-    String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The launcher may exit without reading it all (no ccmem found): a broken pipe is fine.
+    let _ = stdin.write_all(input.to_string().as_bytes());
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{event}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
 }
 
 fn ran_ccmem(stdout: &str) -> bool {
@@ -180,4 +193,45 @@ fn which(name: &str) -> Option<PathBuf> {
         .iter()
         .map(|d| Path::new(d).join(name))
         .find(|p| p.exists())
+}
+
+#[test]
+fn a_relative_path_entry_or_ccmem_bin_is_never_run() {
+    // The hook runs in the session's directory: a repository shipping `bin/ccmem` (and `npm`)
+    // must not be run through a relative PATH entry, nor through a relative CCMEM_BIN its
+    // settings' `env` could set.
+    let s = setup();
+    let marker = s.base.join("pwned");
+    let evil = format!("#!/bin/sh\necho pwned > '{}'\n", marker.display());
+    for name in ["bin/ccmem", "bin/npm", "evil"] {
+        let p = s.proj.join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, &evil).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    for path in ["bin", "", "."] {
+        let out = launch(
+            &s,
+            "session-start",
+            Some(Path::new(path)),
+            &[("CCMEM_BIN", Some(PathBuf::from("evil")))],
+        );
+        assert!(
+            !marker.exists(),
+            "PATH entry {path:?} ran the repository's program"
+        );
+        assert!(out.contains("the ccmem command is not"), "{out}");
+    }
+    // An absolute entry after the relative one is still found.
+    let good = s.base.join("good");
+    install_at(&good);
+    let out = launch(
+        &s,
+        "session-start",
+        Some(Path::new(&format!("bin:{}", good.display()))),
+        &[],
+    );
+    assert!(!marker.exists());
+    assert!(ran_ccmem(&out), "{out}");
 }

@@ -1,4 +1,4 @@
-//! docs/rules.md is the registries' documentation, generated: every audit and check rule
+//! docs/rules.md is the rule registry's documentation, generated: every audit and check rule
 //! with its name (the anchor SARIF's `helpUri` points at), command, category and doc. This
 //! test fails when the file is stale; `CCMEM_UPDATE_DOCS=1 cargo test --test rules_doc`
 //! rewrites it.
@@ -8,7 +8,7 @@ use std::path::Path;
 
 fn generated() -> String {
     let mut out = String::from(
-        "# Rules\n\n<!-- Generated from the rule registries by tests/rules_doc.rs \
+        "# Rules\n\n<!-- Generated from the rule registry by tests/rules_doc.rs \
          (CCMEM_UPDATE_DOCS=1 cargo test --test rules_doc); do not edit by hand. -->\n\n\
          `ccmem explain NAME` prints any of these. Hard rules report errors, soft rules \
          warnings. Silence one with `<!-- ccmem-ignore: NAME -->` (see docs/check.md).\n",
@@ -26,21 +26,20 @@ fn generated() -> String {
             write!(out, "\n### {name}\n\n*{category}*\n\n{}\n", doc.trim_end()).unwrap();
         }
     };
-    let cat = |c: ccmem::rules::Category| format!("{c:?}").to_lowercase();
+    use ccmem::rules::{Command, of};
     section(
         "ccmem check",
-        ccmem::check::RULES
-            .iter()
-            .map(|r| (r.name, cat(r.category), r.doc_text()))
+        of(Command::Check)
+            .map(|r| (r.name, r.category.as_str().to_owned(), r.doc_text()))
             .collect(),
     );
     section(
         "ccmem audit",
-        ccmem::rules::RULES
-            .iter()
+        of(Command::Audit)
             .map(|r| {
-                let kind = format!("{}; {}", cat(r.category), r.applies.describe());
-                (r.name, kind, ccmem::rules::doc_text(r))
+                let specs = r.applies().map_or("", |a| a.describe());
+                let kind = format!("{}; {specs}", r.category.as_str());
+                (r.name, kind, r.doc_text())
             })
             .collect(),
     );

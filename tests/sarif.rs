@@ -3,9 +3,12 @@
 //! `artifactLocation` is a relative `uri` with a `uriBaseId` that `originalUriBaseIds`
 //! resolves, every rule has a `name` distinct from its `id` and a `fullDescription`.
 
+mod common;
+
+use common::cli::Test;
+
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 fn schema() -> jsonschema::Validator {
@@ -18,15 +21,13 @@ fn schema() -> jsonschema::Validator {
 }
 
 fn run(args: &[&str], cwd: &Path) -> Value {
-    let out = Command::cargo_bin("ccmem")
-        .unwrap()
+    let out = Test::new()
         .args(args)
         .current_dir(cwd)
         .env("NO_COLOR", "1")
         .env("CCMEM_NOW", "2026-11-29T00:00:00Z")
         .env("HOME", cwd.join("home"))
-        .output()
-        .unwrap();
+        .run();
     serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
 }
@@ -133,7 +134,10 @@ fn check_sarif_conforms() {
         format!("file://{}/", r.display())
     );
     let rules = run0["tool"]["driver"]["rules"].as_array().unwrap();
-    assert_eq!(rules.len(), ccmem::check::RULES.len());
+    assert_eq!(
+        rules.len(),
+        ccmem::rules::of(ccmem::rules::Command::Check).count()
+    );
     let result = run0["results"]
         .as_array()
         .unwrap()

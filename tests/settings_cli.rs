@@ -1,23 +1,24 @@
 //! `ccmem hook install` / `uninstall` on the settings files real users have (issue 14, cases
 //! 1–8): special files, links, modes, the client's limits, leftovers.
 
+mod common;
+
+use common::cli::{Test, snapshot};
+
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
-
 struct Home {
-    _dir: tempfile::TempDir,
+    t: Test,
     root: PathBuf,
 }
 
 impl Home {
     fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
-        std::fs::create_dir_all(root.join("home")).unwrap();
-        Home { _dir: dir, root }
+        let t = Test::new();
+        let root = t.root().to_path_buf();
+        Home { t, root }
     }
 
     fn home(&self) -> PathBuf {
@@ -32,17 +33,12 @@ impl Home {
         self.root.join("state")
     }
 
-    fn ccmem(&self, args: &[&str]) -> Command {
-        let mut c = Command::cargo_bin("ccmem").unwrap();
-        c.env_clear()
-            .env("HOME", self.home())
+    /// `ccmem hook ARGS` in HOME.
+    fn ccmem(&self, args: &[&str]) -> Test {
+        (self.t.ccmem(["hook"]).args(args))
             .env("XDG_STATE_HOME", self.state())
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
             .current_dir(self.home())
-            .args(["hook"])
-            .args(args)
-            .timeout(Duration::from_secs(20));
-        c
+            .timeout(Duration::from_secs(20))
     }
 }
 
@@ -64,8 +60,8 @@ fn names(dir: &Path) -> Vec<String> {
 fn case1_a_fifo_at_settings_json_is_refused_at_once_even_with_dry_run() {
     let h = Home::new();
     std::fs::create_dir_all(h.settings().parent().unwrap()).unwrap();
-    let c = std::ffi::CString::new(h.settings().to_str().unwrap()).unwrap();
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    common::cli::fifo(&h.settings());
+    let mut runs = Vec::new();
     for args in [
         &["install", "--yes"][..],
         &["install", "--dry-run"],
@@ -73,14 +69,11 @@ fn case1_a_fifo_at_settings_json_is_refused_at_once_even_with_dry_run() {
         &["uninstall", "--dry-run"],
     ] {
         let t = Instant::now();
-        let out = h.ccmem(args).assert().code(2);
+        let out = h.ccmem(args).run().code(2);
         assert!(t.elapsed() < Duration::from_secs(5), "{args:?} hung");
-        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-        assert!(
-            err.contains("is not a regular file (FIFO)"),
-            "{args:?}: {err}"
-        );
+        runs.push(out.transcript());
     }
+    snapshot!("fifo_refused", runs.join("\n"));
 }
 
 #[test]
@@ -90,9 +83,8 @@ fn case2_a_dangling_link_is_refused_and_kept_a_live_one_written_through() {
     let real = h.root.join("dotfiles/claude.json");
     std::os::unix::fs::symlink(&real, h.settings()).unwrap();
     for args in [&["install", "--yes"][..], &["install", "--dry-run"]] {
-        let out = h.ccmem(args).assert().code(2);
-        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-        assert!(err.contains("which does not exist"), "{err}");
+        let out = h.ccmem(args).run().code(2);
+        snapshot!(format!("dangling_link_{}", args[1]), out);
         assert!(
             std::fs::symlink_metadata(h.settings())
                 .unwrap()
@@ -103,7 +95,7 @@ fn case2_a_dangling_link_is_refused_and_kept_a_live_one_written_through() {
     std::fs::create_dir_all(real.parent().unwrap()).unwrap();
     std::fs::write(&real, "{\"model\": \"x\"}\n").unwrap();
     std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
-    h.ccmem(&["install", "--yes"]).assert().success();
+    h.ccmem(&["install", "--yes"]).run().code(0);
     assert!(
         std::fs::symlink_metadata(h.settings())
             .unwrap()
@@ -115,7 +107,7 @@ fn case2_a_dangling_link_is_refused_and_kept_a_live_one_written_through() {
             .contains("# ccmem-managed")
     );
     assert_eq!(mode(&real), 0o600);
-    h.ccmem(&["uninstall", "--yes"]).assert().success();
+    h.ccmem(&["uninstall", "--yes"]).run().code(0);
     assert_eq!(
         std::fs::read_to_string(&real).unwrap(),
         "{\"model\": \"x\"}\n"
@@ -133,7 +125,7 @@ fn case3_the_backup_of_a_private_settings_file_is_private_and_nothing_sits_besid
     std::fs::create_dir_all(h.settings().parent().unwrap()).unwrap();
     std::fs::write(h.settings(), "{\"env\": {\"ANTHROPIC_API_KEY\": \"sk-x\"}}").unwrap();
     std::fs::set_permissions(h.settings(), std::fs::Permissions::from_mode(0o600)).unwrap();
-    h.ccmem(&["install", "--yes"]).assert().success();
+    h.ccmem(&["install", "--yes"]).run().code(0);
     assert_eq!(mode(&h.settings()), 0o600);
     assert_eq!(names(&h.home().join(".claude")), ["settings.json"]);
     let mut backups = Vec::new();
@@ -174,13 +166,13 @@ fn case4_values_are_kept_as_written_when_the_file_has_hooks() {
     std::fs::create_dir_all(h.settings().parent().unwrap()).unwrap();
     let original = "{\"n\": 123456789012345678901234567890, \"hooks\": {}}";
     std::fs::write(h.settings(), original).unwrap();
-    h.ccmem(&["install", "--yes"]).assert().success();
+    h.ccmem(&["install", "--yes"]).run().code(0);
     let now = std::fs::read_to_string(h.settings()).unwrap();
     assert!(
         now.starts_with("{\"n\": 123456789012345678901234567890, \"hooks\": {"),
         "{now}"
     );
-    h.ccmem(&["uninstall", "--yes"]).assert().success();
+    h.ccmem(&["uninstall", "--yes"]).run().code(0);
     assert_eq!(std::fs::read_to_string(h.settings()).unwrap(), original);
 }
 
@@ -192,15 +184,11 @@ fn case5_and_6_ownership_is_the_marker_whatever_the_binary_is_called() {
     std::fs::write(h.settings(), original).unwrap();
     let tool = h.root.join("bin/memory-tool");
     std::fs::create_dir_all(tool.parent().unwrap()).unwrap();
-    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("ccmem"), &tool).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_ccmem"), &tool).unwrap();
     let bin = tool.to_str().unwrap();
-    h.ccmem(&["install", "--yes", "--bin", bin])
-        .assert()
-        .success();
-    h.ccmem(&["install", "--yes", "--bin", bin])
-        .assert()
-        .success()
-        .stdout(predicates::str::contains("already installed"));
+    h.ccmem(&["install", "--yes", "--bin", bin]).run().code(0);
+    let again = h.ccmem(&["install", "--yes", "--bin", bin]).run();
+    snapshot!("already_installed", again.code(0));
     let v: serde_json::Value =
         serde_json::from_slice(&std::fs::read(h.settings()).unwrap()).unwrap();
     assert_eq!(v["hooks"]["SessionStart"].as_array().unwrap().len(), 2);
@@ -208,15 +196,13 @@ fn case5_and_6_ownership_is_the_marker_whatever_the_binary_is_called() {
         v["hooks"]["SessionStart"][0]["hooks"][0]["command"],
         "ccmem-wrapper hook session-start --my-flag"
     );
-    h.ccmem(&["uninstall", "--yes"]).assert().success();
+    h.ccmem(&["uninstall", "--yes"]).run().code(0);
     assert_eq!(std::fs::read_to_string(h.settings()).unwrap(), original);
     // A file holding only the user's own ccmem commands is theirs: uninstall leaves it.
     let own = r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "ccmem hook session-start --always --recover"}]}]}}"#;
     std::fs::write(h.settings(), own).unwrap();
-    h.ccmem(&["uninstall", "--yes"])
-        .assert()
-        .success()
-        .stdout(predicates::str::contains("not installed"));
+    let out = h.ccmem(&["uninstall", "--yes"]).run();
+    snapshot!("not_installed", out.code(0));
     assert_eq!(std::fs::read_to_string(h.settings()).unwrap(), own);
 }
 
@@ -226,27 +212,25 @@ fn case7_deep_nesting_and_a_bom_are_fine_and_the_clients_size_limit_is_named() {
     std::fs::create_dir_all(h.settings().parent().unwrap()).unwrap();
     let deep = format!("\u{feff}{{\"d\": {}{}}}", "[".repeat(128), "]".repeat(128));
     std::fs::write(h.settings(), &deep).unwrap();
-    h.ccmem(&["install", "--yes"]).assert().success();
+    h.ccmem(&["install", "--yes"]).run().code(0);
     let now = std::fs::read_to_string(h.settings()).unwrap();
     assert!(now.starts_with(&deep[..deep.len() - 1]), "{now}");
-    h.ccmem(&["uninstall", "--yes"]).assert().success();
+    h.ccmem(&["uninstall", "--yes"]).run().code(0);
     assert_eq!(std::fs::read_to_string(h.settings()).unwrap(), deep);
     let big = format!("{{\"pad\": \"{}\"}}", "x".repeat(17 << 20));
     std::fs::write(h.settings(), &big).unwrap();
-    let out = h.ccmem(&["install", "--yes"]).assert().code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(
-        err.contains("over the client's 2097152-byte limit") && err.contains("loads none of it"),
-        "{err}"
+    snapshot!(
+        "over_the_clients_limit",
+        h.ccmem(&["install", "--yes"]).run().code(2)
     );
 }
 
 #[test]
 fn case8_uninstall_removes_what_install_created_and_leftovers_are_cleaned() {
     let h = Home::new();
-    h.ccmem(&["install", "--yes"]).assert().success();
+    h.ccmem(&["install", "--yes"]).run().code(0);
     assert_eq!(mode(&h.settings()), 0o600);
-    h.ccmem(&["uninstall", "--yes"]).assert().success();
+    h.ccmem(&["uninstall", "--yes"]).run().code(0);
     assert!(
         !h.home().join(".claude").exists(),
         "the ~/.claude install made is gone"
@@ -259,7 +243,7 @@ fn case8_uninstall_removes_what_install_created_and_leftovers_are_cleaned() {
     )
     .unwrap();
     std::fs::write(h.home().join(".claude/.other.ccmem-tmp.abcdef"), "x").unwrap();
-    h.ccmem(&["install", "--yes"]).assert().success();
+    h.ccmem(&["install", "--yes"]).run().code(0);
     assert_eq!(
         names(&h.home().join(".claude")),
         [".other.ccmem-tmp.abcdef", "settings.json"]

@@ -1,12 +1,14 @@
 //! Whole-process tests of `ccmem tier`, `add` and `undo`: undo round trips, the lock, refusals
-//! (fault injection is in `faults.rs`).
+//! (fault injection is in `faults.rs`). Each runs in a sandbox whose memory folder is `mem/`.
+
+mod common;
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use assert_cmd::cargo::cargo_bin_cmd;
+use common::cli::{Run, Test, snapshot};
 
 type Snapshot = BTreeMap<String, Vec<u8>>;
 
@@ -37,108 +39,86 @@ fn put(dir: &Path, name: &str, text: &str) {
     fs::write(dir.join(name), text).unwrap();
 }
 
-/// An index of 3 groups × 5 entries, a crown, CRLF lines and CJK text; over an 8-line target.
-fn library() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+/// `mem/` holding an index of 3 groups × 5 entries, a crown, CRLF lines and CJK text; over an
+/// 8-line target.
+fn library() -> (Test, std::path::PathBuf) {
+    let t = Test::new().dir("mem");
+    let dir = t.path("mem");
     let mut index = String::from("# 記憶\r\n\r\n- ⭐ [Crown](feedback_crown.md) — 必読\r\n");
-    put(
-        dir.path(),
-        "feedback_crown.md",
-        "---\nname: crown\n---\nbody\n",
-    );
+    put(&dir, "feedback_crown.md", "---\nname: crown\n---\nbody\n");
     for g in ["Build", "ツール", "Deploy"] {
         index.push_str(&format!("\r\n## {g}\r\n"));
         for i in 0..5 {
             let file = format!("project_{}{i}.md", g.to_lowercase());
             index.push_str(&format!("- [{g} {i}]({file}) — fact {i} 日本語\r\n"));
-            put(dir.path(), &file, &format!("fact {i}\n"));
+            put(&dir, &file, &format!("fact {i}\n"));
         }
     }
-    put(dir.path(), "MEMORY.md", &index);
+    put(&dir, "MEMORY.md", &index);
     put(
-        dir.path(),
+        &dir,
         "reference_deploy_hub.md",
         "# Deploy hub\n- [Deploy 0](project_deploy0.md)",
     );
-    dir
+    (t, dir)
 }
 
-/// `ccmem tier DIR` with the default target.
-fn tier_default(dir: &Path) -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("ccmem");
-    cmd.arg("tier").arg(dir);
-    cmd.env("NO_COLOR", "1").env_remove("CCMEM_FAULT_AT");
-    cmd
+/// An empty `mem/`.
+fn folder() -> (Test, std::path::PathBuf) {
+    let t = Test::new().dir("mem");
+    let dir = t.path("mem");
+    (t, dir)
 }
 
-/// `ccmem tier DIR` with an 8-line target (what [`library`] is over).
-fn tier(dir: &Path) -> assert_cmd::Command {
-    let mut cmd = tier_default(dir);
-    cmd.args(["--target-lines", "8"]);
-    cmd
+/// `ccmem tier mem` with the default target.
+fn tier_default(t: &Test) -> Test {
+    t.ccmem(["tier", "mem"])
+}
+
+/// `ccmem tier mem` with an 8-line target (what [`library`] is over).
+fn tier(t: &Test) -> Test {
+    tier_default(t).args(["--target-lines", "8"])
+}
+
+/// `ccmem undo mem`.
+fn undo(t: &Test) -> Run {
+    t.ccmem(["undo", "mem"]).run()
 }
 
 #[test]
 fn write_then_undo_round_trips_byte_for_byte() {
-    let dir = library();
-    let old = snapshot(dir.path());
-    let out = tier(dir.path()).arg("--write").assert().success();
-    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(
-        text.contains("Proof (re-read from disk after writing):"),
-        "{text}"
-    );
-    assert!(!text.contains('✗'), "{text}");
-    let new = snapshot(dir.path());
+    let (t, dir) = library();
+    let old = snapshot(&dir);
+    snapshot!("write", tier(&t).arg("--write").run().code(0));
+    let new = snapshot(&dir);
     assert_ne!(old, new);
     assert!(new.contains_key("reference_build_hub.md"));
     // The existing hub is appended to, never rewritten.
     assert!(new["reference_deploy_hub.md"].starts_with(&old["reference_deploy_hub.md"]));
-    cargo_bin_cmd!("ccmem")
-        .arg("undo")
-        .arg(dir.path())
-        .assert()
-        .success();
-    assert_eq!(snapshot(dir.path()), old);
-    let out = cargo_bin_cmd!("ccmem")
-        .arg("undo")
-        .arg(dir.path())
-        .assert()
-        .success();
-    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(
-        text.contains("nothing to undo: `tier` was already undone"),
-        "{text}"
-    );
-    assert_eq!(snapshot(dir.path()), old, "undo twice is one undo");
-    cargo_bin_cmd!("ccmem")
-        .args(["undo", "--redo"])
-        .arg(dir.path())
-        .assert()
-        .success();
-    assert_eq!(snapshot(dir.path()), new, "--redo applies it again");
+    undo(&t).code(0);
+    assert_eq!(snapshot(&dir), old);
+    snapshot!("undo_twice", undo(&t).code(0));
+    assert_eq!(snapshot(&dir), old, "undo twice is one undo");
+    t.ccmem(["undo", "--redo", "mem"]).run().code(0);
+    assert_eq!(snapshot(&dir), new, "--redo applies it again");
 }
 
 #[test]
 fn a_held_lock_is_a_clear_error_and_nothing_is_written() {
-    let dir = library();
-    let old = snapshot(dir.path());
+    let (t, dir) = library();
+    let old = snapshot(&dir);
     let mut holder = Command::new("flock")
-        .arg(dir.path())
+        .arg(&dir)
         .args(["sleep", "30"])
         .stdin(Stdio::null())
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(300));
-    let out = tier(dir.path()).arg("--write").assert().code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let out = tier(&t).arg("--write").run();
     holder.kill().unwrap();
     holder.wait().unwrap();
-    assert!(
-        err.contains("another ccmem is writing here (it holds the folder's lock)"),
-        "{err}"
-    );
-    assert_eq!(snapshot(dir.path()), old);
+    snapshot!("held_lock", out.code(2));
+    assert_eq!(snapshot(&dir), old);
 }
 
 /// Every name in the folder, ccmem's own state included.
@@ -154,8 +134,8 @@ fn listing(dir: &Path) -> Vec<String> {
 
 #[test]
 fn broken_links_long_lines_and_home_pointers_never_block() {
-    let dir = library();
-    let index = fs::read_to_string(dir.path().join("MEMORY.md")).unwrap();
+    let (t, dir) = library();
+    let index = fs::read_to_string(dir.join("MEMORY.md")).unwrap();
     let long = "x".repeat(230);
     let index = index.replacen(
         "\r\n## Build\r\n",
@@ -164,20 +144,17 @@ fn broken_links_long_lines_and_home_pointers_never_block() {
         ),
         1,
     );
-    put(dir.path(), "MEMORY.md", &index);
-    let out = tier(dir.path()).arg("--write").assert().success();
-    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(
-        text.contains("links to `project_gone.md`, which leads to no file: moved verbatim into reference_build_hub.md"),
-        "{text}"
+    put(&dir, "MEMORY.md", &index);
+    snapshot!(
+        "broken_links_never_block",
+        tier(&t).arg("--write").run().code(0)
     );
-    assert!(!text.contains('✗'), "{text}");
-    let hub = fs::read_to_string(dir.path().join("reference_build_hub.md")).unwrap();
+    let hub = fs::read_to_string(dir.join("reference_build_hub.md")).unwrap();
     assert!(
         hub.contains(&format!("- [Gone](project_gone.md) — {long}\r\n")),
         "{hub}"
     );
-    let index = fs::read_to_string(dir.path().join("MEMORY.md")).unwrap();
+    let index = fs::read_to_string(dir.join("MEMORY.md")).unwrap();
     assert!(
         index.contains("- Runbook: [deploy](~/notes/deploy.md)\r\n- [a](a.md\r\n"),
         "{index}"
@@ -186,102 +163,73 @@ fn broken_links_long_lines_and_home_pointers_never_block() {
 
 #[test]
 fn impossible_targets_are_refused_and_create_nothing() {
-    let dir = library();
-    let names = listing(dir.path());
-    let old = snapshot(dir.path());
-    let out = cargo_bin_cmd!("ccmem")
-        .arg("tier")
-        .arg(dir.path())
+    let (t, dir) = library();
+    let names = listing(&dir);
+    let old = snapshot(&dir);
+    // Names the target that would work.
+    let out = tier_default(&t)
         .args(["--write", "--target-lines", "2"])
-        .assert()
-        .code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(
-        err.contains("cannot get within the target (2 lines"),
-        "{err}"
-    );
-    assert!(
-        err.contains("--target-lines "),
-        "names the target that would work: {err}"
-    );
-    assert_eq!(snapshot(dir.path()), old);
+        .run();
+    snapshot!("impossible_target", out.code(2));
+    assert_eq!(snapshot(&dir), old);
     assert_eq!(
-        listing(dir.path()),
+        listing(&dir),
         names,
         "a refusal creates nothing, not even state"
     );
 }
 
+/// An index linked to a file of the same folder is written through (the link kept), and the dry
+/// run names the file really written; one linked out of the folder is refused alike in the dry
+/// run, naming where it leads, and nothing is written through it.
 #[test]
-fn a_symlinked_index_is_written_through_and_the_link_kept() {
-    let dir = library();
-    let elsewhere = tempfile::tempdir().unwrap();
-    let real = elsewhere.path().join("MEMORY.md");
-    fs::rename(dir.path().join("MEMORY.md"), &real).unwrap();
-    std::os::unix::fs::symlink(&real, dir.path().join("MEMORY.md")).unwrap();
+fn a_symlinked_index_is_written_through_only_inside_the_folder() {
+    let (t, dir) = library();
+    let real = dir.join("MEMORY.txt");
+    fs::rename(dir.join("MEMORY.md"), &real).unwrap();
+    std::os::unix::fs::symlink("MEMORY.txt", dir.join("MEMORY.md")).unwrap();
     let old = fs::read(&real).unwrap();
-    let out = tier(dir.path()).arg("--write").assert().success();
-    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(!text.contains('✗'), "{text}");
-    let link = dir.path().join("MEMORY.md");
-    assert!(
-        fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink()
-    );
-    assert_eq!(
-        fs::read_link(&link).unwrap(),
-        real,
-        "the link itself is kept"
-    );
+    snapshot!("symlinked_index_dry_run", tier(&t).run().code(0));
+    let out = tier(&t).arg("--write").run().code(0);
+    assert!(!out.stdout().contains('✗'), "{}", out.stdout());
+    let link = dir.join("MEMORY.md");
+    assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
+    assert_eq!(fs::read_link(&link).unwrap(), Path::new("MEMORY.txt"));
     let new = fs::read_to_string(&real).unwrap();
     assert!(new.contains("reference_build_hub.md"), "{new}");
-    cargo_bin_cmd!("ccmem")
-        .arg("undo")
-        .arg(dir.path())
-        .assert()
-        .success();
+    undo(&t).code(0);
     assert_eq!(fs::read(&real).unwrap(), old);
-    assert!(
-        fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink()
-    );
+    assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
+
+    // Out of the folder: refused, dry run included, and the file it leads to is untouched.
+    let outside = t.path("elsewhere/MEMORY.md");
+    fs::create_dir_all(outside.parent().unwrap()).unwrap();
+    fs::rename(&real, &outside).unwrap();
+    fs::remove_file(&link).unwrap();
+    std::os::unix::fs::symlink(&outside, &link).unwrap();
+    let names = listing(&dir);
+    snapshot!("symlinked_index_outside", refused_alike(&tier(&t)));
+    assert_eq!(fs::read(&outside).unwrap(), old);
+    assert_eq!(listing(&dir), names);
 }
 
 #[test]
 fn new_hubs_take_the_librarys_mode_and_a_modified_stamp() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = library();
-    for name in listing(dir.path()) {
-        let p = dir.path().join(name);
-        fs::set_permissions(&p, fs::Permissions::from_mode(0o600)).unwrap();
+    let (t, dir) = library();
+    for name in listing(&dir) {
+        fs::set_permissions(dir.join(name), fs::Permissions::from_mode(0o600)).unwrap();
     }
-    tier(dir.path())
+    let write = tier(&t)
         .arg("--write")
-        .env("CCMEM_NOW", "2026-12-01T09:00:00Z")
-        .assert()
-        .success();
-    let hub = dir.path().join("reference_build_hub.md");
+        .env("CCMEM_NOW", "2026-12-01T09:00:00Z");
+    write.run().code(0);
+    let hub = dir.join("reference_build_hub.md");
     let mode = fs::metadata(&hub).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "the library's mode, not the umask's");
-    let text = fs::read_to_string(&hub).unwrap();
     // No file says which spec the library follows: the client's own, which it writes.
-    assert!(
-        text.starts_with("---\r\nname: reference-build-hub\r\n")
-            && text.contains(
-                "\r\n  type: reference\r\n  modified: 2026-12-01T09:00:00.000Z\r\n---\r\n"
-            ),
-        "{text}"
-    );
-    let audit = cargo_bin_cmd!("ccmem")
-        .args(["audit", "--json"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&audit.stdout).unwrap();
+    snapshot!("new_hub", fs::read_to_string(&hub).unwrap());
+    let v = t.ccmem(["audit", "--json", "mem"]).run().json();
     let on_hubs: Vec<&serde_json::Value> = (v["diagnostics"].as_array().unwrap().iter())
         .filter(|d| {
             let path = d["path"].as_str().unwrap();
@@ -296,181 +244,111 @@ fn new_hubs_take_the_librarys_mode_and_a_modified_stamp() {
 
 #[test]
 fn add_past_the_cap_writes_nothing_exits_one_and_says_what_makes_room() {
-    let dir = tempfile::tempdir().unwrap();
-    put(
-        dir.path(),
-        "MEMORY.md",
-        &"- a rule that loads\n".repeat(210),
-    );
-    let add = |extra: &[&str]| {
-        let mut c = cargo_bin_cmd!("ccmem");
-        c.arg("add").arg(dir.path());
-        c.args(ADD_TZ).args(extra);
-        c
-    };
-    let names = listing(dir.path());
-    let out = add(&[]).assert().code(1);
-    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let (t, dir) = folder();
+    put(&dir, "MEMORY.md", &"- a rule that loads\n".repeat(210));
+    let add = |extra: &[&str]| t.ccmem(["add", "mem"]).args(ADD_TZ).args(extra).run();
+    let names = listing(&dir);
     // Rule lines fill it, and tier keeps rule lines: tier cannot make room, CLAUDE.md can.
-    assert!(
-        text.contains("would never be seen")
-            && text.contains("`ccmem tier` cannot make room")
-            && text.contains("CLAUDE.md"),
-        "{text}"
-    );
-    assert_eq!(
-        listing(dir.path()),
-        names,
-        "nothing written, no state either"
-    );
+    snapshot!("add_past_the_cap_rules", add(&[]).code(1));
+    assert_eq!(listing(&dir), names, "nothing written, no state either");
     // Entry lines fill it: tier moves them into hubs, so tier is the way.
     let entries: String = (0..210)
         .map(|i| format!("- [Entry {i}](project_e{i}.md) — about {i}\n"))
         .collect();
-    fs::write(dir.path().join("MEMORY.md"), &entries).unwrap();
-    let out = add(&["--json"]).assert().code(1);
-    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
-    assert_eq!(doc["refused"], "index-past-cap");
-    assert!(
-        doc["fix"].as_str().unwrap().starts_with("ccmem tier "),
-        "{doc}"
-    );
-    let names = listing(dir.path());
-    add(&["--dry-run"]).assert().code(1);
-    assert_eq!(listing(dir.path()), names);
-    fs::write(dir.path().join("MEMORY.md"), "# M\n").unwrap();
-    let names = listing(dir.path());
-    add(&["--dry-run"]).assert().success();
-    assert_eq!(listing(dir.path()), names, "a dry run creates nothing");
-}
-
-fn mkfifo(path: &Path) {
-    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    fs::write(dir.join("MEMORY.md"), &entries).unwrap();
+    snapshot!("add_past_the_cap_entries", add(&["--json"]).code(1));
+    let names = listing(&dir);
+    add(&["--dry-run"]).code(1);
+    assert_eq!(listing(&dir), names);
+    fs::write(dir.join("MEMORY.md"), "# M\n").unwrap();
+    let names = listing(&dir);
+    add(&["--dry-run"]).code(0);
+    assert_eq!(listing(&dir), names, "a dry run creates nothing");
 }
 
 #[test]
 fn unreadable_topics_never_block_and_are_reported_and_left_untouched() {
-    let dir = library();
+    let (t, dir) = library();
     let latin1 = b"---\nname: cafe\n---\nLikes caf\xe9 au lait\n".to_vec();
-    fs::write(dir.path().join("user_latin1.md"), &latin1).unwrap();
-    mkfifo(&dir.path().join("project_pipe.md"));
-    std::os::unix::fs::symlink("nowhere.md", dir.path().join("project_gone.md")).unwrap();
-    for args in [&[][..], &["--write"][..]] {
-        let out = tier(dir.path()).args(args).assert().success();
-        let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-        for note in [
-            "note: user_latin1.md is not valid UTF-8 (byte 28): left as it is",
-            "note: project_pipe.md cannot be read: not a regular file (FIFO): left as it is",
-            "note: project_gone.md is a symbolic link to nowhere.md, which does not exist: left",
-        ] {
-            assert!(text.contains(note), "{note}\n{text}");
-        }
-        assert!(!text.contains('✗'), "{text}");
-    }
+    fs::write(dir.join("user_latin1.md"), &latin1).unwrap();
+    let t = t.fifo("mem/project_pipe.md");
+    std::os::unix::fs::symlink("nowhere.md", dir.join("project_gone.md")).unwrap();
+    snapshot!("unreadable_topics_dry_run", tier(&t).run().code(0));
+    snapshot!(
+        "unreadable_topics_write",
+        tier(&t).arg("--write").run().code(0)
+    );
     assert!(
-        fs::read_to_string(dir.path().join("MEMORY.md"))
+        fs::read_to_string(dir.join("MEMORY.md"))
             .unwrap()
             .contains("reference_build_hub.md")
     );
-    assert_eq!(fs::read(dir.path().join("user_latin1.md")).unwrap(), latin1);
-    let pipe = fs::symlink_metadata(dir.path().join("project_pipe.md")).unwrap();
+    assert_eq!(fs::read(dir.join("user_latin1.md")).unwrap(), latin1);
+    let pipe = fs::symlink_metadata(dir.join("project_pipe.md")).unwrap();
     assert!(std::os::unix::fs::FileTypeExt::is_fifo(&pipe.file_type()));
-    let gone = dir.path().join("project_gone.md");
+    let gone = dir.join("project_gone.md");
     assert_eq!(fs::read_link(&gone).unwrap(), Path::new("nowhere.md"));
 }
 
 /// Runs `cmd` as a dry run and with `--write`: both must refuse (exit 2) with the same words.
-/// Returns those words and the two runs' stdout.
-fn refused_alike(cmd: impl Fn() -> assert_cmd::Command) -> (String, Vec<String>) {
-    let (mut errs, mut outs) = (Vec::new(), Vec::new());
-    for args in [&[][..], &["--write"][..]] {
-        let out = cmd().args(args).assert().code(2);
-        let out = out.get_output();
-        errs.push(String::from_utf8_lossy(&out.stderr).into_owned());
-        outs.push(String::from_utf8_lossy(&out.stdout).into_owned());
-    }
-    assert_eq!(errs[0], errs[1], "the dry run refuses as --write does");
-    (errs.swap_remove(0), outs)
+/// Returns the `--write` run.
+fn refused_alike(cmd: &Test) -> Run {
+    let dry = cmd.run().code(2);
+    let write = cmd.clone().arg("--write").run().code(2);
+    assert_eq!(
+        dry.stderr(),
+        write.stderr(),
+        "the dry run refuses as --write does"
+    );
+    write
 }
 
 #[test]
 fn a_hub_tier_would_write_but_cannot_read_is_refused_alike_in_the_dry_run() {
-    let dir = library();
-    mkfifo(&dir.path().join("reference_build_hub.md"));
-    let old = listing(dir.path());
-    let (err, _) = refused_alike(|| tier(dir.path()));
-    assert!(
-        err.contains("reference_build_hub.md: cannot be read: not a regular file (FIFO)")
-            && err.contains("repair, rename or remove it"),
-        "{err}"
-    );
-    assert_eq!(listing(dir.path()), old);
+    let (t, dir) = library();
+    let t = t.fifo("mem/reference_build_hub.md");
+    let old = listing(&dir);
+    snapshot!("hub_fifo", refused_alike(&tier(&t)));
+    assert_eq!(listing(&dir), old);
 }
 
+/// A hub that is a link to another file of the folder (one file under two names) is refused;
+/// so is one linked out of the folder (e.g. to `~/.claude/CLAUDE.md`): never written through.
 #[test]
-fn a_symlinked_hub_is_written_through_unless_it_aliases_a_file_of_the_folder() {
-    let dir = library();
-    put(dir.path(), "elsewhere.md", "# hub kept elsewhere\n");
-    let hub = dir.path().join("reference_build_hub.md");
+fn a_symlinked_hub_is_never_written_through_to_a_library_file_or_out_of_the_folder() {
+    let (t, dir) = library();
+    put(&dir, "elsewhere.md", "# hub kept elsewhere\n");
+    let hub = dir.join("reference_build_hub.md");
     std::os::unix::fs::symlink("elsewhere.md", &hub).unwrap();
-    let old = snapshot(dir.path());
-    let out = tier(dir.path()).assert().code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(
-        err.contains("reference_build_hub.md: is a symbolic link to elsewhere.md, another file of this folder"),
-        "{err}"
-    );
-    assert_eq!(snapshot(dir.path()), old);
-    let outside = tempfile::tempdir().unwrap();
-    fs::rename(
-        dir.path().join("elsewhere.md"),
-        outside.path().join("elsewhere.md"),
-    )
-    .unwrap();
+    let old = snapshot(&dir);
+    snapshot!("hub_linked_inside", refused_alike(&tier(&t)));
+    assert_eq!(snapshot(&dir), old);
+    let global = t.path("home/.claude/CLAUDE.md");
+    fs::create_dir_all(global.parent().unwrap()).unwrap();
+    fs::write(&global, "# my global instructions\n").unwrap();
     fs::remove_file(&hub).unwrap();
-    std::os::unix::fs::symlink(outside.path().join("elsewhere.md"), &hub).unwrap();
-    let out = tier(dir.path()).arg("--write").assert().success();
-    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(!text.contains('✗'), "{text}");
-    assert!(fs::symlink_metadata(&hub).unwrap().file_type().is_symlink());
-    let real = fs::read_to_string(outside.path().join("elsewhere.md")).unwrap();
-    assert!(
-        real.starts_with("# hub kept elsewhere\n") && real.contains("(project_build0.md)"),
-        "{real}"
-    );
+    fs::remove_file(dir.join("elsewhere.md")).unwrap();
+    std::os::unix::fs::symlink(&global, &hub).unwrap();
+    let old = snapshot(&dir);
+    snapshot!("hub_linked_outside", refused_alike(&tier(&t)));
+    assert_eq!(fs::read(&global).unwrap(), b"# my global instructions\n");
+    assert_eq!(snapshot(&dir), old);
 }
 
 #[test]
 fn an_index_tier_cannot_read_says_what_to_do() {
-    let dir = tempfile::tempdir().unwrap();
-    put(dir.path(), "ccmem.toml", "[audit]\nmax-file-bytes = 1000\n");
-    put(
-        dir.path(),
-        "MEMORY.md",
-        &"- a rule that loads\n".repeat(100),
-    );
-    let out = tier(dir.path()).assert().code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(
-        err.contains("MEMORY.md: is 2000 bytes, more than tier reads (1000, `max-file-bytes`)")
-            && err.contains("set `max-file-bytes = 2000` under `[audit]` in")
-            && !err.contains("the audit reads"),
-        "{err}"
-    );
-    fs::write(dir.path().join("MEMORY.md"), b"- caf\xe9\n").unwrap();
-    let out = tier(dir.path()).assert().code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(
-        err.contains("is not valid UTF-8 (byte 5)") && err.contains("convert it to UTF-8"),
-        "{err}"
-    );
+    let (t, dir) = folder();
+    put(&dir, "ccmem.toml", "[audit]\nmax-file-bytes = 1000\n");
+    put(&dir, "MEMORY.md", &"- a rule that loads\n".repeat(100));
+    snapshot!("index_too_large", tier(&t).run().code(2));
+    fs::write(dir.join("MEMORY.md"), b"- caf\xe9\n").unwrap();
+    snapshot!("index_not_utf8", tier(&t).run().code(2));
 }
 
 /// 150 plain rule lines (they stay) and 80 entries (they can move): the default target of 120
 /// lines cannot be reached, the client's cap can.
-fn rules_and_entries() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+fn rules_and_entries() -> (Test, std::path::PathBuf) {
+    let (t, dir) = folder();
     let mut index = String::from("# Memory\n\n");
     for i in 0..150 {
         index.push_str(&format!("- Always run check {i} before committing\n"));
@@ -479,186 +357,113 @@ fn rules_and_entries() -> tempfile::TempDir {
     for i in 0..80 {
         let file = format!("project_fact{i:02}.md");
         index.push_str(&format!("- [Fact {i}]({file}) — fact {i}\n"));
-        put(dir.path(), &file, &format!("fact {i}\n"));
+        put(&dir, &file, &format!("fact {i}\n"));
     }
-    put(dir.path(), "MEMORY.md", &index);
-    dir
+    put(&dir, "MEMORY.md", &index);
+    (t, dir)
 }
 
 #[test]
 fn an_unreachable_default_target_does_the_most_and_the_dry_run_says_what_write_does() {
-    let dir = rules_and_entries();
-    let old = snapshot(dir.path());
-    let out = tier_default(dir.path()).assert().success();
-    let dry = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(
-        dry.contains("note: the target (120 lines / 16000 UTF-16 units) cannot be reached")
-            && dry.contains("so every entry loads")
-            && dry.contains("Dry run: nothing written. Apply with --write")
-            && !dry.contains('✗'),
-        "{dry}"
-    );
-    assert_eq!(snapshot(dir.path()), old);
-    // Asked for explicitly, the same target is refused, by the dry run as by --write.
-    let (err, outs) = refused_alike(|| {
-        let mut c = tier_default(dir.path());
-        c.args(["--target-lines", "120"]);
-        c
-    });
-    for text in outs {
-        assert!(!text.contains("Dry run: nothing written. Apply"), "{text}");
-        assert!(
-            !text.contains("aggregated the pointers of the 1 "),
-            "one hub is never aggregated: {text}"
-        );
-    }
-    assert!(
-        err.contains("cannot get within the target (120 lines")
-            && err.contains("--target-lines 153"),
-        "{err}"
-    );
-    assert_eq!(snapshot(dir.path()), old);
-    let out = tier_default(dir.path()).arg("--write").assert().success();
-    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(
-        text.contains("Wrote 2 files") && !text.contains('✗'),
-        "{text}"
-    );
-    let index = fs::read_to_string(dir.path().join("MEMORY.md")).unwrap();
+    let (t, dir) = rules_and_entries();
+    let old = snapshot(&dir);
+    snapshot!("default_target_unreachable", tier_default(&t).run().code(0));
+    assert_eq!(snapshot(&dir), old);
+    // Asked for explicitly, the same target is refused, by the dry run as by --write; one hub
+    // is never aggregated.
+    let explicit = tier_default(&t).args(["--target-lines", "120"]);
+    snapshot!("explicit_target_unreachable", refused_alike(&explicit));
+    assert_eq!(snapshot(&dir), old);
+    let out = tier_default(&t).arg("--write").run().code(0);
+    snapshot!("default_target_unreachable_write", out);
+    let index = fs::read_to_string(dir.join("MEMORY.md")).unwrap();
     assert!(index.lines().count() <= 200, "{index}");
     assert!(!index.contains("More hubs"), "{index}");
 }
 
 #[test]
 fn dry_run_writes_nothing_and_check_exits_one_when_over() {
-    let dir = library();
-    let before = fs::read_dir(dir.path()).unwrap().count();
-    let out = tier(dir.path()).assert().success();
-    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(
-        text.contains("+++ b/reference_build_hub.md") && text.contains("✓ (4)"),
-        "{text}"
-    );
-    assert_eq!(
-        fs::read_dir(dir.path()).unwrap().count(),
-        before,
-        "no lock file either"
-    );
-    tier(dir.path()).arg("--check").assert().code(1);
-    let mut relaxed = cargo_bin_cmd!("ccmem");
-    relaxed
-        .arg("tier")
-        .arg(dir.path())
-        .args(["--check", "--target-lines", "100"]);
-    relaxed.assert().code(0);
-    let json = tier(dir.path()).arg("--json").assert().success();
-    let v: serde_json::Value = serde_json::from_slice(&json.get_output().stdout).unwrap();
+    let (t, dir) = library();
+    let before = listing(&dir);
+    snapshot!("dry_run", tier(&t).run().code(0));
+    assert_eq!(listing(&dir), before, "no lock file either");
+    tier(&t).arg("--check").run().code(1);
+    let relaxed = tier_default(&t).args(["--check", "--target-lines", "100"]);
+    relaxed.run().code(0);
+    let v = tier(&t).arg("--json").run().code(0).json();
     assert_eq!(v["proof"]["checks"].as_array().unwrap().len(), 5);
 }
 
 #[test]
 fn add_writes_entry_and_index_line_then_undo_removes_them() {
-    let dir = tempfile::tempdir().unwrap();
+    let (t, dir) = folder();
+    put(&dir, "MEMORY.md", "- [a](user_a.md) — lives in Tokyo\n");
     put(
-        dir.path(),
-        "MEMORY.md",
-        "- [a](user_a.md) — lives in Tokyo\n",
-    );
-    put(
-        dir.path(),
+        &dir,
         "user_a.md",
         "---\nname: a\ndescription: lives in Tokyo\n---\n",
     );
-    let old = snapshot(dir.path());
+    let old = snapshot(&dir);
     let add = |topic: &str, desc: &str| {
-        let mut c = cargo_bin_cmd!("ccmem");
-        c.arg("add").arg(dir.path());
-        c.args([
+        let args = [
             "--type",
             "feedback",
             "--topic",
             topic,
             "--description",
             desc,
-        ]);
-        c.args(["--why", "it broke", "--json"]);
-        c
+        ];
+        let t = t.ccmem(["add", "mem"]).args(args);
+        t.args(["--why", "it broke", "--json"]).run()
     };
-    let out = add("globs", "use ** for deep globs").assert().success();
-    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let v = add("globs", "use ** for deep globs").code(0).json();
     assert_eq!(v["placed_in"], "MEMORY.md");
-    let entry = fs::read_to_string(dir.path().join("feedback_globs.md")).unwrap();
-    assert!(
-        entry.starts_with(
-            "---\nname: globs\ndescription: \"use ** for deep globs\"\nmetadata:\n  node_type: memory\n  type: feedback\n  modified: 20"
-        ),
-        "the client's own format in a library that follows no other: {entry}"
-    );
-    assert!(entry.ends_with("**Why:** it broke\n"));
-    let index = fs::read_to_string(dir.path().join("MEMORY.md")).unwrap();
+    // The client's own format in a library that follows no other.
+    let entry = fs::read_to_string(dir.join("feedback_globs.md")).unwrap();
+    snapshot!("add_topic", entry);
+    let index = fs::read_to_string(dir.join("MEMORY.md")).unwrap();
     assert!(index.ends_with("- [Globs](feedback_globs.md) — use ** for deep globs\n"));
     // A near-duplicate is a finding (exit 1), not a usage error.
-    let out = add("globs2", "use ** for deep globs").assert().code(1);
-    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
-    assert!(
-        (v["message"].as_str().unwrap()).contains("near-duplicate of feedback_globs.md"),
-        "{v}"
+    snapshot!(
+        "add_near_duplicate_json",
+        add("globs2", "use ** for deep globs").code(1)
     );
-    cargo_bin_cmd!("ccmem")
-        .arg("undo")
-        .arg(dir.path())
-        .assert()
-        .success();
-    assert_eq!(snapshot(dir.path()), old);
+    undo(&t).code(0);
+    assert_eq!(snapshot(&dir), old);
 }
 
 #[test]
 fn add_creates_the_projects_first_memory_folder_and_a_dry_run_only_says_so() {
-    let home = tempfile::tempdir().unwrap();
-    let project = home.path().join("proj");
-    fs::create_dir_all(project.join(".git")).unwrap();
-    let add = |extra: &[&str]| {
-        let mut c = cargo_bin_cmd!("ccmem");
-        c.arg("add").current_dir(&project);
-        c.env("HOME", home.path()).env_remove("CLAUDE_CONFIG_DIR");
-        c.env("NO_COLOR", "1");
-        c.args(ADD_TZ);
-        c.args(extra);
-        c
-    };
+    let t = Test::new().dir("proj/.git").current_dir("proj");
+    let home = t.home();
+    let add = |extra: &[&str]| t.ccmem(["add"]).args(ADD_TZ).args(extra).run();
     // A refusal creates nothing, not even the folder.
-    cargo_bin_cmd!("ccmem")
-        .arg("add")
-        .current_dir(&project)
-        .env("HOME", home.path())
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .args(["--type", "user", "--topic", "MyTopic", "--description", "d"])
-        .assert()
-        .code(2);
-    assert!(!home.path().join(".claude").exists());
-    let out = add(&["--dry-run"]).assert().success();
-    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(text.contains("would create the memory folder "), "{text}");
-    assert!(
-        !home.path().join(".claude").exists(),
-        "a dry run creates nothing"
-    );
-    let out = add(&[]).assert().success();
-    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(text.contains("created the memory folder "), "{text}");
-    let projects: Vec<_> = fs::read_dir(home.path().join(".claude/projects"))
+    let bad = [
+        "add",
+        "--type",
+        "user",
+        "--topic",
+        "MyTopic",
+        "--description",
+        "d",
+    ];
+    t.ccmem(bad).run().code(2);
+    assert!(!home.join(".claude").exists());
+    snapshot!("first_memory_dry_run", add(&["--dry-run"]).code(0));
+    assert!(!home.join(".claude").exists(), "a dry run creates nothing");
+    snapshot!("first_memory", add(&[]).code(0));
+    let projects: Vec<_> = fs::read_dir(home.join(".claude/projects"))
         .unwrap()
         .flatten()
         .collect();
     assert_eq!(projects.len(), 1);
     let memory = projects[0].path().join("memory");
-    assert!(text.contains(&memory.display().to_string()), "{text}");
     let index = fs::read_to_string(memory.join("MEMORY.md")).unwrap();
     assert!(index.contains("(user_tz.md)"), "{index}");
     assert!(memory.join("user_tz.md").is_file());
     // The client's own mkdir: the default mode under the umask, as a plain create_dir gets.
     use std::os::unix::fs::PermissionsExt;
-    let plain = home.path().join("plain");
+    let plain = home.join("plain");
     fs::create_dir(&plain).unwrap();
     let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(&memory), mode(&plain));
@@ -666,77 +471,52 @@ fn add_creates_the_projects_first_memory_folder_and_a_dry_run_only_says_so() {
 
 #[test]
 fn add_near_duplicate_is_a_finding_with_a_typed_similar() {
-    let dir = tempfile::tempdir().unwrap();
+    let (t, dir) = folder();
     put(
-        dir.path(),
+        &dir,
         "MEMORY.md",
         "- [Deploy](project_deploy.md) — staging first\n",
     );
     put(
-        dir.path(),
+        &dir,
         "project_deploy.md",
         "---\nname: deploy\ndescription: deploys go through the staging cluster first\nmetadata:\n  type: project\n---\nAlways deploy to staging before production on Fridays.\n\n**Why:** x\n",
     );
+    put(
+        &dir,
+        "body.txt",
+        "Always deploy to staging before production on Fridays.\n",
+    );
     let add = |extra: &[&str]| {
-        let mut c = cargo_bin_cmd!("ccmem");
-        c.arg("add").arg(dir.path()).env("NO_COLOR", "1");
-        c.args(["--type", "project", "--topic", "deploy2", "--why", "x"]);
-        c.args([
+        let t = t.ccmem(["add", "mem"]);
+        let t = t.args(["--type", "project", "--topic", "deploy2", "--why", "x"]);
+        let t = t.args([
             "--description",
             "deploys go through the staging cluster first",
         ]);
-        c.args(["--body-file"]).arg(dir.path().join("body.txt"));
-        c.args(extra);
-        c
+        t.args(["--body-file", "mem/body.txt"]).args(extra).run()
     };
-    fs::write(
-        dir.path().join("body.txt"),
-        "Always deploy to staging before production on Fridays.\n",
-    )
-    .unwrap();
-    let old = snapshot(dir.path());
-    let out = add(&[]).assert().code(1);
-    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(
-        text.contains("near-duplicate of project_deploy.md") && text.contains("--force"),
-        "{text}"
-    );
-    let out = add(&["--json"]).assert().code(1);
-    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let old = snapshot(&dir);
+    snapshot!("near_duplicate", add(&[]).code(1));
+    let doc = add(&["--json"]).code(1).json();
     assert_eq!(doc["refused"], "near-duplicate");
     assert_eq!(doc["similar"]["file"], "project_deploy.md");
     assert!(
         doc["similar"]["similarity"].as_f64().unwrap() >= 0.8,
         "{doc}"
     );
-    assert_eq!(snapshot(dir.path()), old, "nothing written");
+    assert_eq!(snapshot(&dir), old, "nothing written");
     // Nothing alike: no "closest" at all, never a 0.00 one.
-    let out = cargo_bin_cmd!("ccmem")
-        .arg("add")
-        .arg(dir.path())
+    let out = t
+        .ccmem(["add", "mem"])
         .args(ADD_TZ)
-        .args(["--dry-run", "--json"])
-        .assert()
-        .success();
-    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        .args(["--dry-run", "--json"]);
+    let doc = out.run().code(0).json();
     assert!(doc["similar"].is_null(), "{doc}");
 }
 
 #[test]
 fn tier_without_a_memory_folder_names_it_once() {
-    let home = tempfile::tempdir().unwrap();
-    let project = home.path().join("proj");
-    fs::create_dir_all(project.join(".git")).unwrap();
-    let out = cargo_bin_cmd!("ccmem")
-        .arg("tier")
-        .current_dir(&project)
-        .env("HOME", home.path())
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .assert()
-        .code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(
-        err.contains("/memory/: no such memory folder") && err.matches("No such file").count() == 0,
-        "{err}"
-    );
+    let t = Test::new().dir("proj/.git").current_dir("proj");
+    snapshot!("no_memory_folder", t.ccmem(["tier"]).run().code(2));
 }

@@ -9,11 +9,14 @@
 //!   loader keeps, or in a hub a line of that part links) or writes nothing, exits 1 and says
 //!   to run `ccmem tier`; over-cap libraries take the entry after `tier --write`.
 
+mod common;
+
+use common::cli::Test;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
 
 const NOW: &str = "2026-12-01T09:00:00Z";
@@ -59,15 +62,8 @@ fn fresh(lib: &Path) -> (tempfile::TempDir, PathBuf, PathBuf) {
     (tmp, memory, home)
 }
 
-fn ccmem(home: &Path) -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("ccmem");
-    cmd.env("HOME", home)
-        .env("CCMEM_NOW", NOW)
-        .env("NO_COLOR", "1")
-        .env_remove("CCMEM_FAULT_AT")
-        .env_remove("CLAUDE_CODE_SESSION_ID")
-        .env_remove("CLAUDE_CONFIG_DIR");
-    cmd
+fn ccmem(home: &Path) -> Test {
+    Test::new().env("HOME", home).env("CCMEM_NOW", NOW)
 }
 
 /// Every file of the folder, recursively, with its bytes (ccmem's own `.ccmem/` state left
@@ -98,12 +94,7 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 /// a broken link by its rule and message (the message names the target), anything else by
 /// rule, file and message.
 fn findings(memory: &Path, home: &Path) -> BTreeMap<(String, String), usize> {
-    let out = ccmem(home)
-        .arg("audit")
-        .arg(memory)
-        .arg("--json")
-        .output()
-        .unwrap();
+    let out = ccmem(home).arg("audit").arg(memory).arg("--json").run();
     let v: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
     let mut m = BTreeMap::new();
@@ -135,12 +126,15 @@ fn tier_then_audit(lib: &Path, target_lines: Option<usize>) {
     let (_tmp, memory, home) = fresh(lib);
     let before = findings(&memory, &home);
     let files_before = snapshot(&memory);
-    let mut cmd = ccmem(&home);
-    cmd.arg("tier").arg(&memory).arg("--write").arg("--json");
+    let mut cmd = ccmem(&home)
+        .arg("tier")
+        .arg(&memory)
+        .arg("--write")
+        .arg("--json");
     if let Some(n) = target_lines {
-        cmd.args(["--target-lines", &n.to_string()]);
+        cmd = cmd.args(["--target-lines", &n.to_string()]);
     }
-    let out = cmd.output().unwrap();
+    let out = cmd.run();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     if !out.status.success() && stderr.contains("cannot get within the target") {
@@ -201,7 +195,7 @@ fn tier_then_audit(lib: &Path, target_lines: Option<usize>) {
         "{name}: findings about the hubs tier wrote: {on_created:?}"
     );
     if report["written"].is_object() {
-        ccmem(&home).arg("undo").arg(&memory).assert().success();
+        ccmem(&home).arg("undo").arg(&memory).run().code(0);
         assert!(
             snapshot(&memory) == files_before,
             "{name}: undo restores every byte"
@@ -235,7 +229,7 @@ fn loads(memory: &Path, entry: &str) -> bool {
     })
 }
 
-fn add(memory: &Path, home: &Path, topic: &str) -> std::process::Output {
+fn add(memory: &Path, home: &Path, topic: &str) -> common::cli::Run {
     ccmem(home)
         .arg("add")
         .arg(memory)
@@ -249,8 +243,7 @@ fn add(memory: &Path, home: &Path, topic: &str) -> std::process::Output {
             "a tag once shipped a gateway change the unit tests never saw",
         ])
         .args(["--how-to-apply", "before every release tag"])
-        .output()
-        .unwrap()
+        .run()
 }
 
 #[test]
@@ -278,8 +271,8 @@ fn add_writes_where_the_client_loads_or_writes_nothing() {
                     .arg("tier")
                     .arg(&memory)
                     .arg("--write")
-                    .assert()
-                    .success();
+                    .run()
+                    .code(0);
                 let again = add(&memory, &home, "contract-tests");
                 assert_eq!(
                     again.status.code(),

@@ -9,8 +9,11 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::Value;
+
+mod common;
+
+use common::cli::{Run, Test, snapshot};
 
 const FAKE: &str = r#"#!/usr/bin/env python3
 import json, os, sys, time, urllib.request
@@ -45,7 +48,7 @@ print("ok")
 "#;
 
 struct World {
-    _dir: tempfile::TempDir,
+    t: Test,
     root: PathBuf,
     home: PathBuf,
     project: PathBuf,
@@ -54,8 +57,8 @@ struct World {
 
 impl World {
     fn new() -> World {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
+        let t = Test::new();
+        let root = t.root().to_path_buf();
         let (home, project) = (root.join("home"), root.join("proj"));
         std::fs::create_dir_all(home.join(".claude")).unwrap();
         std::fs::create_dir_all(&project).unwrap();
@@ -65,8 +68,16 @@ impl World {
         std::fs::create_dir_all(fake.parent().unwrap()).unwrap();
         std::fs::write(&fake, FAKE).unwrap();
         std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let t = t
+            .current_dir("proj")
+            .env("XDG_CACHE_HOME", root.join("cache"))
+            .env("CCMEM_MANAGED_DIR", root.join("managed"))
+            .env("FAKE_RECORD", root.join("record.json"))
+            .env("FAKE_REMINDER", root.join("reminder.txt"))
+            // How long the client ran, which no two runs share.
+            .redact_regex(r"\b\d+ ms\b", "[N] ms");
         World {
-            _dir: dir,
+            t,
             root,
             home,
             project,
@@ -79,27 +90,11 @@ impl World {
     }
 
     /// `ccmem ARGS` in the project, with a clean environment plus `extra`.
-    fn ccmem(&self, args: &[&str], extra: &[(&str, &str)]) -> assert_cmd::assert::Assert {
-        let mut cmd = Command::cargo_bin("ccmem").unwrap();
-        cmd.current_dir(&self.project)
-            .env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", &self.home)
-            .env("NO_COLOR", "1")
-            .env("XDG_CACHE_HOME", self.root.join("cache"))
-            .env("CCMEM_MANAGED_DIR", self.root.join("managed"))
-            .env("FAKE_RECORD", self.root.join("record.json"))
-            .env("FAKE_REMINDER", self.root.join("reminder.txt"))
-            .envs(extra.iter().copied())
-            .args(args);
-        cmd.assert()
+    fn ccmem(&self, args: &[&str], extra: &[(&str, &str)]) -> Run {
+        self.t.ccmem(args).envs(extra.iter().copied()).run()
     }
 
-    fn verify(
-        &self,
-        extra_args: &[&str],
-        extra_env: &[(&str, &str)],
-    ) -> assert_cmd::assert::Assert {
+    fn verify(&self, extra_args: &[&str], extra_env: &[(&str, &str)]) -> Run {
         let fake = self.fake.to_string_lossy().into_owned();
         let mut args = vec!["verify", "--claude", fake.as_str()];
         args.extend_from_slice(extra_args);
@@ -108,8 +103,7 @@ impl World {
 
     /// ccmem's own prediction for the project (what `ccmem context` prints).
     fn predicted(&self) -> String {
-        let out = self.ccmem(&["context"], &[]).get_output().stdout.clone();
-        String::from_utf8(out).unwrap()
+        self.ccmem(&["context"], &[]).code(0).stdout()
     }
 
     fn set_reminder(&self, text: &str) {
@@ -155,9 +149,8 @@ fn no_credential_reaches_the_client_and_the_request_lands_on_loopback() {
         ("CLAUDE_CODE_USE_BEDROCK", "1"),
         ("AWS_SECRET_ACCESS_KEY", "aws-real"),
     ];
-    w.verify(&[], &secrets)
-        .code(0)
-        .stdout(predicates::str::starts_with("match\n"));
+    let out = w.verify(&[], &secrets).code(0);
+    assert!(out.stdout().starts_with("match\n"), "{}", out.transcript());
 
     let rec = w.record();
     let env = rec["env"].as_object().unwrap();
@@ -223,11 +216,7 @@ fn no_credential_reaches_the_client_and_the_request_lands_on_loopback() {
 fn a_different_reminder_is_a_mismatch_with_a_diff() {
     let w = World::new();
     w.set_reminder("<system-reminder>\nCodebase and user instructions are shown below.\n\nSOMETHING ELSE\n</system-reminder>");
-    let out = w.verify(&[], &[]).code(1);
-    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(stdout.contains("--- client\n+++ ccmem\n"), "{stdout}");
-    assert!(stdout.contains("-SOMETHING ELSE"), "{stdout}");
-    assert!(stdout.contains("ccmem models 2.1.332"), "{stdout}");
+    snapshot!("mismatch", w.verify(&[], &[]).code(1));
 }
 
 #[test]
@@ -235,7 +224,7 @@ fn json_reports_status_and_versions() {
     let w = World::new();
     w.set_reminder(&w.predicted());
     let out = w.verify(&["--json"], &[]).code(0);
-    let v: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let v = out.json();
     assert_eq!(v["status"], "match");
     assert_eq!(v["client_version"], "2.1.332 (Claude Code)");
     assert_eq!(v["modeled_version"], "2.1.332");
@@ -267,55 +256,44 @@ fn client_flags_are_passed_through() {
 #[test]
 fn missing_client_is_exit_2_with_a_clear_error() {
     let w = World::new();
-    let out = w
-        .ccmem(&["verify", "--claude", "/nonexistent/claude"], &[])
-        .code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(
-        err.contains("not found") && err.contains("--claude"),
-        "{err}"
-    );
-    let out = w.ccmem(&["verify"], &[("PATH", "/nonexistent")]).code(2);
-    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("not found"));
+    let out = w.ccmem(&["verify", "--claude", "/nonexistent/claude"], &[]);
+    snapshot!("missing_client", out.code(2));
+    let out = w.ccmem(&["verify"], &[("PATH", "/nonexistent")]);
+    snapshot!("no_client_on_path", out.code(2));
 }
 
 #[test]
 fn failing_client_is_exit_2_with_its_output() {
     let w = World::new();
-    let out = w.verify(&[], &[("FAKE_MODE", "fail")]).code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(
-        err.contains("exit status 3") && err.contains("boom"),
-        "{err}"
+    snapshot!(
+        "failing_client",
+        w.verify(&[], &[("FAKE_MODE", "fail")]).code(2)
     );
 }
 
 #[test]
 fn client_that_sends_nothing_is_exit_2() {
     let w = World::new();
-    let out = w.verify(&[], &[("FAKE_MODE", "silent")]).code(2);
-    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("sent no Messages request"));
+    snapshot!(
+        "silent_client",
+        w.verify(&[], &[("FAKE_MODE", "silent")]).code(2)
+    );
 }
 
 #[test]
 fn too_old_client_names_the_flag() {
     let w = World::new();
-    let out = w.verify(&[], &[("FAKE_MODE", "oldflag")]).code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(
-        err.contains("does not know the flag --strict-mcp-config"),
-        "{err}"
+    snapshot!(
+        "too_old_client",
+        w.verify(&[], &[("FAKE_MODE", "oldflag")]).code(2)
     );
 }
 
 #[test]
 fn hanging_client_is_stopped_at_the_time_limit() {
     let w = World::new();
-    let out = w
-        .verify(&["--timeout", "1"], &[("FAKE_MODE", "hang")])
-        .code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(err.contains("did not finish within 1 s"), "{err}");
+    let out = w.verify(&["--timeout", "1"], &[("FAKE_MODE", "hang")]);
+    snapshot!("hanging_client", out.code(2));
 }
 
 fn put(root: &Path, rel: &str, text: &str) {
@@ -392,20 +370,7 @@ fn replay_reports_match_drift_mismatch_and_skip() {
     put(&cases, "d-reading/case.json", r#"{"read": "x.md"}"#);
     put(&cases, "d-reading/expected.txt", "");
     let dir = cases.to_string_lossy().into_owned();
-    let out = w.verify(&["--replay", &dir], &[]).code(1);
-    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    for line in [
-        "ok a-match",
-        "DRIFT b-drift",
-        "MISMATCH c-mismatch",
-        "skip d-reading",
-    ] {
-        assert!(stdout.contains(line), "{line}\n{stdout}");
-    }
-    assert!(
-        stdout.ends_with("verify: 2 passed, 1 failed, 1 skipped\n"),
-        "{stdout}"
-    );
+    snapshot!("replay", w.verify(&["--replay", &dir], &[]).code(1));
     w.verify(&["--replay", &dir, "--only", "a-"], &[]).code(0);
 }
 
@@ -413,14 +378,10 @@ fn replay_reports_match_drift_mismatch_and_skip() {
 fn a_different_installed_version_gets_one_note_line() {
     let w = World::new();
     w.set_reminder(&w.predicted());
-    let out = w.verify(&[], &[("FAKE_VERSION", "2.1.400")]).code(0);
-    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(
-        stdout.contains("note: installed Claude Code is 2.1.400; ccmem models 2.1.332\n"),
-        "{stdout}"
-    );
+    let out = w.verify(&[], &[("FAKE_VERSION", "2.1.400")]);
+    snapshot!("other_version", out.code(0));
     let same = World::new();
     same.set_reminder(&same.predicted());
     let out = same.verify(&[], &[]).code(0);
-    assert!(!String::from_utf8_lossy(&out.get_output().stdout).contains("note:"));
+    assert!(!out.stdout().contains("note:"), "{}", out.transcript());
 }

@@ -12,6 +12,7 @@ use crate::exit::ExitStatus;
 use crate::load::automem;
 use crate::memory::Library;
 use crate::render::audit::{self as view, Audited, Format};
+use crate::rules::FailOn;
 use crate::rules::run::{self, Audit};
 use crate::settings::Settings;
 
@@ -52,13 +53,14 @@ pub(super) fn run(mut args: Args, process: &ProcessEnv) -> anyhow::Result<ExitSt
             .map_err(|e| anyhow::anyhow!("CCMEM_NOW: {e}"))?,
         None => Timestamp::now(),
     };
-    let format = match (super::output::json(), args.format) {
-        (false, format) => format,
-        (true, Format::Human | Format::Json) => Format::Json,
-        (true, _) => anyhow::bail!("--json and --format ask for two formats; pick one"),
-    };
+    let format = args
+        .format
+        .with_json(super::output::json())
+        .map_err(anyhow::Error::msg)?;
     let folders = if args.all {
-        sweep_folders(&env.config_dir().join("projects"))?
+        let projects = env.config_dir().join("projects");
+        automem::folder::every_project(&projects)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", projects.display()))?
     } else {
         match &args.dir {
             Some(d) => vec![d.clone()],
@@ -85,13 +87,15 @@ pub(super) fn run(mut args: Args, process: &ProcessEnv) -> anyhow::Result<ExitSt
         let audited = super::config::load(&dir, args.config.as_deref())
             .map_err(|e| e.to_string())
             .and_then(|config| {
-                Library::load_for_audit(&dir, config, home).map_err(|e| e.to_string())
+                Library::load_configured(&dir, config, home).map_err(|e| e.to_string())
             })
             .and_then(|lib| run::audit(lib, now).map_err(|e| format!("{}: {e}", dir.display())));
         match audited {
             Ok(a) => audits.push((dir, a)),
             Err(e) if args.all => {
-                bar.suspend(|| eprintln!("ccmem: {}: {e}", dir.display()));
+                bar.suspend(|| {
+                    super::output::eprint_line(format_args!("ccmem: {}: {e}", dir.display()))
+                });
                 failed = true;
             }
             Err(e) => anyhow::bail!("{e}"),
@@ -103,41 +107,16 @@ pub(super) fn run(mut args: Args, process: &ProcessEnv) -> anyhow::Result<ExitSt
         .iter()
         .map(|(root, audit)| Audited { root, audit })
         .collect();
-    // Buffered: the JSON of a large library is tens of thousands of lines, and a line-buffered
-    // stdout would write each one separately. Only the human view goes through anstream (which
-    // strips its colours when stdout is not a terminal).
-    if format == Format::Human {
-        let mut out = std::io::BufWriter::new(super::output::stdout());
-        view::render(&mut out, format, &shown, args.all)?;
-        out.flush()?;
+    let mut out = super::output::findings(format);
+    view::render(&mut out, format, &shown, args.all)?;
+    out.flush()?;
+    let fail_on = if args.strict {
+        FailOn::Warning
     } else {
-        let mut out = std::io::BufWriter::new(super::output::stdout_plain());
-        view::render(&mut out, format, &shown, args.all)?;
-        out.flush()?;
-    }
-    if failed {
-        return Ok(ExitStatus::Error);
-    }
-    let total = view::total(&shown);
-    drop(shown);
-    // The process ends here: freeing every file's text one by one would only cost time.
-    std::mem::forget(audits);
-    Ok(ExitStatus::findings_if(
-        total.errors > 0 || (args.strict && total.warnings > 0),
-    ))
-}
-
-/// `projects/*/memory` folders, sorted.
-fn sweep_folders(projects: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let entries =
-        std::fs::read_dir(projects).map_err(|e| anyhow::anyhow!("{}: {e}", projects.display()))?;
-    let mut out: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path().join(crate::constants::MEMORY_DIR))
-        .filter(|p| p.is_dir())
-        .collect();
-    out.sort();
-    Ok(out)
+        FailOn::Error
+    };
+    let status = fail_on.status(audits.iter().flat_map(|(_, a)| &a.diagnostics));
+    Ok(if failed { ExitStatus::Error } else { status })
 }
 
 fn progress(all: bool, n: usize) -> ProgressBar {

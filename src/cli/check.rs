@@ -2,25 +2,15 @@
 //! instructions silently.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::{ClientArgs, SizeArgs};
-use crate::check::{self, Environment, Options};
 use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::render::check::{self as view, Format, View};
-use crate::severity::Severity;
-
-/// The least severe finding that fails the run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(super) enum FailOn {
-    /// Errors fail (the default).
-    Error,
-    /// Errors and warnings fail.
-    Warning,
-    /// Nothing fails (exit 0 unless the check could not run).
-    Never,
-}
+use crate::repo::Root;
+use crate::rules::FailOn;
+use crate::rules::repo::{self as check, Environment, Options};
 
 /// Check a repository: what a session started in each of its directories loads and loses, and
 /// the instruction files that never load.
@@ -57,23 +47,8 @@ pub(super) struct Args {
 
 /// Runs the command.
 pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
-    let cwd = process.cwd()?.to_path_buf();
-    let (root, given) = match &args.path {
-        Some(p) => (p.clone(), p.clone()),
-        None => {
-            let root = crate::load::git::git_root(&cwd).unwrap_or_else(|| cwd.clone());
-            let given = relative_to(&root, &cwd);
-            (root, given)
-        }
-    };
-    let real = std::fs::canonicalize(&root).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => anyhow::anyhow!("{}: no such folder", root.display()),
-        _ => anyhow::anyhow!("{}: {}", root.display(), crate::write::describe_io(&e)),
-    })?;
-    if !real.is_dir() {
-        anyhow::bail!("{}: not a directory", root.display());
-    }
-    let config = super::config::load(&real, args.config.as_deref())?;
+    let root = Root::find(args.path.as_deref(), process.cwd()?).map_err(anyhow::Error::msg)?;
+    let config = super::config::load(&root.real, args.config.as_deref())?;
     let config = config.check;
     let size = args
         .size
@@ -82,7 +57,7 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
     let env = if args.user_config {
         Environment::User(process.vars().clone())
     } else {
-        Environment::Clean(home.path().to_path_buf())
+        Environment::Clean(home.path().to_path_buf(), process.platform()?)
     };
     let flags = args.client.client_env(process)?.flags;
     let opts = Options {
@@ -95,48 +70,20 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
         env,
         flags,
     };
-    let report = check::check(&real, &opts);
+    let report = check::check(&root.real, &opts);
     for e in &report.repo.errors {
-        eprintln!("ccmem: warning: {e}");
+        super::output::eprint_line(format_args!("ccmem: warning: {e}"));
     }
-    let format = match (super::output::json(), args.format) {
-        (false, format) => format,
-        (true, Format::Human | Format::Json) => Format::Json,
-        (true, _) => anyhow::bail!("--json and --format ask for two formats; pick one"),
-    };
-    let shown = View {
-        given: &given,
+    let format = args
+        .format
+        .with_json(super::output::json())
+        .map_err(anyhow::Error::msg)?;
+    let view = View {
+        given: &root.given,
         all_dirs: args.all_dirs,
     };
-    if format == Format::Human {
-        let mut out = std::io::BufWriter::new(super::output::stdout());
-        view::render(&mut out, format, &report, shown)?;
-        out.flush()?;
-    } else {
-        let mut out = std::io::BufWriter::new(super::output::stdout_plain());
-        view::render(&mut out, format, &report, shown)?;
-        out.flush()?;
-    }
-    let fails = |s: Severity| match args.fail_on {
-        FailOn::Error => s == Severity::Error,
-        FailOn::Warning => true,
-        FailOn::Never => false,
-    };
-    Ok(ExitStatus::findings_if(
-        report.findings.iter().any(|f| fails(f.severity)),
-    ))
-}
-
-/// `root` as a path relative to `cwd` when it is `cwd` or one of its ancestors (`.`, `..`).
-fn relative_to(root: &Path, cwd: &Path) -> PathBuf {
-    match cwd.strip_prefix(root) {
-        Ok(rest) if rest.as_os_str().is_empty() => PathBuf::from("."),
-        Ok(rest) => rest
-            .components()
-            .map(|_| "..")
-            .collect::<Vec<_>>()
-            .join("/")
-            .into(),
-        Err(_) => root.to_path_buf(),
-    }
+    let mut out = super::output::findings(format);
+    view::render(&mut out, format, &report, view)?;
+    out.flush()?;
+    Ok(args.fail_on.status(&report.findings))
 }

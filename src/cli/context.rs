@@ -6,11 +6,7 @@ use super::ClientArgs;
 use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::load;
-use crate::render::reminder;
-
-/// The schema of `--json`: `{schema, text}`, `text` being exactly what the command prints
-/// without `--json`.
-const SCHEMA: &str = "ccmem.context/1";
+use crate::load::reminder;
 
 /// Print exactly the memory reminder block(s) the client would send.
 #[derive(Debug, Default, clap::Args)]
@@ -75,11 +71,11 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
             .collect();
         blocks.join("\n\n")
     };
-    let mut out = super::output::stdout_plain();
+    let mut out = super::output::stdout_exact();
     if super::output::json() {
-        let v = serde_json::json!({"schema": SCHEMA, "text": text});
-        writeln!(out, "{v:#}")?;
+        out.write_all(crate::render::context::json(&text).as_bytes())?;
     } else {
+        // The client's own text, as it sends it: nothing of ccmem's around it.
         out.write_all(text.as_bytes())?;
     }
     out.flush()?;
@@ -131,16 +127,19 @@ fn interleave(reading: &[String], bash: &[String]) -> Vec<load::steps::Step> {
     steps.into_iter().map(|(_, s)| s).collect()
 }
 
-/// The `--history` file: a JSON list of tool calls.
+/// Largest `--history` file read: a list of tool calls (a session's are a few hundred KB).
+const HISTORY_MAX_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The `--history` file: a JSON list of tool calls (a regular file of at most
+/// [`HISTORY_MAX_BYTES`]: `/dev/zero` or a FIFO is refused before a byte is read).
 pub(super) fn read_history(
     path: Option<&std::path::Path>,
 ) -> anyhow::Result<Vec<load::compact::Call>> {
     let Some(path) = path else {
         return Ok(Vec::new());
     };
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| {
+    let text = crate::fsread::read_named(path, HISTORY_MAX_BYTES, "history file")?;
+    serde_json::from_slice(&text).map_err(|e| {
         anyhow::anyhow!(
             "{}: not a list of tool calls ({e}); expected [{{\"read\": PATH}}, {{\"bash\": COMMAND}}, {{\"write\": PATH}}, ...]",
             path.display()

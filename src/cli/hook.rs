@@ -6,6 +6,8 @@
 
 mod install;
 
+pub(super) use install::state_home;
+
 use std::io::Write;
 
 use clap::Subcommand;
@@ -49,12 +51,11 @@ struct InputArg {
 impl InputArg {
     fn read<T: for<'de> serde::Deserialize<'de>>(&self) -> anyhow::Result<T> {
         match &self.input {
-            Some(path) => {
-                let file = std::fs::File::open(path).map_err(|e| {
-                    anyhow::anyhow!("{}: {}", path.display(), crate::fsread::describe(path, &e))
-                })?;
-                input::read(file)
-            }
+            Some(path) => input::parse(&crate::fsread::read_named(
+                path,
+                input::MAX_INPUT_BYTES,
+                "hook input file",
+            )?),
             None => input::read(std::io::stdin().lock()),
         }
     }
@@ -70,6 +71,9 @@ struct StartArgs {
     /// Give the dark MEMORY.md entries to the model for this session (bounded, labelled).
     #[arg(long)]
     recover: bool,
+    /// Do not add this start to ccmem's history log (see `ccmem history`).
+    #[arg(long)]
+    no_log: bool,
 }
 
 /// Runs the command.
@@ -92,14 +96,14 @@ fn guarded(name: &str, f: impl FnOnce() -> anyhow::Result<Option<HookOutput>>) -
     match f() {
         Ok(Some(out)) => {
             if let Some(line) = out.to_line() {
-                let mut stdout = std::io::stdout().lock();
+                let mut stdout = super::output::stdout_json();
                 let _ = stdout
                     .write_all(line.as_bytes())
                     .and_then(|()| stdout.flush());
             }
         }
         Ok(None) => {}
-        Err(e) => eprintln!("ccmem hook {name}: {e:#}"),
+        Err(e) => super::output::eprint_line(format_args!("ccmem hook {name}: {e:#}")),
     }
     ExitStatus::Clean
 }
@@ -112,6 +116,12 @@ fn session_start_run(a: StartArgs, process: &ProcessEnv) -> anyhow::Result<Optio
         always: a.always,
         recover: a.recover,
     };
+    if !a.no_log
+        && inp.source != "compact"
+        && let Err(e) = log_start(&session, &inp, &env, process)
+    {
+        super::output::eprint_line(format_args!("ccmem hook session-start: history log: {e}"));
+    }
     if inp.source == "compact" {
         let transcript = crate::hook::transcript::Transcript::read(std::path::Path::new(
             &inp.common.transcript_path,
@@ -123,6 +133,25 @@ fn session_start_run(a: StartArgs, process: &ProcessEnv) -> anyhow::Result<Optio
         ));
     }
     Ok(Some(session_start::output(&session, opts)))
+}
+
+/// Appends this start to ccmem's history log (`history::log`): a compaction is not a start.
+fn log_start(
+    session: &load::Session,
+    inp: &input::SessionStart,
+    env: &crate::env::ClientEnv,
+    process: &ProcessEnv,
+) -> anyhow::Result<()> {
+    let time = super::tier::now(process)?.to_string();
+    let cwd = env.cwd.to_string_lossy();
+    let start = crate::history::log::Start {
+        session: &inp.common.session_id,
+        source: &inp.source,
+        cwd: &cwd,
+        transcript: &inp.common.transcript_path,
+    };
+    session_start::log(session, start, process.vars(), &time)?;
+    Ok(())
 }
 
 /// `ccmem hook post-tool-use [--input FILE]`, exactly as installed, run without building the

@@ -18,6 +18,7 @@ mod completions;
 mod config;
 mod context;
 mod explain;
+mod history;
 mod hook;
 mod man;
 pub mod output;
@@ -32,7 +33,6 @@ mod verify;
 
 pub use client_args::ClientArgs;
 pub use size_args::SizeArgs;
-pub(crate) use tier::recovered_line as tier_recovered_line;
 
 use clap::{Parser, Subcommand};
 
@@ -42,7 +42,7 @@ use crate::exit::ExitStatus;
 /// Makes Claude Code's memory observable: what loads, what is cut, what is never reached.
 #[derive(Debug, Parser)]
 #[command(name = "ccmem", version, about, long_about = None)]
-#[command(after_help = concat!("Models Claude Code ", "2.1.332", "."))]
+#[command(after_help = concat!("Models Claude Code ", crate::constants::client_version!(), "."))]
 pub struct Cli {
     /// Run as if started in DIR (as `git -C`): the client's start directory.
     #[arg(short = 'C', global = true, value_name = "DIR")]
@@ -63,7 +63,7 @@ pub struct Cli {
 }
 
 /// `defer`: a subcommand's arguments are defined only when it runs (or help, completions or the
-/// man page need them): building every subcommand's arguments was a tenth of a `ccmem context`.
+/// man page need them), not for every command line (the hooks run in every session).
 #[derive(Debug, Subcommand)]
 #[command(defer = true)]
 enum Command {
@@ -89,12 +89,26 @@ enum Command {
     Explain(explain::Args),
     /// Show what loads at session start, why, what is cut, lazy and skipped.
     Receipt(receipt::Args),
+    /// Show what past sessions loaded, from the client's transcripts; how long each entry is dark.
+    History(history::Args),
     /// Run the installed client against a local stub and compare its memory reminder with ccmem's.
     Verify(verify::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),
     /// Print the manual page (roff): `ccmem man | man -l -`.
     Man(man::Args),
+}
+
+/// The binary's C entry point where std's start-up is skipped (glibc Linux, see `main.rs`):
+/// what it needs of that start-up, then [`main`]. SIGPIPE is ignored (a closed pipe is a
+/// `BrokenPipe` error, which exits 0), stdout is flushed, and the process leaves with `_exit`
+/// (no thread-local destructors or exit handlers, which only free memory the kernel frees).
+#[doc(hidden)]
+pub fn main_without_std_start() -> ! {
+    crate::sys::ignore_sigpipe();
+    let code = main().code();
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    crate::sys::exit_now(code)
 }
 
 /// Parses the process arguments, runs the command, and returns its exit status. Errors are
@@ -134,10 +148,13 @@ pub fn main() -> ExitStatus {
         if cli.json {
             print_error_json(&message, &[]);
         }
-        eprintln!("ccmem: error: {message}");
+        output::eprint_line(format_args!("ccmem: error: {message}"));
         return ExitStatus::Error;
     }
     let env = ProcessEnv::read();
+    for d in env.dropped() {
+        output::eprint_line(format_args!("ccmem: warning: {d}"));
+    }
     crate::write::fault::arm(&env);
     let result = match cli.command {
         Command::Context(args) => context::run(args, &env),
@@ -151,6 +168,7 @@ pub fn main() -> ExitStatus {
         Command::Check(args) => check::run(args, &env),
         Command::Explain(args) => explain::run(args),
         Command::Receipt(args) => receipt::run(args, &env),
+        Command::History(args) => history::run(args, &env),
         Command::Verify(args) => verify::run(args, &env),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
@@ -163,7 +181,7 @@ pub fn main() -> ExitStatus {
                 let causes: Vec<String> = e.chain().skip(1).map(|c| c.to_string()).collect();
                 print_error_json(&e.to_string(), &causes);
             }
-            eprintln!("ccmem: error: {e:#}");
+            output::eprint_line(format_args!("ccmem: error: {e:#}"));
             ExitStatus::Error
         }
     }
@@ -172,26 +190,32 @@ pub fn main() -> ExitStatus {
 /// The `ccmem.error/1` document on stdout (`--json`).
 fn print_error_json(message: &str, causes: &[String]) {
     use std::io::Write;
-    let doc = output::error_document(message, causes);
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{doc:#}");
+    let mut out = output::stdout_json();
+    let _ = out.write_all(crate::render::error::json(message, causes).as_bytes());
     let _ = out.flush();
 }
 
-/// `Cli::try_parse`, without tearing the command tree down afterwards: the process ends soon
-/// after, and dropping every subcommand's argument definitions cost as much as parsing them.
+/// `Cli::try_parse`, with a `--version` that names the platform model in use.
 fn parse() -> Result<Cli, clap::Error> {
     use clap::{CommandFactory, FromArgMatches};
-    let mut command = std::mem::ManuallyDrop::new(Cli::command());
-    let mut matches =
-        std::mem::ManuallyDrop::new(command.try_get_matches_from_mut(std::env::args_os())?);
+    // clap takes the version as a `&'static str`.
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let version = VERSION.get_or_init(|| {
+        format!(
+            "{} (models Claude Code {}; platform model: {})",
+            env!("CARGO_PKG_VERSION"),
+            crate::constants::CLIENT_VERSION,
+            crate::env::platform_in_use()
+        )
+    });
+    let mut command = Cli::command().version(version.as_str());
+    let mut matches = command.try_get_matches_from_mut(std::env::args_os())?;
     Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut command))
 }
 
-/// `ccmem context` alone (what scripts and the start-up benchmark run) is parsed without clap:
-/// building the command tree and its global arguments was a twelfth of the command's
-/// instructions and a seventh of its page faults (230,000 and 31 on the 41-file benchmark
-/// project). Any other command line goes through clap; a test holds the two to the same value.
+/// `ccmem context` alone (what scripts and the start-up benchmark run) is parsed without clap,
+/// which would build the whole command tree for it. Any other command line goes through clap;
+/// a test holds the two to the same value.
 fn bare_context(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<Cli> {
     (args.next()? == "context" && args.next().is_none()).then(|| Cli {
         directory: None,

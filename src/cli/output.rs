@@ -13,7 +13,8 @@
 use std::io::{self, Write};
 use std::sync::OnceLock;
 
-use serde_json::{Map, Value};
+use crate::render::findings::Format;
+use crate::text::escape::{Guard, Mode};
 
 /// When to colour stdout.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -39,9 +40,6 @@ pub struct Output {
 }
 
 static OUTPUT: OnceLock<Output> = OnceLock::new();
-
-/// The schema of the document `--json` prints for a failed command.
-pub const ERROR_SCHEMA: &str = "ccmem.error/1";
 
 impl Output {
     /// Makes this the run's choice (once, in `cli::main`; later calls change nothing).
@@ -70,64 +68,91 @@ pub fn quiet() -> bool {
     get().quiet
 }
 
-/// Where a command's report goes: stdout as it is for JSON (which has no styles), stdout with
-/// styles kept or stripped as `--color` says for text, nowhere for text under `-q`.
+/// Where a command's report goes: stdout for the JSON document (`--json`), stdout with styles
+/// kept or stripped as `--color` says for text, nowhere for text under `-q`. Through the one
+/// escaper ([`Guard`]), always.
 pub fn stdout() -> Box<dyn Write> {
     let o = get();
     if o.json {
-        Box::new(io::stdout().lock())
+        Box::new(Guard::new(io::stdout().lock(), Mode::Json))
     } else if o.quiet {
         Box::new(io::sink())
     } else {
-        Box::new(anstream::stdout().lock())
+        Box::new(Guard::new(
+            anstream::stdout().lock(),
+            Mode::Text { styles: true },
+        ))
     }
 }
 
-/// Like [`stdout`], for output with no styles of ccmem's own (the exact reminder, SARIF,
-/// diffs, JSON): bytes go out as they are, never scanned for escapes, so a file's own control
-/// characters are printed as the client would send them.
+/// Like [`stdout`], for output with no styles of ccmem's own (diffs, documentation, JSON):
+/// nothing is scanned for styles, and any control character is escaped.
 pub fn stdout_plain() -> Box<dyn Write> {
     let o = get();
-    if o.quiet && !o.json {
+    if o.json {
+        Box::new(Guard::new(io::stdout().lock(), Mode::Json))
+    } else if o.quiet {
         Box::new(io::sink())
     } else {
-        Box::new(io::stdout().lock())
+        Box::new(Guard::new(
+            io::stdout().lock(),
+            Mode::Text { styles: false },
+        ))
     }
 }
 
-/// `value` with `"schema": schema` as its first key (`value` must be an object).
-pub fn with_schema(schema: &str, value: Value) -> Value {
-    let mut out = Map::new();
-    out.insert("schema".into(), Value::from(schema));
-    if let Value::Object(map) = value {
-        out.extend(map.into_iter().filter(|(k, _)| k != "schema"));
+/// For a JSON document a `--format` chose (SARIF, the findings JSON) even without `--json`.
+pub fn stdout_json() -> Box<dyn Write> {
+    if get().quiet && !get().json {
+        Box::new(io::sink())
+    } else {
+        Box::new(Guard::new(io::stdout().lock(), Mode::Json))
     }
-    Value::Object(out)
 }
 
-/// The document `--json` prints on stdout when a command fails: its message and causes.
-pub fn error_document(error: &str, causes: &[String]) -> Value {
-    with_schema(
-        ERROR_SCHEMA,
-        serde_json::json!({"error": error, "causes": causes, "exit_code": 2}),
-    )
+/// Where a findings report (`audit`, `check`) in `format` goes, buffered (the JSON of a large
+/// library is tens of thousands of lines, and a line-buffered stdout would write each one
+/// separately): the human view as [`stdout`] (styles kept or stripped as `--color` says), a
+/// JSON document or SARIF as [`stdout_json`], GitHub commands as [`stdout_plain`].
+pub fn findings(format: Format) -> io::BufWriter<Box<dyn Write>> {
+    io::BufWriter::new(match format {
+        Format::Human => stdout(),
+        Format::Json | Format::Sarif => stdout_json(),
+        Format::Github => stdout_plain(),
+    })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn schema_is_the_first_key_and_replaces_an_old_one() {
-        let v = with_schema("ccmem.x/1", serde_json::json!({"a": 1, "schema": "old"}));
-        assert_eq!(v.to_string(), r#"{"schema":"ccmem.x/1","a":1}"#);
+/// For the exact text the client would send the model (`ccmem context`): redirected (to a file,
+/// a pipe, `verify`, a script), its bytes go out as they are, the file's own control characters
+/// included, as the client sends them; on a terminal, where those would act, escaped as every
+/// other output is.
+pub fn stdout_exact() -> Box<dyn Write> {
+    use std::io::IsTerminal;
+    let o = get();
+    if o.json {
+        return stdout_plain();
     }
-
-    #[test]
-    fn an_error_document_has_the_error_schema() {
-        let v = error_document("boom", &["cause".to_owned()]);
-        assert_eq!(v["schema"], ERROR_SCHEMA);
-        assert_eq!(v["causes"][0], "cause");
-        assert_eq!(v["exit_code"], 2);
+    if o.quiet {
+        return Box::new(io::sink());
     }
+    if !io::stdout().is_terminal() {
+        return Box::new(io::stdout().lock());
+    }
+    Box::new(Guard::new(
+        io::stdout().lock(),
+        Mode::Text { styles: false },
+    ))
+}
+
+/// Where ccmem's errors, warnings and notes go: stderr, escaped (they name files).
+pub fn stderr() -> Guard<io::StderrLock<'static>> {
+    Guard::new(io::stderr().lock(), Mode::Text { styles: false })
+}
+
+/// One line on [`stderr`]: a line break inside it (a file name can hold one) is escaped too.
+pub fn eprint_line(line: std::fmt::Arguments<'_>) {
+    let line = line.to_string();
+    let mut err = stderr();
+    let _ = err.write_all(crate::text::escape::escape(&line).as_bytes());
+    let _ = err.write_all(b"\n");
 }

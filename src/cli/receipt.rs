@@ -73,6 +73,7 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
     let mut receipt =
         Receipt::build(&env, &session, &args.fail_on, &size).with_reads(&args.reading, &attached);
     receipt.client_note = client_note(process);
+    receipt.dark_history = dark_history(&env, &session, &receipt, process);
     let text = if super::output::json() {
         render::receipt::json(&receipt)
     } else {
@@ -82,6 +83,31 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(ExitStatus::findings_if(!receipt.findings.is_empty()))
+}
+
+/// When MEMORY.md is cut: how long each dark entry has been dark, from the recorded sessions
+/// (read only then: the transcripts can be hundreds of MB).
+fn dark_history(
+    env: &crate::env::ClientEnv,
+    session: &load::Session,
+    receipt: &Receipt,
+    process: &ProcessEnv,
+) -> Option<crate::receipt::DarkHistory> {
+    let (load::automem::IndexState::Loaded(m) | load::automem::IndexState::FromEnv(m)) =
+        &receipt.auto_memory.index
+    else {
+        return None;
+    };
+    m.cut.as_ref()?;
+    let log = crate::history::log::path(process.vars());
+    // The session's settings and MEMORY.md, as read for the receipt: not read again.
+    let automem = &session.automem;
+    let index = automem
+        .index_path
+        .as_deref()
+        .zip(automem.index_bytes.as_deref());
+    let usage = crate::history::usage::Usage::of_session(env, &session.settings, log, index);
+    crate::receipt::DarkHistory::of(&usage, &receipt.auto_memory)
 }
 
 /// One line when the installed client differs from the modeled one (its `--version` is

@@ -9,12 +9,7 @@ use crate::exit::ExitStatus;
 use crate::hook::input;
 use crate::hook::statusline::Status;
 use crate::load;
-
-/// What the status line shows when there is no session directory to measure.
-const UNKNOWN: &str = "mem ?";
-
-/// The schema of `--json` (one line, for scripts and status bars that parse it).
-const SCHEMA: &str = "ccmem.statusline/1";
+use crate::render::statusline as view;
 
 /// Print one status line for Claude Code's `statusLine` command.
 #[derive(Debug, clap::Args)]
@@ -29,34 +24,34 @@ pub(super) fn run(_args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatu
         match input::read::<input::StatusLine>(stdin.lock()) {
             Ok(s) => s.dir().to_owned(),
             Err(e) => {
-                eprintln!("ccmem statusline: {e:#}");
+                super::output::eprint_line(format_args!("ccmem statusline: {e:#}"));
                 String::new()
             }
         }
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = super::output::stdout();
     // Like the hooks, a session directory that is gone is not ccmem's error to break the
     // status line with: one line on stderr, a placeholder the client can show, exit 0.
     let env = match process.client_env_in(&dir) {
         Ok(env) => env,
         Err(e) => {
-            eprintln!("ccmem statusline: {e:#}");
-            if super::output::json() {
-                let v = serde_json::json!({ "error": format!("{e:#}") });
-                writeln!(out, "{}", super::output::with_schema(SCHEMA, v))?;
+            super::output::eprint_line(format_args!("ccmem statusline: {e:#}"));
+            let text = if super::output::json() {
+                view::unknown_json(&format!("{e:#}"))
             } else {
-                writeln!(out, "{UNKNOWN}")?;
-            }
+                view::unknown_human()
+            };
+            out.write_all(text.as_bytes())?;
             return Ok(ExitStatus::Clean);
         }
     };
     let status = Status::of(&load::load_session_with(&env, load::Detail::Reminder));
-    if super::output::json() {
-        let v = super::output::with_schema(SCHEMA, serde_json::to_value(&status)?);
-        writeln!(out, "{v}")?;
+    let text = if super::output::json() {
+        view::json(&status)
     } else {
-        writeln!(out, "{}", status.line())?;
-    }
+        view::human(&status)
+    };
+    out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(ExitStatus::Clean)
 }

@@ -5,24 +5,18 @@
 //! flag, timed out, sent no request). `--capture CASE_DIR` writes a conformance case;
 //! `--replay CASES_DIR` runs a case corpus live (exit 1 when any case mismatches or errors).
 //!
-//! JSON (`--json`), single run: `{"status": "match"|"mismatch"|"error", "client_bin",
-//! "client_version", "modeled_version", "client_ms", "diff", "client", "predicted", "error"}`.
-//! Replay: `{"passed", "failed", "skipped", "cases": [{"name", "status", "detail", "client_ms"}]}`.
-//! Capture: `{"case", "copied", "recaptured", "expected", "predicted"}`.
+//! The views, human and JSON, are `render::verify`'s.
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use serde_json::json;
-
-use super::output::{stdout as out_stream, with_schema};
-
 use super::ClientArgs;
-use crate::env::{CLIENT_VERSION, ClientFlags, ProcessEnv};
+use crate::env::{ClientFlags, ProcessEnv};
 use crate::exit::ExitStatus;
-use crate::verify::{self, Options, VerifyError, capture, replay, version};
+use crate::render::verify as view;
+use crate::verify::{self, Options, capture, replay, version};
 
 /// Run the installed client against a local stub and compare its memory reminder with ccmem's.
 #[derive(Debug, clap::Args)]
@@ -67,7 +61,12 @@ pub(super) fn run(args: Args, env: &ProcessEnv) -> anyhow::Result<ExitStatus> {
         }
         let written =
             capture::capture(case, &cwd, &client_args, &vars, Some(&args.claude), timeout)?;
-        return print_capture(&written);
+        print(&if super::output::json() {
+            view::capture_json(&written)
+        } else {
+            view::capture_human(&written)
+        })?;
+        return Ok(ExitStatus::Clean);
     }
     let opts = Options {
         bin: Some(args.claude.clone()),
@@ -81,10 +80,29 @@ pub(super) fn run(args: Args, env: &ProcessEnv) -> anyhow::Result<ExitStatus> {
             let installed = crate::env::cache_dir(&vars)
                 .and_then(|dir| version::cached_version(&outcome.bin, &dir))
                 .unwrap_or_else(|| "unknown".into());
-            print_outcome(&outcome, &installed)
+            print(&if super::output::json() {
+                view::json(&outcome, &installed)
+            } else {
+                view::human(&outcome, &installed)
+            })?;
+            Ok(ExitStatus::findings_if(!outcome.matched()))
         }
-        Err(e) => print_error(&e),
+        Err(e) if super::output::json() => {
+            print(&view::error_json(&e))?;
+            Ok(ExitStatus::Error)
+        }
+        Err(e) => {
+            let _ = super::output::stderr().write_all(view::error_human(&e).as_bytes());
+            Ok(ExitStatus::Error)
+        }
     }
+}
+
+/// Prints `text` on stdout (escaped and styled as `--color` says).
+fn print(text: &str) -> std::io::Result<()> {
+    let mut out = super::output::stdout();
+    out.write_all(text.as_bytes())?;
+    out.flush()
 }
 
 fn flags_of(c: &ClientArgs) -> ClientFlags {
@@ -98,76 +116,6 @@ fn flags_of(c: &ClientArgs) -> ClientFlags {
     }
 }
 
-fn print_outcome(o: &verify::Outcome, installed: &str) -> anyhow::Result<ExitStatus> {
-    let mut out = out_stream();
-    let diff = o.diff();
-    let ms = o.capture.elapsed.as_millis();
-    if super::output::json() {
-        let v = json!({
-            "status": if o.matched() { "match" } else { "mismatch" },
-            "client_bin": o.bin, "client_version": installed, "modeled_version": CLIENT_VERSION,
-            "client_ms": ms, "diff": diff, "client": o.client, "predicted": o.predicted,
-            "error": null,
-        });
-        writeln!(out, "{:#}", with_schema("ccmem.verify/1", v))?;
-    } else {
-        if o.matched() {
-            writeln!(out, "match")?;
-        } else {
-            write!(out, "{diff}")?;
-            writeln!(out, "mismatch")?;
-        }
-        writeln!(
-            out,
-            "client: {} ({installed}); ccmem models {CLIENT_VERSION}; client ran {ms} ms",
-            o.bin.display()
-        )?;
-        if let Some(note) = version::mismatch_note(installed).filter(|_| installed != "unknown") {
-            writeln!(out, "note: {note}")?;
-        }
-    }
-    out.flush()?;
-    Ok(ExitStatus::findings_if(!o.matched()))
-}
-
-fn print_error(e: &VerifyError) -> anyhow::Result<ExitStatus> {
-    if super::output::json() {
-        let v =
-            json!({"status": "error", "error": e.to_string(), "modeled_version": CLIENT_VERSION});
-        writeln!(out_stream(), "{:#}", with_schema("ccmem.verify/1", v))?;
-    } else {
-        eprintln!("ccmem verify: {e}");
-    }
-    Ok(ExitStatus::Error)
-}
-
-fn print_capture(w: &capture::Written) -> anyhow::Result<ExitStatus> {
-    let mut out = out_stream();
-    if super::output::json() {
-        let v = with_schema("ccmem.verify-capture/1", serde_json::to_value(w)?);
-        writeln!(out, "{v:#}")?;
-    } else {
-        let what = if w.recaptured {
-            "re-captured"
-        } else {
-            "captured"
-        };
-        writeln!(
-            out,
-            "{what} {} ({} files copied, expected.txt {} bytes); ccmem: {}",
-            w.case.display(),
-            w.copied,
-            w.expected.len(),
-            if w.expected == w.predicted {
-                "match"
-            } else {
-                "mismatch"
-            }
-        )?;
-    }
-    Ok(ExitStatus::Clean)
-}
-
 fn run_replay(
     args: &Args,
     cases: &std::path::Path,
@@ -177,41 +125,15 @@ fn run_replay(
     let json = super::output::json();
     let results = replay::replay(cases, &args.only, Some(&args.claude), timeout, host, |r| {
         if !json {
-            let _ = print_case(r);
+            let _ = print(&view::case(r));
         }
     })?;
-    let count = |s: replay::Status| results.iter().filter(|r| r.status == s).count();
-    let passed = count(replay::Status::Match) + count(replay::Status::Drift);
-    let failed = count(replay::Status::Mismatch) + count(replay::Status::Error);
-    let skipped = count(replay::Status::Skipped);
-    let mut out = out_stream();
-    if json {
-        let v = json!({"passed": passed, "failed": failed, "skipped": skipped, "cases": results});
-        writeln!(out, "{:#}", with_schema("ccmem.verify-replay/1", v))?;
+    print(&if json {
+        view::replay_json(&results)
     } else {
-        writeln!(
-            out,
-            "verify: {passed} passed, {failed} failed, {skipped} skipped"
-        )?;
-    }
-    out.flush()?;
-    Ok(ExitStatus::findings_if(failed > 0))
-}
-
-fn print_case(r: &replay::CaseResult) -> std::io::Result<()> {
-    let mut out = out_stream();
-    let tag = match r.status {
-        replay::Status::Match => "ok",
-        replay::Status::Drift => "DRIFT",
-        replay::Status::Mismatch => "MISMATCH",
-        replay::Status::Skipped => "skip",
-        replay::Status::Error => "ERROR",
-    };
-    writeln!(out, "{tag} {} ({} ms)", r.name, r.client_ms)?;
-    if r.status != replay::Status::Skipped {
-        for line in r.detail.lines().take(40) {
-            writeln!(out, "    {line}")?;
-        }
-    }
-    out.flush()
+        view::replay_human(&results)
+    })?;
+    Ok(ExitStatus::findings_if(
+        view::Tally::of(&results).failed > 0,
+    ))
 }

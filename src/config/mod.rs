@@ -7,7 +7,7 @@
 //! whole (no merging). `--config FILE` replaces the search. The whole file is checked whatever
 //! the command: every key is kebab-case, and a snake_case spelling, an unknown key or table, or
 //! an invalid value is an error that names the file, the line and the key, so a typo never
-//! silently keeps a default. Rule names are checked against the registries by the commands
+//! silently keeps a default. Rule names are checked against the rule registry by the commands
 //! ([`Config::check_rule_names`]).
 //!
 //! ```toml

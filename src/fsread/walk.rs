@@ -6,7 +6,6 @@
 //! read; [`md_files`] (tests) sorts the names.
 
 use std::collections::HashSet;
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 /// How deep the walk goes below the root.
@@ -54,7 +53,9 @@ pub(crate) fn md_files_batched(
     on_batch: &mut dyn FnMut(Vec<MdEntry>),
 ) -> std::io::Result<Vec<WalkError>> {
     let meta = std::fs::metadata(root)?;
-    let mut seen = HashSet::from([(meta.dev(), meta.ino())]);
+    // Which folders were entered, so a link back up is not followed twice (where the platform
+    // says no identity, Windows, the depth limit alone ends a loop).
+    let mut seen: HashSet<(u64, u64)> = crate::sys::file_id(&meta).into_iter().collect();
     let mut sink = Sink {
         batch,
         files: Vec::new(),
@@ -120,10 +121,10 @@ fn walk(
             std::fs::metadata(path)
                 .ok()
                 .filter(|m| m.is_dir())
-                .map(|m| (m.dev(), m.ino()))
+                .map(|m| crate::sys::file_id(&m))
         });
         match (dir, path) {
-            (Some(id), Some(path)) if depth < MAX_DEPTH && seen.insert(id) => {
+            (Some(id), Some(path)) if depth < MAX_DEPTH && id.is_none_or(|id| seen.insert(id)) => {
                 walk(
                     &path,
                     &format!("{prefix}{name}/"),

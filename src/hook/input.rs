@@ -26,22 +26,78 @@ pub(crate) struct Common {
 
 /// Input of a `SessionStart` hook.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
+#[serde(from = "SessionStartWire")]
 pub(crate) struct SessionStart {
     /// Shared fields.
-    #[serde(flatten)]
     pub common: Common,
     /// `startup`, `resume`, `clear`, `compact` or `fork`.
     pub source: String,
 }
 
+// The inputs are read through flat "wire" structs, not `#[serde(flatten)]`: flatten buffers
+// every field it does not know (a Write's whole content, a Bash command's whole output) into
+// serde's generic `Content` tree before looking at it, several times the input's size in
+// memory and seconds of work for a 40 MB tool response. A flat struct skips such fields as it
+// parses them.
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct SessionStartWire {
+    session_id: String,
+    transcript_path: String,
+    cwd: String,
+    hook_event_name: String,
+    source: String,
+}
+
+impl From<SessionStartWire> for SessionStart {
+    fn from(w: SessionStartWire) -> Self {
+        SessionStart {
+            common: Common {
+                session_id: w.session_id,
+                transcript_path: w.transcript_path,
+                cwd: w.cwd,
+                hook_event_name: w.hook_event_name,
+            },
+            source: w.source,
+        }
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct PostToolUseWire {
+    session_id: String,
+    transcript_path: String,
+    cwd: String,
+    hook_event_name: String,
+    tool_name: String,
+    tool_input: ToolInput,
+    tool_response: ToolResponse,
+}
+
+impl From<PostToolUseWire> for PostToolUse {
+    fn from(w: PostToolUseWire) -> Self {
+        PostToolUse {
+            common: Common {
+                session_id: w.session_id,
+                transcript_path: w.transcript_path,
+                cwd: w.cwd,
+                hook_event_name: w.hook_event_name,
+            },
+            tool_name: w.tool_name,
+            tool_input: w.tool_input,
+            tool_response: w.tool_response,
+        }
+    }
+}
+
 /// Input of a `PostToolUse` hook. `tool_input` is typed only as far as the path: the content of
 /// a Write is skipped by the parser, never copied.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
+#[serde(from = "PostToolUseWire")]
 pub(crate) struct PostToolUse {
     /// Shared fields.
-    #[serde(flatten)]
     pub common: Common,
     /// `Write`, `Edit`, `MultiEdit`, …
     pub tool_name: String,
@@ -68,28 +124,93 @@ impl ToolResponse {
     }
 }
 
+/// Read in one pass, without `#[serde(untagged)]` (which, like flatten, buffers the whole value
+/// into serde's `Content` first): an object's `stdout` and exit code are taken when they have
+/// the types Bash gives them; any other shape, or a field of another type, reads as empty (as
+/// the untagged form did), and everything else is skipped as it is parsed.
 impl<'de> Deserialize<'de> for ToolResponse {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        struct Bash {
-            #[serde(default)]
-            stdout: Option<String>,
-            #[serde(default, alias = "exitCode", alias = "exit_code", alias = "returnCode")]
-            code: Option<i32>,
+        d.deserialize_any(ResponseVisitor)
+    }
+}
+
+struct ResponseVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ResponseVisitor {
+    type Value = ToolResponse;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a tool response")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        use serde::de::IgnoredAny;
+        let (mut out, mut bad) = (ToolResponse::default(), false);
+        let (mut seen_stdout, mut seen_code) = (false, false);
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match key.as_ref() {
+                "stdout" => {
+                    bad |= seen_stdout;
+                    seen_stdout = true;
+                    match map.next_value::<Typed<Option<String>>>()?.0 {
+                        Some(v) => out.stdout = v,
+                        None => bad = true,
+                    }
+                }
+                "code" | "exitCode" | "exit_code" | "returnCode" => {
+                    bad |= seen_code;
+                    seen_code = true;
+                    match map.next_value::<Typed<Option<i32>>>()?.0 {
+                        Some(v) => out.code = v,
+                        None => bad = true,
+                    }
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
         }
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Any {
-            Bash(Bash),
-            Other(serde::de::IgnoredAny),
-        }
-        Ok(match Any::deserialize(d)? {
-            Any::Bash(b) => ToolResponse {
-                stdout: b.stdout,
-                code: b.code,
-            },
-            Any::Other(_) => ToolResponse::default(),
-        })
+        Ok(if bad { ToolResponse::default() } else { out })
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(ToolResponse::default())
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(ToolResponse::default())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(ToolResponse::default())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(ToolResponse::default())
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(ToolResponse::default())
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(ToolResponse::default())
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(ToolResponse::default())
+    }
+}
+
+/// A value of type `T`, or `None` when it has another type (skipped, never an error).
+struct Typed<T>(Option<T>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Typed<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // Parsed into a borrowed raw value first (no copy of its text), then typed.
+        let raw = <&serde_json::value::RawValue>::deserialize(d)?;
+        Ok(Typed(serde_json::from_str(raw.get()).ok()))
     }
 }
 

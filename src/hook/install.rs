@@ -18,6 +18,7 @@
 
 mod bin;
 mod edits;
+pub(crate) mod setup;
 
 use std::path::{Path, PathBuf};
 
@@ -25,8 +26,9 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::env::ClientEnv;
+use crate::settings::Source;
 use crate::settings::json::{Doc, Prop, Span};
-pub(crate) use bin::resolve_bin;
+pub(crate) use bin::{Resolved, resolve_bin};
 use edits::{Edits, Style, line_indent};
 
 /// The marker that ends every command ccmem installs.
@@ -57,11 +59,30 @@ pub(crate) enum Scope {
 impl Scope {
     /// The settings file of this scope.
     pub(crate) fn path(self, env: &ClientEnv) -> PathBuf {
-        match self {
-            Scope::User => env.config_dir().join("settings.json"),
-            Scope::Project => env.cwd.join(".claude").join("settings.json"),
-            Scope::Local => env.cwd.join(".claude").join("settings.local.json"),
+        let source = match self {
+            Scope::User => Source::User,
+            Scope::Project => Source::Project,
+            Scope::Local => Source::Local,
+        };
+        source
+            .file(env)
+            .expect("the user, project and local layers are files")
+    }
+
+    /// The settings file of this scope as ccmem may write it: `(path, target)`, the absolute path
+    /// and the file a write really changes (a link's final target). The one rule for which
+    /// links are written through, held by `hook install`, `uninstall` and `undo --hook` alike: a
+    /// project's or local settings file that is a link out of the repository (to
+    /// `~/.claude/settings.json`, or anywhere a cloned repository chose) is refused, since the
+    /// repository ships the link and the file it leads to is not the project's. The user's own
+    /// file is written through its links (they are the user's).
+    pub(crate) fn writable_file(self, env: &ClientEnv) -> anyhow::Result<(PathBuf, PathBuf)> {
+        let path = std::path::absolute(self.path(env))?;
+        let target = crate::write::resolve(&path)?;
+        if self != Scope::User {
+            refuse_link_out_of_repository(&path, &target, &env.cwd)?;
         }
+        Ok((path, target))
     }
 
     /// The mode a new settings file of this scope gets: private, except the project's shared
@@ -72,6 +93,31 @@ impl Scope {
             Scope::User | Scope::Local => 0o600,
         }
     }
+}
+
+/// A settings file that is a link out of the repository of `cwd` is refused (see
+/// [`Scope::writable_file`]).
+fn refuse_link_out_of_repository(path: &Path, target: &Path, cwd: &Path) -> anyhow::Result<()> {
+    if path == target {
+        return Ok(());
+    }
+    let root = crate::load::git::git_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
+    let root = root.canonicalize().unwrap_or(root);
+    let real = target
+        .parent()
+        .and_then(|p| p.canonicalize().ok())
+        .map(|p| p.join(target.file_name().unwrap_or_default()));
+    if real.as_ref().is_some_and(|r| r.starts_with(&root)) {
+        return Ok(());
+    }
+    anyhow::bail!(
+        "{}: is a symbolic link to {}, outside the repository {}: a repository can ship such a \
+         link, so ccmem does not write through it; nothing written. Replace the link by a file \
+         of the repository, or use --local or --user",
+        path.display(),
+        target.display(),
+        root.display()
+    )
 }
 
 /// One hook ccmem installs.
@@ -685,9 +731,10 @@ fn remove_props(
     remove_spans(doc.span(container), &spans, gone, edits);
 }
 
-/// A unified diff from `before` to `after` with file headers.
-pub(crate) fn diff(path: &Path, before: &str, after: &str) -> String {
-    let p = path.display().to_string();
+/// A unified diff from `before` to `after` with file headers naming `shown` (the settings
+/// file, and the file it links to when it is a link: `path -> target`).
+pub(crate) fn diff(shown: &str, before: &str, after: &str) -> String {
+    let p = shown;
     similar::TextDiff::from_lines(before, after)
         .unified_diff()
         .context_radius(3)

@@ -5,10 +5,10 @@
 //! ID`). The client never fires it for MEMORY.md, AGENTS.md or agent memory.
 //!
 //! The log is one JSON line per event in `<cache>/sessions/<session id>.jsonl` (ccmem's own
-//! state, never a user's file; appended whole lines, so concurrent hooks do not interleave).
+//! state, never a user's file; appended whole lines through [`crate::write::append`], so
+//! concurrent hooks do not interleave and a link planted there is never followed).
 //! The hook prints nothing.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -47,6 +47,23 @@ pub struct Entry {
     pub predicted: bool,
 }
 
+/// The files of `session`'s startup block the log does not report (the client reports neither
+/// MEMORY.md nor AGENTS.md through this hook).
+pub(crate) fn unreported(session: &crate::load::Session, entries: &[Entry]) -> Vec<String> {
+    let reported: Vec<&str> = (entries.iter())
+        .map(|e| e.reported.file_path.as_str())
+        .collect();
+    (session.entries.iter())
+        .filter(|e| e.kind != crate::load::Kind::AutoMem && !is_agents_md(&e.path))
+        .filter(|e| !reported.contains(&e.path.as_str()))
+        .map(|e| e.path.clone())
+        .collect()
+}
+
+fn is_agents_md(path: &str) -> bool {
+    (path.strip_suffix(crate::constants::AGENTS_MD)).is_some_and(|dir| dir.ends_with('/'))
+}
+
 /// The log file of a session.
 pub(crate) fn log_path(process: &ProcessEnv, session_id: &str) -> Option<PathBuf> {
     let safe: String = session_id
@@ -66,11 +83,8 @@ pub(crate) fn log_path(process: &ProcessEnv, session_id: &str) -> Option<PathBuf
     Some(cache.join("sessions").join(format!("{safe}.jsonl")))
 }
 
-/// Logs one event with ccmem's prediction.
-#[allow(
-    clippy::disallowed_methods,
-    reason = "appends to ccmem's own session log in its cache folder, not a user's file"
-)]
+/// Logs one event with ccmem's prediction, through the writer of ccmem's own logs (never
+/// through a link planted at the log or its folder; rotated at [`LOG_CAP`]).
 pub(crate) fn run(input: &Input, process: &ProcessEnv) -> anyhow::Result<()> {
     let Some(path) = log_path(process, &input.session_id) else {
         anyhow::bail!("no session id in the hook input");
@@ -81,16 +95,13 @@ pub(crate) fn run(input: &Input, process: &ProcessEnv) -> anyhow::Result<()> {
         reported: input.clone(),
     };
     let line = format!("{}\n", serde_json::to_string(&entry)?);
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .and_then(|mut f| f.write_all(line.as_bytes()))
-        .map_err(|e| anyhow::anyhow!("cannot append to {}: {e}", path.display()))
+    crate::write::append::append_line(&path, line.as_bytes(), LOG_CAP)
+        .map_err(|e| anyhow::anyhow!("cannot append to the session log: {e}"))?;
+    Ok(())
 }
+
+/// Size at which a session's log is moved to its `.1` sibling (half of what is read back).
+const LOG_CAP: u64 = LOG_MAX_BYTES / 2;
 
 /// Whether ccmem predicts the load: in the startup block, or attached by a read of the
 /// trigger file.
@@ -108,15 +119,19 @@ pub(crate) fn predicted(env: &crate::env::ClientEnv, input: &Input) -> bool {
         .any(|e| e.path == input.file_path)
 }
 
+/// Largest InstructionsLoaded log read (a line per instruction file a session loads).
+const LOG_MAX_BYTES: u64 = 64 * 1024 * 1024;
+
 /// The entries logged for a session.
 pub(crate) fn read_log(path: &Path) -> anyhow::Result<Vec<Entry>> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        anyhow::anyhow!(
-            "no InstructionsLoaded log at {} ({e}); install the hook with `ccmem hook install` and run a session",
+    let bytes = match crate::fsread::read_capped(path, LOG_MAX_BYTES) {
+        Err(crate::fsread::Unread::Missing) => anyhow::bail!(
+            "no InstructionsLoaded log at {}; install the hook with `ccmem hook install` and run a session",
             path.display()
-        )
-    })?;
-    Ok(text
+        ),
+        _ => crate::fsread::read_named(path, LOG_MAX_BYTES, "InstructionsLoaded log")?,
+    };
+    Ok(String::from_utf8_lossy(&bytes)
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect())

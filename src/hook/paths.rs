@@ -1,10 +1,11 @@
 //! Which written paths concern memory, decided from the path alone (no file is read, no
 //! settings are loaded), so that every other write costs the post-tool-use hook nothing.
 
+use crate::constants::{AGENTS_MD, CLAUDE_DIR, CLAUDE_LOCAL_MD, CLAUDE_MD, RULES_DIR};
 use std::path::{Component, Path, PathBuf};
 
 /// Instruction file names the client loads (exact case).
-pub(crate) const INSTRUCTION_NAMES: [&str; 3] = ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md"];
+pub(crate) const INSTRUCTION_NAMES: [&str; 3] = [CLAUDE_MD, CLAUDE_LOCAL_MD, AGENTS_MD];
 
 /// What a written path is, as far as memory goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,7 +46,7 @@ pub(crate) fn classify(path: &Path) -> Target {
         .collect();
     if dirs
         .windows(2)
-        .any(|w| w[0] == ".claude" && w[1] == "rules")
+        .any(|w| w[0] == CLAUDE_DIR && w[1] == RULES_DIR)
     {
         return Target::Instruction;
     }

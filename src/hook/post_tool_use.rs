@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use crate::constants::{
-    INDEX_MAX_LINES, INDEX_MAX_UTF16, INSTRUCTION_WARN_UTF16, SAFETY_LINES, SAFETY_UTF16,
+    INDEX_MAX_LINES, INDEX_MAX_UTF16, INDEX_MAX_UTF16_WORDS, INSTRUCTION_WARN_UTF16, MAX_FILE_SIZE,
+    SAFETY_LINES, SAFETY_UTF16,
 };
 use crate::load::automem::{self, IndexState, Measure};
 use crate::load::{self, Session};
@@ -112,12 +113,12 @@ pub(crate) fn index_verdict(shown_path: &str, state: &IndexState) -> Option<Hook
             return Some(HookOutput::new(
                 Event::PostToolUse,
                 Some(format!(
-                    "ccmem: MEMORY.md is now {}, over the client's 4 MiB read limit: the next \
+                    "ccmem: MEMORY.md is now {}, over the client's {MAX_FILE_SIZE} read limit: the next \
                      session loads none of it · fix: ccmem tier",
                     human_bytes(*bytes)
                 )),
                 Some(format!(
-                    "ccmem: this write left {shown_path} over 4 MiB; the client will skip the whole \
+                    "ccmem: this write left {shown_path} over {MAX_FILE_SIZE}; the client will skip the whole \
                      index at the next session start. Shrink it now: keep one line per entry and \
                      move detail into topic files, or ask the user to run `ccmem tier`."
                 )),
@@ -150,9 +151,9 @@ fn over(shown_path: &str, m: &Measure) -> HookOutput {
         .filter(|d| !d.text.trim().is_empty())
         .collect();
     let limit = match (cut.line_over, cut.size_over) {
-        (true, true) => "200-line and 25,000-unit limits",
-        (true, false) => "200-line limit",
-        _ => "25,000-unit limit",
+        (true, true) => format!("{INDEX_MAX_LINES}-line and {INDEX_MAX_UTF16_WORDS}-unit limits"),
+        (true, false) => format!("{INDEX_MAX_LINES}-line limit"),
+        _ => format!("{INDEX_MAX_UTF16_WORDS}-unit limit"),
     };
     let mut message = format!(
         "ccmem: MEMORY.md is now {}, over the client's {limit}: {} line{} ({}) will be dark next session",

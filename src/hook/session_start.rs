@@ -3,6 +3,7 @@
 //! that went dark and the command that fixes it, and optionally (`--recover`) hands the dark
 //! entries to the model so this session still sees them.
 
+use crate::constants::{INDEX_MAX_LINES, INDEX_MAX_UTF16_WORDS, MAX_FILE_SIZE};
 use crate::load::Session;
 use crate::load::automem::{Cut, DarkLine, IndexState};
 
@@ -23,6 +24,22 @@ pub(crate) struct Options {
     pub always: bool,
     /// Add the dark entries to the model's context.
     pub recover: bool,
+}
+
+/// Appends the record of this session start to ccmem's history log (`history::log`; nothing
+/// without `HOME`). The log is bounded and never written through a link (`write::append`).
+pub(crate) fn log(
+    session: &Session,
+    start: crate::history::log::Start<'_>,
+    vars: &std::collections::BTreeMap<String, String>,
+    time: &str,
+) -> Result<(), crate::write::WriteError> {
+    use crate::history::log;
+    let Some(path) = log::path(vars) else {
+        return Ok(());
+    };
+    let record = log::encode(&log::record(session, start, time));
+    crate::write::append::append_line(&path, &record, log::LOG_CAP).map(|_| ())
 }
 
 /// The hook output for a loaded session (empty when all is well and not `always`).
@@ -61,7 +78,7 @@ fn problem(session: &Session) -> Option<String> {
             Some(cut_clause(cut, m.lines))
         }
         IndexState::TooLarge { bytes } => Some(format!(
-            "MEMORY.md ({}) is over the client's 4 MiB read limit: none of it loaded · fix: ccmem tier",
+            "MEMORY.md ({}) is over the client's {MAX_FILE_SIZE} read limit: none of it loaded · fix: ccmem tier",
             human_bytes(*bytes)
         )),
         IndexState::NotRegular { what } => Some(format!(
@@ -79,8 +96,8 @@ fn cut_clause(cut: &Cut, lines: usize) -> String {
     let n = cut.dark.len();
     let what = match (cut.line_over, cut.size_over) {
         (true, true) => format!("{lines} lines, over both limits"),
-        (true, false) => format!("{lines} lines, over the 200-line limit"),
-        _ => "over the 25,000-unit size limit".to_owned(),
+        (true, false) => format!("{lines} lines, over the {INDEX_MAX_LINES}-line limit"),
+        _ => format!("over the {INDEX_MAX_UTF16_WORDS}-unit size limit"),
     };
     let mut s = format!(
         "MEMORY.md cut ({what}): {n} line{} dark ({})",
@@ -235,11 +252,8 @@ mod tests {
                 recover: true,
             },
         );
-        assert_eq!(
-            out.system_message.as_deref(),
-            Some("ccmem: 3 memory files loaded (2.9 KB)")
-        );
-        assert!(out.hook_specific_output.is_none());
+        assert_eq!(out.message(), Some("ccmem: 3 memory files loaded (2.9 KB)"));
+        assert!(out.context().is_none());
     }
 
     #[test]
@@ -252,7 +266,7 @@ mod tests {
             ]),
             1,
         );
-        let msg = output(&s, Options::default()).system_message.unwrap();
+        let msg = output(&s, Options::default()).message().unwrap().to_owned();
         assert_eq!(
             msg,
             "ccmem: 1 memory file loaded (1000 B) · MEMORY.md cut (202 lines, over the 200-line limit): \
@@ -272,9 +286,12 @@ mod tests {
                 recover: true,
             },
         );
-        let ctx = out.hook_specific_output.unwrap();
-        assert_eq!(ctx.hook_event_name, Event::SessionStart);
-        let text = ctx.additional_context;
+        assert!(
+            out.to_line()
+                .unwrap()
+                .contains("\"hookEventName\":\"SessionStart\"")
+        );
+        let text = out.context().unwrap().to_owned();
         assert!(text.starts_with("ccmem: the client cut the auto-memory index /m/MEMORY.md"));
         assert!(text.chars().count() <= RECOVER_MAX_CHARS + 100);
         assert!(text.contains("201: yyy"));
@@ -284,7 +301,7 @@ mod tests {
     #[test]
     fn too_large_index_is_reported() {
         let s = session(IndexState::TooLarge { bytes: 5 << 20 }, 0);
-        let msg = output(&s, Options::default()).system_message.unwrap();
+        let msg = output(&s, Options::default()).message().unwrap().to_owned();
         assert!(
             msg.contains("MEMORY.md (5.0 MB) is over the client's 4 MiB read limit"),
             "{msg}"

@@ -1,9 +1,8 @@
-//! `ccmem statusline`: one compact line for Claude Code's `statusLine` command, since hook
-//! messages do not show in every client surface. Example: `mem 187/200 lines · 2 dark`.
+//! `ccmem statusline`: what one compact line for Claude Code's `statusLine` command shows, since
+//! hook messages do not show in every client surface (worded by `render::statusline`).
 
 use serde::Serialize;
 
-use crate::constants::{INDEX_MAX_LINES, INDEX_MAX_UTF16};
 use crate::load::Session;
 use crate::load::automem::IndexState;
 
@@ -39,7 +38,12 @@ impl Status {
                 s.index_utf16 = Some(m.utf16);
                 s.dark = m.cut.as_ref().map_or(0, |c| c.dark.len());
             }
-            IndexState::TooLarge { .. } => s.note = Some("MEMORY.md over 4 MiB, all dark".into()),
+            IndexState::TooLarge { .. } => {
+                s.note = Some(format!(
+                    "MEMORY.md over {}, all dark",
+                    crate::constants::MAX_FILE_SIZE
+                ));
+            }
             IndexState::NotRegular { what } => s.note = Some(format!("MEMORY.md is a {what}")),
             IndexState::Unreadable { .. } => s.note = Some("MEMORY.md unreadable".into()),
             _ => {}
@@ -48,69 +52,5 @@ impl Status {
             s.note = Some("interrupted ccmem write".into());
         }
         s
-    }
-
-    /// The line: `mem 187/200 lines · 2 dark`, `mem 23.1k/25k units · 4 dark` when size is the
-    /// nearer limit, `mem 3 files` without an index.
-    pub(crate) fn line(&self) -> String {
-        let mut parts = Vec::new();
-        match (self.index_lines, self.index_utf16) {
-            (Some(lines), Some(utf16)) if utf16 * INDEX_MAX_LINES > lines * INDEX_MAX_UTF16 => {
-                parts.push(format!(
-                    "mem {:.1}k/{}k units",
-                    utf16 as f64 / 1000.0,
-                    INDEX_MAX_UTF16 / 1000
-                ))
-            }
-            (Some(lines), _) => parts.push(format!("mem {lines}/{INDEX_MAX_LINES} lines")),
-            _ => parts.push(format!(
-                "mem {} file{}",
-                self.files,
-                if self.files == 1 { "" } else { "s" }
-            )),
-        }
-        if self.dark > 0 {
-            parts.push(format!("{} dark", self.dark));
-        }
-        if let Some(note) = &self.note {
-            parts.push(note.clone());
-        }
-        parts.join(" · ")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn status(lines: usize, utf16: usize, dark: usize) -> Status {
-        Status {
-            files: 2,
-            index_lines: Some(lines),
-            index_utf16: Some(utf16),
-            dark,
-            note: None,
-        }
-    }
-
-    #[test]
-    fn shows_the_nearer_limit_and_dark_count() {
-        assert_eq!(status(187, 9_000, 0).line(), "mem 187/200 lines");
-        assert_eq!(status(200, 25_000, 2).line(), "mem 200/200 lines · 2 dark");
-        assert_eq!(
-            status(120, 24_100, 4).line(),
-            "mem 24.1k/25k units · 4 dark"
-        );
-    }
-
-    #[test]
-    fn without_an_index_counts_files() {
-        let s = Status {
-            files: 1,
-            note: Some("off (--bare)".into()),
-            ..Status::default()
-        };
-        assert_eq!(s.line(), "mem 1 file · off (--bare)");
-        assert_eq!(Status::default().line(), "mem 0 files");
     }
 }

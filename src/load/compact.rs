@@ -24,8 +24,8 @@ use super::Session;
 use super::model::Loaded;
 use super::steps::Timeline;
 use crate::constants::{
-    CHARS_PER_TOKEN, CHARS_PER_TOKEN_JSON, MAX_FILE_BYTES, RESTORE_FILE_MAX_TOKENS,
-    RESTORE_MAX_FILES, RESTORE_TOTAL_MAX_TOKENS,
+    CHARS_PER_TOKEN, CHARS_PER_TOKEN_JSON, CLAUDE_LOCAL_MD, CLAUDE_MD, MAX_FILE_BYTES,
+    RESTORE_FILE_MAX_TOKENS, RESTORE_MAX_FILES, RESTORE_TOTAL_MAX_TOKENS,
 };
 use crate::env::ClientEnv;
 use crate::text::js;
@@ -275,13 +275,13 @@ fn excluded(env: &ClientEnv, startup: &Session) -> Vec<String> {
     let cwd = env.cwd.to_string_lossy();
     let mut out = vec![
         env.config_dir()
-            .join("CLAUDE.md")
+            .join(CLAUDE_MD)
             .to_string_lossy()
             .into_owned(),
-        format!("{cwd}/CLAUDE.md"),
-        format!("{cwd}/CLAUDE.local.md"),
+        format!("{cwd}/{CLAUDE_MD}"),
+        format!("{cwd}/{CLAUDE_LOCAL_MD}"),
         env.managed_dir
-            .join("CLAUDE.md")
+            .join(CLAUDE_MD)
             .to_string_lossy()
             .into_owned(),
     ];

@@ -19,20 +19,27 @@ pub fn canonical_root(root: &Path) -> PathBuf {
     main_checkout(root).unwrap_or_else(|| root.to_path_buf())
 }
 
+/// A git pointer file (`.git`, `commondir`, `gitdir`: one short line each), read only when it
+/// is a regular file of at most 64 KiB: a repository can make any of them a FIFO or a device.
+fn small_file(path: &Path) -> Option<String> {
+    let bytes = crate::fsread::read_capped(path, 64 * 1024).ok()?;
+    String::from_utf8(bytes).ok()
+}
+
 fn main_checkout(root: &Path) -> Option<PathBuf> {
     let dot_git = root.join(".git");
     if !std::fs::metadata(&dot_git).ok()?.is_file() {
         return None;
     }
-    let text = std::fs::read_to_string(&dot_git).ok()?;
+    let text = small_file(&dot_git)?;
     let gitdir = text.lines().next()?.strip_prefix("gitdir:")?.trim();
     let gitdir = root.join(gitdir);
-    let commondir = std::fs::read_to_string(gitdir.join("commondir")).ok()?;
+    let commondir = small_file(&gitdir.join("commondir"))?;
     let common = normalize(&gitdir.join(commondir.trim()));
     if normalize(gitdir.parent()?) != common.join("worktrees") {
         return None;
     }
-    let back = std::fs::read_to_string(gitdir.join("gitdir")).ok()?;
+    let back = small_file(&gitdir.join("gitdir"))?;
     let back = normalize(&gitdir.join(back.trim()));
     if back != normalize(&dot_git) {
         return None;

@@ -15,6 +15,7 @@ pub mod instructions;
 pub mod memo;
 pub mod model;
 pub mod reading;
+pub mod reminder;
 pub mod rule_paths;
 pub mod size;
 pub mod steps;

@@ -21,6 +21,7 @@ use super::Session;
 use super::git;
 use super::model::{Kind, Loaded, Why};
 use super::rule_paths::{self, Matcher};
+use crate::constants::{CLAUDE_DIR, CLAUDE_LOCAL_MD, CLAUDE_MD, RULES_DIR};
 use crate::env::ClientEnv;
 use crate::settings::{Settings, Source};
 
@@ -164,10 +165,10 @@ impl Reader<'_> {
         let mut processed = HashSet::default();
         let mut out = Vec::new();
         let cwd = self.env.cwd.clone();
-        let managed = self.env.managed_dir.join(".claude").join("rules");
+        let managed = self.env.managed_dir.join(CLAUDE_DIR).join(RULES_DIR);
         out.extend(self.conditional(file, &managed, &cwd, Kind::Managed, &mut processed));
         if self.settings.is_enabled(Source::User) {
-            let user = self.env.config_dir().join("rules");
+            let user = self.env.config_dir().join(RULES_DIR);
             out.extend(self.conditional(file, &user, &cwd, Kind::User, &mut processed));
         }
         for dir in dirs::nested(self.env, file) {
@@ -175,7 +176,7 @@ impl Reader<'_> {
         }
         if self.settings.is_enabled(Source::Project) {
             for dir in self.cwd_level.clone() {
-                let rules = dir.join(".claude").join("rules");
+                let rules = dir.join(CLAUDE_DIR).join(RULES_DIR);
                 out.extend(self.conditional(file, &rules, &dir, Kind::Project, &mut processed));
             }
         }
@@ -187,11 +188,11 @@ impl Reader<'_> {
         let project = self.settings.is_enabled(Source::Project);
         let mut files: Vec<(PathBuf, Kind)> = Vec::new();
         if project {
-            files.push((dir.join("CLAUDE.md"), Kind::Project));
-            files.push((dir.join(".claude").join("CLAUDE.md"), Kind::Project));
+            files.push((dir.join(CLAUDE_MD), Kind::Project));
+            files.push((dir.join(CLAUDE_DIR).join(CLAUDE_MD), Kind::Project));
         }
         if self.settings.is_enabled(Source::Local) {
-            files.push((dir.join("CLAUDE.local.md"), Kind::Local));
+            files.push((dir.join(CLAUDE_LOCAL_MD), Kind::Local));
         }
         let why = Why::LazyNested {
             dir: dir.to_string_lossy().into_owned(),
@@ -202,7 +203,7 @@ impl Reader<'_> {
             out.extend(got.into_iter().map(|c| relabel(c.loaded, &why)));
         }
         if project {
-            let rules = dir.join(".claude").join("rules");
+            let rules = dir.join(CLAUDE_DIR).join(RULES_DIR);
             let mut copy = processed.clone();
             let all = self
                 .procedure
@@ -232,13 +233,17 @@ impl Reader<'_> {
             return Vec::new();
         }
         let target = relative_target(base, file);
-        let rel = target
-            .as_deref()
-            .and_then(|t| rule_paths::relative(base, t));
+        let rel = target.as_deref().and_then(|t| {
+            rule_paths::relative_on(
+                self.env.platform,
+                &base.to_string_lossy(),
+                &t.to_string_lossy(),
+            )
+        });
         let dir = rules.to_string_lossy().into_owned();
         let mut out = Vec::new();
         for c in all {
-            let (Some(globs), Some(rel)) = (c.globs, rel) else {
+            let (Some(globs), Some(rel)) = (c.globs, rel.as_deref()) else {
                 continue;
             };
             let matcher = self

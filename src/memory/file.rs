@@ -1,19 +1,13 @@
 //! One file of a memory library: its name's role (index, hub, entry), its text read with a
 //! size cap, and its parsed frontmatter. A file that cannot be read as text keeps the reason.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use bytes::Bytes;
 use jiff::Timestamp;
 
 use super::meta::{self, Parsed};
-use super::similar::{self, Sketch};
-use crate::fsread::{self, Stat, Unread};
+use crate::fsread::{self, Unread};
 use crate::text::links::{LineScanner, Link};
-
-mod text;
-pub use text::Text;
 
 /// What a file's name makes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,6 +61,23 @@ pub fn role_of(file_name: &str) -> Role {
     }
 }
 
+/// When the link `path` leads out of the memory folder `root` (or nowhere): why it is not
+/// read. A file dropped into a memory folder as a link to `~/.aws/credentials` or another
+/// project's notes is not a memory, and reading it would print a file outside the folder in
+/// every finding that quotes a line. A link to a file of the folder is read as that file.
+fn link_out_of(root: &Path, path: &Path) -> Option<String> {
+    // A broken link or a loop is reported by the read itself, as before.
+    let target = std::fs::canonicalize(path).ok()?;
+    let inside = std::fs::canonicalize(root).is_ok_and(|r| target.starts_with(r));
+    (!inside).then(|| {
+        format!(
+            "a symbolic link to {}, outside the memory folder: not read (a memory folder's \
+             files are its own; move the file into the folder, or remove the link)",
+            target.display()
+        )
+    })
+}
+
 /// Why a file has no text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unreadable {
@@ -98,7 +109,7 @@ pub enum Content {
     /// Text and frontmatter.
     Text {
         /// The whole file.
-        text: Text,
+        text: String,
         /// Frontmatter and body offsets.
         parsed: Parsed,
         /// The links in the body, as written: `(line, offset in the text, link)` (where they
@@ -107,25 +118,6 @@ pub enum Content {
     },
     /// No text.
     Unread(Unreadable),
-}
-
-/// What `MemFile::read` finds beside the text and its parse.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Extras {
-    /// The sketch of the file's near-duplicate signature ([`MemFile::sketch`]).
-    pub sketch: bool,
-    /// The time and mode of every file. Without, only of a file whose frontmatter has no
-    /// `modified` date (the one use of a file time in the audit, `stale-entry`'s, is there), and
-    /// the others are read without an `fstat` when they can be (`fsread::Stat`).
-    pub stat_all: bool,
-}
-
-impl Extras {
-    /// What every command but the audit gets: every file's time and mode, no sketch.
-    pub const ALL_STATS: Extras = Extras {
-        sketch: false,
-        stat_all: true,
-    };
 }
 
 /// One `.md` file of the library.
@@ -141,48 +133,39 @@ pub struct MemFile {
     pub content: Content,
     /// The directory entry is a symbolic link.
     pub symlink: bool,
-    /// Modification time of the file read (`None` when it was not read; may be `None` when it
-    /// was read without [`Extras::stat_all`] and its frontmatter has a `modified` date).
+    /// Modification time of the file read (`None` when it was not read from disk).
     pub mtime: Option<Timestamp>,
     /// Permission bits of the file read (`None` where [`MemFile::mtime`] is).
     pub mode: Option<u32>,
-    /// The sketch of [`similar::of_memory`] of the file, found as it was read when the load
-    /// was asked for it (see [`MemFile::sketch`]).
-    sketch: Option<Sketch>,
 }
 
 impl MemFile {
-    /// Reads and parses the file at `root/rel`, reading at most `cap` bytes (one open, one
-    /// `fstat`, one read; no `stat` first when the walk saw a regular file, and that open
-    /// relative to `dir`, the root folder open, when given; no `fstat` either where `extras`
-    /// does not need it). With [`Extras::sketch`], the sketch of its near-duplicate signature is
-    /// found too, while its text is still in the cache from the decoding (found later, by the
-    /// audit's rule, every file's text had to be fetched again from memory).
-    pub(crate) fn read(
-        root: &Path,
-        dir: Option<&File>,
-        entry: fsread::MdEntry,
-        cap: u64,
-        extras: Extras,
-    ) -> MemFile {
+    /// Reads and parses the file at `root/rel`, reading at most `cap` bytes (no `stat` before
+    /// opening when the walk saw a regular file; the opened file is checked either way).
+    pub(crate) fn read(root: &Path, entry: fsread::MdEntry, cap: u64) -> MemFile {
         let fsread::MdEntry {
             rel,
             symlink,
             regular,
         } = entry;
         let path = root.join(&rel);
-        let read = match dir {
-            // A file of the listing, opened relative to the open root folder (and, where the
-            // listing says it is regular, not `fstat`ed unless `extras` needs it).
-            Some(dir) if !symlink => {
-                let stat = extras.stat_all || !regular;
-                fsread::read_regular_at(dir, Path::new(&rel), cap, stat)
-            }
-            _ => fsread::read_with_meta(&path, cap, !symlink)
-                .map(|(b, m)| (b.into(), Stat::Known(m))),
-        };
-        let (content, stat) = match read {
-            Ok((bytes, stat)) => (decode(bytes), Some(stat)),
+        // MEMORY.md is read as the client reads it (its link is judged where it is written).
+        if symlink
+            && role_for(&rel) != Role::Index
+            && let Some(why) = link_out_of(root, &path)
+        {
+            return MemFile {
+                role: role_for(&rel),
+                rel,
+                path,
+                content: Content::Unread(Unreadable::Io(why)),
+                symlink,
+                mtime: None,
+                mode: None,
+            };
+        }
+        let (content, meta) = match fsread::read_with_meta(&path, cap, regular && !symlink) {
+            Ok((bytes, meta)) => (decode(bytes), Some(meta)),
             Err(Unread::TooLarge(n)) => (
                 Content::Unread(Unreadable::Io(format!(
                     "too large ({n} bytes; the audit reads at most {cap})"
@@ -191,29 +174,49 @@ impl MemFile {
             ),
             Err(e) => (Content::Unread(Unreadable::Io(e.to_string())), None),
         };
-        let mut file = MemFile {
+        MemFile {
             role: role_for(&rel),
             rel,
             path,
             content,
             symlink,
-            mtime: None,
-            mode: None,
-            sketch: None,
-        };
-        let meta = match stat {
-            Some(Stat::Known(meta)) => Some(meta),
-            Some(unasked) if file.modified().is_none() => unasked.metadata(),
-            _ => None,
-        };
-        if let Some(meta) = meta {
+            mtime: meta.as_ref().and_then(mtime_of),
+            mode: meta.as_ref().map(mode_of),
+        }
+    }
+
+    /// A file of the listing whose bytes were read already (MEMORY.md, by the loader, for the
+    /// same command): what [`MemFile::read`] would make of them, its time and mode from the
+    /// file's metadata (no second open). `None` when the bytes are more than `cap` (then it is
+    /// read, and reported, as any other).
+    pub(crate) fn from_read(
+        root: &Path,
+        entry: &fsread::MdEntry,
+        bytes: &[u8],
+        cap: u64,
+    ) -> Option<MemFile> {
+        if bytes.len() as u64 > cap {
+            return None;
+        }
+        let mut file = MemFile::from_bytes(root, entry.rel.clone(), bytes.to_vec());
+        file.symlink = entry.symlink;
+        if let Ok(meta) = std::fs::metadata(&file.path) {
             file.mtime = mtime_of(&meta);
             file.mode = Some(mode_of(&meta));
         }
-        if extras.sketch {
-            file.sketch = similar::of_memory(&file).map(|s| s.sketch());
-        }
-        file
+        Some(file)
+    }
+
+    /// The file `rel` of the folder `root`, read by its path as [`MemFile::read`] reads a file
+    /// of the listing (`None`: nothing is there).
+    pub(crate) fn read_named(root: &Path, rel: &str, cap: u64) -> Option<MemFile> {
+        let meta = std::fs::symlink_metadata(root.join(rel)).ok()?;
+        let entry = fsread::MdEntry {
+            rel: rel.to_owned(),
+            symlink: meta.file_type().is_symlink(),
+            regular: meta.is_file(),
+        };
+        Some(MemFile::read(root, entry, cap))
     }
 
     /// A file from text in memory (planned, or in a test): parsed, never read from disk.
@@ -226,12 +229,11 @@ impl MemFile {
         MemFile {
             role: role_for(&rel),
             path: root.join(&rel),
-            content: decode(bytes.into()),
+            content: decode(bytes),
             rel,
             symlink: false,
             mtime: None,
             mode: None,
-            sketch: None,
         }
     }
 
@@ -285,12 +287,6 @@ impl MemFile {
         }
     }
 
-    /// The sketch of the near-duplicate signature ([`similar::of_memory`]) found when the file
-    /// was read, when the load was asked for it (`None` when it was not, or the file has none).
-    pub fn sketch(&self) -> Option<&Sketch> {
-        self.sketch.as_ref()
-    }
-
     /// The parsed frontmatter fields, when the file has a valid block.
     pub fn meta(&self) -> Option<&meta::Meta> {
         match self.parsed()?.1 {
@@ -325,7 +321,7 @@ pub(super) fn mtime_of(meta: &std::fs::Metadata) -> Option<Timestamp> {
 
 /// A file's permission bits.
 pub(super) fn mode_of(meta: &std::fs::Metadata) -> u32 {
-    std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o7777
+    crate::sys::mode(meta)
 }
 
 /// The role of a file at `rel`: only the top-level `MEMORY.md` is the index.
@@ -338,29 +334,22 @@ fn role_for(rel: &str) -> Role {
     }
 }
 
-fn decode(bytes: Bytes) -> Content {
-    if memchr_nul(&bytes) {
+/// A file's bytes as text, parsed, with the links its body writes; or why it is not text.
+fn decode(bytes: Vec<u8>) -> Content {
+    if memchr::memchr(0, &bytes).is_some() {
         return Content::Unread(Unreadable::Binary);
     }
-    let text = match Text::new(bytes) {
+    let text = match String::from_utf8(bytes) {
         Ok(text) => text,
-        Err(at) => return Content::Unread(Unreadable::InvalidUtf8(at)),
+        Err(e) => return Content::Unread(Unreadable::InvalidUtf8(e.utf8_error().valid_up_to())),
     };
     let parsed = meta::parse(&text);
-    // Scanned here, while the text is still in the cache from the check above: scanned later,
-    // with the library built, every file's text had to be fetched again.
     let links = LineScanner::new(&text, parsed.body_start).collect_all();
     Content::Text {
         text,
         parsed,
         links,
     }
-}
-
-/// Whether `bytes` holds a NUL (memchr's vector search: `<[u8]>::contains` goes a word at a
-/// time and cost as much as the UTF-8 check).
-fn memchr_nul(bytes: &[u8]) -> bool {
-    memchr::memchr(0, bytes).is_some()
 }
 
 pub use crate::text::line_of;
@@ -401,12 +390,17 @@ mod tests {
     #[test]
     fn binary_and_invalid_utf8_are_unreadable() {
         assert!(matches!(
-            decode(b"a\0b".to_vec().into()),
+            decode(b"a\0b".to_vec()),
             Content::Unread(Unreadable::Binary)
         ));
         assert!(matches!(
-            decode(b"ok\xff".to_vec().into()),
+            decode(b"ok\xff".to_vec()),
             Content::Unread(Unreadable::InvalidUtf8(2))
+        ));
+        // A sequence cut short at the end is bad from where it starts.
+        assert!(matches!(
+            decode(b"abc\xc3".to_vec()),
+            Content::Unread(Unreadable::InvalidUtf8(3))
         ));
     }
 

@@ -7,13 +7,11 @@
 //! A snapshot can also be built from texts in memory ([`Library::from_texts`]) or from another
 //! one with some files replaced ([`Library::with`], how `tier` proves a plan before writing).
 
-mod heap;
 mod keyed;
 mod order;
 mod wiki;
 
 use std::collections::HashMap;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
@@ -23,7 +21,7 @@ use keyed::{ByName, ByRel, Keyed, Run};
 use order::PathHead;
 use wiki::wiki_key;
 
-use super::file::{Extras, MemFile, Role, role_of};
+use super::file::{MemFile, Role, role_of};
 use super::meta::KindAt;
 use super::pending::{self, Pending};
 use super::spec::{Detected, Spec};
@@ -156,51 +154,42 @@ impl Library {
         config: Config,
         home: Option<&Path>,
     ) -> Result<Library, LoadError> {
-        Library::read(root, config, home, Extras::ALL_STATS)
+        Library::read(root, config, home, None)
     }
 
-    /// [`Library::load_configured`] for the audit: when its `near-duplicate` rule is enabled,
-    /// the sketch of each memory's signature is found as its file is read
-    /// ([`MemFile::sketch`]), a cost the other commands do not pay; and a file's time and mode
-    /// are taken only where its frontmatter has no `modified` date (see [`Extras::stat_all`]).
-    pub fn load_for_audit(
+    /// [`Library::load_configured`] with MEMORY.md's bytes read already (by the loader, for
+    /// the same session): they are used instead of reading the file again.
+    pub fn load_with_index(
         root: &Path,
         config: Config,
         home: Option<&Path>,
+        index: &[u8],
     ) -> Result<Library, LoadError> {
-        let extras = Extras {
-            sketch: config.audit.enabled("near-duplicate"),
-            stat_all: false,
-        };
-        Library::read(root, config, home, extras)
+        Library::read(root, config, home, Some(index))
     }
 
-    /// [`Library::load_configured`], finding what `extras` asks for as each file is read.
+    /// [`Library::load_configured`]; `index`: MEMORY.md's bytes, when they were read already.
     fn read(
         root: &Path,
         config: Config,
         home: Option<&Path>,
-        extras: Extras,
+        index: Option<&[u8]>,
     ) -> Result<Library, LoadError> {
         let cap = config.audit.max_file_bytes;
-        heap::grow_in_large_steps();
-        // The folder, open once: each file is opened relative to it.
-        let dir = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_DIRECTORY)
-            .open(root)
-            .ok();
         // The walk hands its entries over a batch at a time, and each batch is read on the
-        // pool while the walk lists the next: listing a large folder is a tenth of the reading.
+        // pool while the walk lists the next.
         let read = std::sync::Mutex::new(Vec::new());
         let walked = rayon::scope(|s| {
-            let (dir, read) = (&dir, &read);
+            let read = &read;
             fsread::md_files_batched(root, READ_BATCH, &mut |batch| {
                 s.spawn(move |_| {
                     let batch: Vec<(PathHead, Arc<MemFile>)> = (batch.into_iter())
                         .map(|e| {
                             let head = PathHead::of(&e.rel);
-                            let f = MemFile::read(root, dir.as_ref(), e, cap, extras);
+                            let read = index.filter(|_| e.rel == crate::constants::INDEX_FILE);
+                            let f = read
+                                .and_then(|bytes| MemFile::from_read(root, &e, bytes, cap))
+                                .unwrap_or_else(|| MemFile::read(root, e, cap));
                             (head, Arc::new(f))
                         })
                         .collect();
@@ -246,23 +235,49 @@ impl Library {
         &self,
         changes: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
     ) -> Library {
+        self.replaced(changes.into_iter().map(|(rel, text)| {
+            let file = text.map(|t| {
+                let mut new = MemFile::from_text(&self.root, rel.to_owned(), t.to_owned());
+                if let Some(old) = self.file(rel) {
+                    new.symlink = old.symlink;
+                    new.mode = old.mode;
+                }
+                new
+            });
+            (rel, file)
+        }))
+    }
+
+    /// This library with the files `names` read again from disk, each as [`Library::load`]
+    /// reads a file of the folder (one that is gone is removed); the others are shared with
+    /// `self`, unread. What `tier --write` proves after writing those files.
+    pub fn reread<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> Library {
+        let cap = self.config.audit.max_file_bytes;
+        self.replaced(
+            names
+                .into_iter()
+                .map(|rel| (rel, MemFile::read_named(&self.root, rel, cap))),
+        )
+    }
+
+    /// [`Library::with`] and [`Library::reread`]: `self` with files replaced, created or
+    /// (`None`) removed.
+    fn replaced<'a>(
+        &self,
+        changes: impl IntoIterator<Item = (&'a str, Option<MemFile>)>,
+    ) -> Library {
         let mut files = self.files.clone();
         // Per file: its index in `self` when it is the same file, unchanged.
         let mut same: Vec<Option<usize>> = (0..files.len()).map(Some).collect();
         let mut created = false;
-        for (rel, text) in changes {
+        for (rel, file) in changes {
             let at = files.binary_search_by(|f| f.rel.as_str().cmp(rel));
-            match (at, text) {
-                (Ok(k), Some(t)) => {
-                    let old = &files[k];
-                    let mut new = MemFile::from_text(&self.root, rel.to_owned(), t.to_owned());
-                    new.symlink = old.symlink;
-                    new.mode = old.mode;
+            match (at, file) {
+                (Ok(k), Some(new)) => {
                     files[k] = Arc::new(new);
                     same[k] = None;
                 }
-                (Err(k), Some(t)) => {
-                    let new = MemFile::from_text(&self.root, rel.to_owned(), t.to_owned());
+                (Err(k), Some(new)) => {
                     files.insert(k, Arc::new(new));
                     same.insert(k, None);
                     created = true;
@@ -643,8 +658,8 @@ fn restore(root: &Path, files: &mut Vec<Arc<MemFile>>, restored: pending::Restor
                 let old = &files[k];
                 let mut new = MemFile::from_bytes(root, name, bytes);
                 (new.symlink, new.mode, new.mtime) = (old.symlink, old.mode, old.mtime);
-                // The audit's load took no time of a file on disk with a `modified` date; the
-                // text recovery leaves may have none.
+                // A file that could not be read has no time; the text recovery leaves may need
+                // one (`stale-entry`, where it has no `modified` date).
                 if new.mtime.is_none() && new.modified().is_none() {
                     let meta = std::fs::metadata(&old.path).ok();
                     new.mtime = meta.as_ref().and_then(super::file::mtime_of);
@@ -683,7 +698,6 @@ impl Tables {
                 let mut names = Run::with_capacity(chunk.len());
                 let mut votes = [0, 0];
                 for (k, f) in chunk.iter().enumerate() {
-                    super::prefetch::keys_after(chunk, k);
                     rels.push(c * RUN + k, f);
                     names.push(c * RUN + k, f);
                     if let Some(v) = vote(f) {
@@ -694,12 +708,15 @@ impl Tables {
             })
             .collect();
         let [client, manager] = (runs.iter()).fold([0, 0], |[c, m], r| [c + r.2[0], m + r.2[1]]);
+        let index_marks = index_of(files)
+            .and_then(|i| files[i].text())
+            .is_some_and(super::spec::index_marks);
         let (rels, names): (Vec<_>, Vec<_>) = runs.into_iter().map(|(r, n, _)| (r, n)).unzip();
         let (by_rel, by_name) = rayon::join(|| Keyed::from_runs(rels), || Keyed::from_runs(names));
         Tables {
             by_rel,
             by_name,
-            spec: Detected::from_votes(config.spec, client, manager),
+            spec: Detected::from_votes(config.spec, client, manager).with_index_marks(index_marks),
         }
     }
 }
@@ -711,16 +728,48 @@ enum Vote {
     Manager = 1,
 }
 
-/// The vote of `f`: a top-level `type` in a file named `<type>_<topic>.md` is
-/// claude-memory-manager's form; `metadata.type`, or a top-level `type` in a file named freely
-/// (the client's format before 2.1.214), is the client's.
+/// The vote of `f`. The client's own marks: `metadata.type` (2.1.214 and later), and in its
+/// older flat format (top-level `type`, files also named `<type>_<topic>.md`) the
+/// `originSessionId` / `node_type` its writer stamps, a name that is not the file's kebab-case
+/// topic, inline `**Why:**` labels. claude-memory-manager's: `## Why` / `## 根因` sections,
+/// `⚠️ Superseded by [[…]]` tombstones (a hub votes by its frontmatter like any file: `tier`
+/// writes hubs in the library's own form, and must not turn the library's spec). A flat file with neither
+/// votes by its name: a free name is the client's, a slug claude-memory-manager's.
 fn vote(f: &MemFile) -> Option<Vote> {
-    let typed_name = matches!(f.role, Role::Entry { .. } | Role::Hub { .. });
-    match f.meta().map(|m| m.kind_at) {
-        _ if f.role == Role::Index => None,
-        Some(KindAt::Flat) if typed_name => Some(Vote::Manager),
-        Some(KindAt::Flat | KindAt::Nested) => Some(Vote::Client),
-        _ => None,
+    if f.role == Role::Index {
+        return None;
+    }
+    let meta = f.meta()?;
+    match meta.kind_at {
+        KindAt::Nowhere => None,
+        KindAt::Nested => Some(Vote::Client),
+        KindAt::Flat => {
+            let topic = match &f.role {
+                Role::Entry { topic, .. } => topic.as_str(),
+                Role::Hub { group } => group.as_str(),
+                _ => return Some(Vote::Client),
+            };
+            let (text, parsed) = f.parsed()?;
+            let (front, body) = text.split_at(parsed.body_start);
+            if front.contains("originSessionId") || meta.node_type.is_some() {
+                return Some(Vote::Client);
+            }
+            let stem = f.name().trim_end_matches(".md");
+            let name = meta.name.as_deref().map(str::trim);
+            // A name that is the file's topic (`feedback_x_y.md`, `name: x-y`) or its stem is
+            // claude-memory-manager's rule; the client's older template asked for a free name.
+            if name.is_some_and(|n| n == topic.replace('_', "-") || n == topic || n == stem) {
+                return Some(Vote::Manager);
+            }
+            match super::spec::body_marks(body) {
+                Some(Spec::Manager) => Some(Vote::Manager),
+                Some(Spec::Client) => Some(Vote::Client),
+                None => match name {
+                    Some(n) if !super::spec::is_kebab_slug(n) => Some(Vote::Client),
+                    _ => Some(Vote::Manager),
+                },
+            }
+        }
     }
 }
 

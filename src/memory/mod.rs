@@ -13,7 +13,6 @@ pub mod library;
 pub mod meta;
 pub mod names;
 pub mod pending;
-pub(crate) mod prefetch;
 pub mod session;
 pub mod similar;
 pub mod spec;

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::library::{Library, LoadOptions, Reach};
+use super::library::{Library, LoadError, Reach};
 use crate::config::Config;
 use crate::constants::INDEX_FILE;
 use crate::env::ClientEnv;
@@ -20,8 +20,15 @@ use crate::load::automem::{self, IndexState};
 pub fn library(env: &ClientEnv, report: &automem::Report) -> Option<Library> {
     let root = folder(env, report)?;
     let home = Some(env.home.as_path());
-    let lib = Library::load(&root, &LoadOptions { config: None, home })
-        .or_else(|_| Library::load_configured(&root, Config::default(), home))
+    // MEMORY.md as the loader read it for this session: not read a second time.
+    let load = |config: Config| match report.index_bytes.as_deref() {
+        Some(index) => Library::load_with_index(&root, config, home, index),
+        None => Library::load_configured(&root, config, home),
+    };
+    let lib = Config::find(&root, None)
+        .map_err(LoadError::from)
+        .and_then(load)
+        .or_else(|_| load(Config::default()))
         .ok()?;
     let index = match &report.index {
         IndexState::FromEnv(_) => env

@@ -79,9 +79,13 @@ pub struct Detected {
     /// Memory files in the client's form (`metadata.type`, or a top-level `type` in a file
     /// not named `<type>_<topic>.md`).
     pub client_votes: usize,
-    /// Memory files in claude-memory-manager's form (a top-level `type` in a file named
-    /// `<type>_<topic>.md`).
+    /// Memory files in claude-memory-manager's form (a hub, or a top-level `type` in a file
+    /// named `<type>_<topic>.md` with the skill's marks: `## Why` sections, tombstones, its
+    /// name the file's topic).
     pub manager_votes: usize,
+    /// MEMORY.md opens with the skill's quick reference (it names `audit-memory.sh` or the
+    /// `memory-management` skill): the library says which spec it follows.
+    pub index_marks: bool,
 }
 
 impl Detected {
@@ -99,7 +103,18 @@ impl Detected {
             configured,
             client_votes,
             manager_votes,
+            index_marks: false,
         }
+    }
+
+    /// The same, knowing whether MEMORY.md carries claude-memory-manager's quick reference:
+    /// then the library is held to that spec unless `ccmem.toml` says otherwise.
+    pub fn with_index_marks(mut self, marks: bool) -> Self {
+        self.index_marks = marks;
+        if marks && !self.configured {
+            self.spec = Spec::Manager;
+        }
+        self
     }
 
     /// `client (detected: 40 files with metadata.type, 2 with type)` or `… (set in ccmem.toml)`.
@@ -108,8 +123,15 @@ impl Detected {
             format!("{} (set in ccmem.toml)", self.spec)
         } else {
             format!(
-                "{} (detected: {} files in the client's form, {} in claude-memory-manager's)",
-                self.spec, self.client_votes, self.manager_votes
+                "{} (detected: {} files in the client's form, {} in claude-memory-manager's{})",
+                self.spec,
+                self.client_votes,
+                self.manager_votes,
+                if self.index_marks {
+                    "; MEMORY.md carries claude-memory-manager's quick reference"
+                } else {
+                    ""
+                }
             )
         }
     }
@@ -178,6 +200,37 @@ pub fn topic_problem(topic: &str) -> Option<&'static str> {
         return Some("a topic starts with a letter or digit");
     }
     None
+}
+
+/// claude-memory-manager's sections: a `## Why`-style heading, a `⚠️ Superseded by [[` tombstone.
+static MANAGER_BODY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?im)^[ \t]*#{2,3}[ \t]+(?:why|root[ \t]+cause|根因|教训|原因|为什么)[ \t:：]*$|superseded by \[\[|已被 ?\[\[|\(亦见|（亦见",
+    )
+    .expect("valid regex")
+});
+
+/// The client's inline reason: `**Why:**` or `**Why**:` (its template), in any script.
+static CLIENT_BODY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(?m)^[ \t]*(?:[-*+][ \t]+)?\*\*[^*\n]{1,24}(?::\*\*|\*\*[ \t]*:)|\*\*[^*\n]{1,24}(?:：\*\*|\*\*[ \t]*：)")
+        .expect("valid regex")
+});
+
+/// The spec a flat file's body shows the marks of, if one.
+pub fn body_marks(body: &str) -> Option<Spec> {
+    if MANAGER_BODY.is_match(body) {
+        Some(Spec::Manager)
+    } else if CLIENT_BODY.is_match(body) {
+        Some(Spec::Client)
+    } else {
+        None
+    }
+}
+
+/// Whether MEMORY.md carries claude-memory-manager's quick reference: it names the skill's
+/// audit script or the `memory-management` skill.
+pub fn index_marks(index: &str) -> bool {
+    index.contains("audit-memory.sh") || index.contains("memory-management skill")
 }
 
 #[cfg(test)]

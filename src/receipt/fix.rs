@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 
+use crate::constants::{INDEX_MAX_LINES, INDEX_MAX_UTF16_WORDS, MAX_FILE_SIZE, MAX_IMPORT_HOPS};
 use crate::load::automem::{IndexState, Report};
 use crate::load::{SkipWhy, Skipped};
 
@@ -19,9 +20,10 @@ pub fn shell_word(word: &str) -> Cow<'_, str> {
 /// The command that brings a cut (or unloadable) MEMORY.md back under the client's limits.
 pub fn dark_index(report: &Report) -> String {
     if matches!(report.index, IndexState::FromEnv(_)) {
-        return "shorten CLAUDE_COWORK_MEMORY_INDEX_CONTENT (the client loads 200 lines and \
-                25,000 UTF-16 units of it)"
-            .to_owned();
+        return format!(
+            "shorten CLAUDE_COWORK_MEMORY_INDEX_CONTENT (the client loads {INDEX_MAX_LINES} \
+             lines and {INDEX_MAX_UTF16_WORDS} UTF-16 units of it)"
+        );
     }
     let folder = report
         .folder
@@ -54,7 +56,7 @@ pub fn skip(s: &Skipped) -> Option<String> {
             ),
             None => format!("create {path}, or correct the path{in_import}"),
         },
-        TooLarge { .. } => format!("split {path}: the client skips files over 4 MiB"),
+        TooLarge { .. } => format!("split {path}: the client skips files over {MAX_FILE_SIZE}"),
         NotRegular { .. } => format!("make {path} a regular file (the client reads no others)"),
         Unreadable { .. } => format!("make {path} readable, then run ccmem receipt again"),
         NonTextExtension { .. } => {
@@ -64,7 +66,7 @@ pub fn skip(s: &Skipped) -> Option<String> {
              external CLAUDE.md imports when it asks"
             .to_owned(),
         DepthLimit => format!(
-            "import {path} from a file nearer the top: the client follows 4 hops of @imports"
+            "import {path} from a file nearer the top: the client follows {MAX_IMPORT_HOPS} hops of @imports"
         ),
         DeniedRead { rule } => {
             format!("remove the Read deny rule {rule} from your permissions if it should load")

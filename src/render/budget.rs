@@ -3,9 +3,10 @@
 use std::fmt::Write as _;
 
 use crate::budget::{Budget, Row};
-use crate::constants::{INDEX_MAX_LINES, INDEX_MAX_UTF16};
+use crate::constants::{INDEX_MAX_LINES, INDEX_MAX_UTF16, MAX_FILE_SIZE};
 use crate::load::automem::IndexState;
 use crate::receipt::group;
+use crate::text::escape::Shown;
 
 /// JSON, pretty, with a trailing newline.
 pub fn json(b: &Budget) -> String {
@@ -32,18 +33,18 @@ pub fn human(b: &Budget) -> String {
 
 fn row(o: &mut String, r: &Row) {
     let verdict = if r.over { "OVER" } else { "ok" };
-    let _ = writeln!(o, "{verdict:<4} {}", r.path);
+    let _ = writeln!(o, "{verdict:<4} {}", Shown(&r.path));
     if let Some(p) = &r.pending {
-        let _ = writeln!(o, "     ccmem: {}", p.message());
+        let _ = writeln!(o, "     ccmem: {}", Shown(&p.message()));
     }
     match &r.index {
         IndexState::Loaded(m) | IndexState::FromEnv(m) => {
             let _ = writeln!(
                 o,
                 "     raw {} lines / {} bytes · loadable {} lines / {} UTF-16 units / {} bytes",
-                m.file_lines,
+                group(m.file_lines),
                 group(m.file_bytes as usize),
-                m.lines,
+                group(m.lines),
                 group(m.utf16),
                 group(m.bytes)
             );
@@ -56,13 +57,18 @@ fn row(o: &mut String, r: &Row) {
                 );
             }
             if let Some(d) = &r.first_dark {
-                let _ = writeln!(o, "     first dark entry: line {}: {}", d.line, d.text);
+                let _ = writeln!(
+                    o,
+                    "     first dark entry: line {}: {}",
+                    d.line,
+                    Shown(&d.text)
+                );
             }
         }
         IndexState::TooLarge { bytes } => {
             let _ = writeln!(
                 o,
-                "     {} bytes: over 4 MiB, the client skips the whole file",
+                "     {} bytes: over {MAX_FILE_SIZE}, the client skips the whole file",
                 group(*bytes as usize)
             );
         }
@@ -73,13 +79,13 @@ fn row(o: &mut String, r: &Row) {
             );
         }
         IndexState::Unreadable { error } => {
-            let _ = writeln!(o, "     unreadable: {error}");
+            let _ = writeln!(o, "     unreadable: {}", Shown(error));
         }
         other => {
             let _ = writeln!(
                 o,
                 "     {}",
-                serde_json::to_string(other).unwrap_or_default()
+                Shown(&serde_json::to_string(other).unwrap_or_default())
             );
         }
     }

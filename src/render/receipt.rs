@@ -4,10 +4,12 @@ use std::fmt::Write as _;
 
 use anstyle::{AnsiColor, Style};
 
-use crate::constants::{INDEX_MAX_LINES, INDEX_MAX_UTF16};
+use crate::constants::counted as count;
+use crate::constants::{INDEX_MAX_LINES, INDEX_MAX_UTF16, MAX_FILE_SIZE};
 use crate::load::automem::{IndexState, Measure};
 use crate::load::{LazyWhy, SkipWhy, Why};
-use crate::receipt::{Finding, Receipt, fix, group, skip_words};
+use crate::receipt::{DarkHistory, Finding, Receipt, fix, group, skip_words};
+use crate::text::escape::Shown;
 
 const BOLD: Style = Style::new().bold();
 const DIM: Style = Style::new().dimmed();
@@ -43,13 +45,15 @@ pub fn human(r: &Receipt, opts: HumanOptions) -> String {
     let _ = writeln!(
         o,
         "{BOLD}ccmem receipt{BOLD:#} {DIM}· models Claude Code {} · {}{DIM:#}",
-        r.client_version, r.cwd
+        r.client_version,
+        Shown(&r.cwd)
     );
     if let Some(note) = &r.client_note {
-        let _ = writeln!(o, "{YELLOW}note: {note}{YELLOW:#}");
+        let _ = writeln!(o, "{YELLOW}note: {}{YELLOW:#}", Shown(note));
     }
+    platform(&mut o, r);
     if let Some(p) = &r.memory_pending {
-        let _ = writeln!(o, "{YELLOW}auto memory: {}{YELLOW:#}", p.message());
+        let _ = writeln!(o, "{YELLOW}auto memory: {}{YELLOW:#}", Shown(&p.message()));
     }
     if let Some(why) = r.disabled {
         let _ = writeln!(
@@ -66,7 +70,7 @@ pub fn human(r: &Receipt, opts: HumanOptions) -> String {
     if !r.warnings.is_empty() || !r.problems.is_empty() {
         let _ = writeln!(o, "\n{BOLD}Client warnings{BOLD:#}");
         for w in &r.warnings {
-            let _ = writeln!(o, "  {YELLOW}!{YELLOW:#} {w}");
+            let _ = writeln!(o, "  {YELLOW}!{YELLOW:#} {}", Shown(&w.to_string()));
         }
         if !r.warnings.is_empty() {
             let m = &r.size_model;
@@ -82,12 +86,37 @@ pub fn human(r: &Receipt, opts: HumanOptions) -> String {
             let _ = writeln!(
                 o,
                 "  {YELLOW}!{YELLOW:#} settings {} ignored: {}",
-                p.origin, p.message
+                Shown(&p.origin.to_string()),
+                Shown(&p.message)
             );
         }
     }
     to_fix(&mut o, r);
     o
+}
+
+/// The platform model, when there is something to say about it: another model than Linux's,
+/// predictions nothing here verifies, policy the client reads and ccmem cannot.
+fn platform(o: &mut String, r: &Receipt) {
+    let p = &r.platform;
+    if !p.worth_saying() {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "{DIM}platform model: {} · verified by {}{DIM:#}",
+        p.model, p.verified
+    );
+    for u in &p.unverified {
+        let _ = writeln!(o, "{YELLOW}unverified: {u}{YELLOW:#}");
+    }
+    for u in &p.unread_policy {
+        let _ = writeln!(
+            o,
+            "{YELLOW}policy not read: {}: {}{YELLOW:#}",
+            u.source, u.note
+        );
+    }
 }
 
 /// The last section: each finding that sets the exit status, with what fixes it.
@@ -106,16 +135,11 @@ fn to_fix(o: &mut String, r: &Receipt) {
         } else {
             format!("{}: {}", f.path, f.message)
         };
-        let _ = writeln!(o, "  {RED}•{RED:#} {what}");
+        let _ = writeln!(o, "  {RED}•{RED:#} {}", Shown(&what));
         if let Some(fix) = &f.fix {
-            let _ = writeln!(o, "    {GREEN}→{GREEN:#} {BOLD}{fix}{BOLD:#}");
+            let _ = writeln!(o, "    {GREEN}→{GREEN:#} {BOLD}{}{BOLD:#}", Shown(fix));
         }
     }
-}
-
-/// `1 file`, `2 files`.
-fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{} {}", group(n), if n == 1 { one } else { many })
 }
 
 fn loaded(o: &mut String, r: &Receipt) {
@@ -137,19 +161,33 @@ fn loaded(o: &mut String, r: &Receipt) {
             o,
             "  {:>2}. {BOLD}{}{BOLD:#} {DIM}({}){DIM:#}",
             i + 1,
-            l.path,
+            Shown(&l.path),
             l.label
         );
         let _ = writeln!(
             o,
             "      {} · loaded: {} · {} bytes · {} UTF-16 units · ≈{} tokens {DIM}· on disk: {} bytes{DIM:#}",
-            why_words(&l.why),
-            count(l.size.lines, "line", "lines"),
+            Shown(&why_words(&l.why)),
+            loaded_lines(l, r),
             group(l.loaded_bytes),
             group(l.size.utf16),
             group(l.tokens_estimate),
             group(l.size.bytes as usize),
         );
+    }
+}
+
+/// The lines of a loaded file: for a MEMORY.md the client cut, the lines of it that reached
+/// the model, as `history` counts them, and the warning the client put after them.
+fn loaded_lines(l: &crate::receipt::LoadedView, r: &Receipt) -> String {
+    match &r.auto_memory.index {
+        IndexState::Loaded(Measure { cut: Some(cut), .. }) if l.why == Why::AutoMemIndex => {
+            format!(
+                "{} + the client's cut warning",
+                count(cut.kept_lines, "line", "lines")
+            )
+        }
+        _ => count(l.size.lines, "line", "lines"),
     }
 }
 
@@ -175,14 +213,14 @@ fn budget(o: &mut String, r: &Receipt, opts: HumanOptions) {
     let a = &r.auto_memory;
     let _ = write!(o, "\n{BOLD}Auto memory{BOLD:#}");
     if let Some(off) = &a.off {
-        let _ = writeln!(o, ": off ({off})");
+        let _ = writeln!(o, ": off ({})", Shown(off));
         return;
     }
     let _ = writeln!(
         o,
         ": {} {DIM}({}){DIM:#}",
-        a.index_path.as_deref().unwrap_or("(no folder)"),
-        a.folder_source.as_deref().unwrap_or("default folder")
+        Shown(a.index_path.as_deref().unwrap_or("(no folder)")),
+        Shown(a.folder_source.as_deref().unwrap_or("default folder"))
     );
     match &a.index {
         IndexState::NotApplicable => {}
@@ -208,22 +246,22 @@ fn budget(o: &mut String, r: &Receipt, opts: HumanOptions) {
         IndexState::TooLarge { bytes } => {
             let _ = writeln!(
                 o,
-                "  {RED}MEMORY.md is {} bytes, over 4 MiB: the client skips it whole{RED:#}",
+                "  {RED}MEMORY.md is {} bytes, over {MAX_FILE_SIZE}: the client skips it whole{RED:#}",
                 group(*bytes as usize)
             );
         }
         IndexState::Unreadable { error } => {
-            let _ = writeln!(o, "  {RED}MEMORY.md unreadable: {error}{RED:#}");
+            let _ = writeln!(o, "  {RED}MEMORY.md unreadable: {}{RED:#}", Shown(error));
         }
         IndexState::FromEnv(m) => {
             let _ = writeln!(o, "  replaced by CLAUDE_COWORK_MEMORY_INDEX_CONTENT");
-            measure(o, m, opts);
+            measure(o, m, opts, r.dark_history.as_ref());
         }
-        IndexState::Loaded(m) => measure(o, m, opts),
+        IndexState::Loaded(m) => measure(o, m, opts, r.dark_history.as_ref()),
     }
 }
 
-fn measure(o: &mut String, m: &Measure, opts: HumanOptions) {
+fn measure(o: &mut String, m: &Measure, opts: HumanOptions, record: Option<&DarkHistory>) {
     let _ = writeln!(
         o,
         "  on disk: {} lines, {} bytes · counted by the client (after frontmatter/comments, trimmed): {} lines, {} UTF-16 units",
@@ -269,12 +307,64 @@ fn measure(o: &mut String, m: &Measure, opts: HumanOptions) {
         .filter(|d| !d.text.trim().is_empty())
         .collect();
     let limit = if opts.all { shown.len() } else { LIST_LIMIT };
+    if let Some(h) = record {
+        let _ = writeln!(
+            o,
+            "  {DIM}recorded: {} loaded this index since {} (ccmem history){DIM:#}",
+            count(h.sessions, "session", "sessions"),
+            day(h.since.as_deref())
+        );
+    }
     for d in shown.iter().take(limit) {
         let mark = if d.partial { " (partly)" } else { "" };
-        let _ = writeln!(o, "    {RED}L{:<5}{RED:#} {}{mark}", d.line, d.text);
+        let story = record
+            .and_then(|h| h.entries.iter().find(|e| e.line == d.line))
+            .map(|e| format!(" {DIM}· {}{DIM:#}", dark_story(e)))
+            .unwrap_or_default();
+        let _ = writeln!(
+            o,
+            "    {RED}L{:<5}{RED:#} {}{mark}{story}",
+            d.line,
+            Shown(&d.text)
+        );
     }
     more(o, shown.len().saturating_sub(limit), "dark lines");
-    let _ = writeln!(o, "  {DIM}the model is told: {}{DIM:#}", cut.warning);
+    let _ = writeln!(
+        o,
+        "  {DIM}the model is told: {}{DIM:#}",
+        Shown(&cut.warning)
+    );
+}
+
+/// How long a dark entry has been dark, from the record.
+pub fn dark_story(e: &crate::history::Entry) -> String {
+    match &e.last_loaded {
+        Some(id) if e.sessions_since == 0 => format!(
+            "last loaded {} (session {}), the last session recorded",
+            day(e.last_loaded_at.as_deref()),
+            &id[..id.len().min(8)]
+        ),
+        Some(id) => format!(
+            "last loaded {} (session {}), dark since {}",
+            day(e.last_loaded_at.as_deref()),
+            &id[..id.len().min(8)],
+            day(e.dark_since.as_deref())
+        ),
+        None => format!(
+            "never reached the model in {} since {}",
+            count(e.sessions_since, "session", "sessions"),
+            day(e.dark_since.as_deref())
+        ),
+    }
+}
+
+/// `2026-11-02` (UTC) of an RFC 3339 time.
+fn day(t: Option<&str>) -> String {
+    t.and_then(|t| t.parse::<jiff::Timestamp>().ok())
+        .map_or_else(
+            || "(no date)".to_owned(),
+            |t| t.strftime("%Y-%m-%d").to_string(),
+        )
 }
 
 /// `[██████░░░░]` scaled so the limit sits at the end; overflow shown as `▶`.
@@ -334,7 +424,7 @@ fn lazy(o: &mut String, r: &Receipt, opts: HumanOptions) {
             }
             LazyWhy::TopicFile { .. } => continue,
         };
-        let _ = writeln!(o, "  {} {DIM}—{DIM:#} {how}", l.path);
+        let _ = writeln!(o, "  {} {DIM}—{DIM:#} {}", Shown(&l.path), Shown(&how));
     }
     if linked + unlinked.len() > 0 {
         let _ = writeln!(
@@ -355,7 +445,7 @@ fn lazy(o: &mut String, r: &Receipt, opts: HumanOptions) {
         );
         let limit = if opts.all { unlinked.len() } else { LIST_LIMIT };
         for path in unlinked.iter().take(limit) {
-            let _ = writeln!(o, "    {path}");
+            let _ = writeln!(o, "    {}", Shown(path));
         }
         more(o, unlinked.len().saturating_sub(limit), "topic files");
     }
@@ -363,12 +453,17 @@ fn lazy(o: &mut String, r: &Receipt, opts: HumanOptions) {
 
 fn reads(o: &mut String, r: &Receipt) {
     for read in &r.reads {
-        let _ = writeln!(o, "\n{BOLD}When {} is read{BOLD:#}", read.path);
+        let _ = writeln!(o, "\n{BOLD}When {} is read{BOLD:#}", Shown(&read.path));
         if read.attached.is_empty() {
             let _ = writeln!(o, "  nothing new is attached");
         }
         for l in &read.attached {
-            let _ = writeln!(o, "  + {} {DIM}— {}{DIM:#}", l.path, why_words(&l.why));
+            let _ = writeln!(
+                o,
+                "  + {} {DIM}— {}{DIM:#}",
+                Shown(&l.path),
+                Shown(&why_words(&l.why))
+            );
         }
     }
 }
@@ -392,11 +487,17 @@ fn skipped(o: &mut String, r: &Receipt) {
             .as_ref()
             .map(|(f, l)| format!(" (from {f}:{l})"))
             .unwrap_or_default();
-        let _ = writeln!(o, "  {}{from} {DIM}—{DIM:#} {}", s.path, skip_words(&s.why));
+        let _ = writeln!(
+            o,
+            "  {}{} {DIM}—{DIM:#} {}",
+            Shown(&s.path),
+            Shown(&from),
+            Shown(&skip_words(&s.why))
+        );
         if Finding::of_skip(&s.why).is_some()
             && let Some(fix) = fix::skip(s)
         {
-            let _ = writeln!(o, "    {GREEN}→{GREEN:#} {fix}");
+            let _ = writeln!(o, "    {GREEN}→{GREEN:#} {}", Shown(&fix));
         }
     }
 }

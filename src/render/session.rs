@@ -5,15 +5,19 @@
 
 use std::fmt::Write;
 
+use serde::Serialize;
+
 use crate::constants::{
-    INDEX_MAX_LINES, INDEX_MAX_UTF16, RESTORE_FILE_MAX_TOKENS, RESTORE_MAX_FILES,
+    Count, INDEX_MAX_LINES, INDEX_MAX_UTF16_WORDS, RESTORE_FILE_MAX_TOKENS, RESTORE_MAX_FILES,
     RESTORE_TOTAL_MAX_TOKENS,
 };
 
 use crate::hook::instructions_loaded::Entry;
+use crate::load::Loaded;
 use crate::load::agent::memory::State;
 use crate::load::agent::{self, AgentMemory, Definition};
-use crate::load::compact::{AfterCompact, Dropped};
+use crate::load::compact::{AfterCompact, Candidate, Dropped};
+use crate::text::escape::Shown;
 
 /// `ccmem receipt --agents`: one line per agent.
 pub fn agents(defs: &[Definition]) -> String {
@@ -33,9 +37,10 @@ pub fn agents(defs: &[Definition]) -> String {
         let from = d.path.as_deref().unwrap_or("");
         let _ = writeln!(
             out,
-            "{:<width$}  {:<8}  {memory}{omit}  {from}",
-            d.name,
-            d.origin.label()
+            "{:<width$}  {:<8}  {memory}{omit}  {}",
+            Shown(&d.name).to_string(),
+            d.origin.label(),
+            Shown(from)
         );
     }
     out
@@ -43,9 +48,9 @@ pub fn agents(defs: &[Definition]) -> String {
 
 /// `ccmem receipt --agent NAME`.
 pub fn agent(def: &Definition, memory: Option<&AgentMemory>, inherited: usize) -> String {
-    let mut out = format!("agent {} ({})\n", def.name, def.origin.label());
+    let mut out = format!("agent {} ({})\n", Shown(&def.name), def.origin.label());
     if let Some(p) = &def.path {
-        let _ = writeln!(out, "  defined in {p}");
+        let _ = writeln!(out, "  defined in {}", Shown(p));
     }
     match memory {
         None => {
@@ -60,14 +65,15 @@ pub fn agent(def: &Definition, memory: Option<&AgentMemory>, inherited: usize) -
             let _ = writeln!(
                 out,
                 "  own memory: {} ({} scope)",
-                m.folder,
+                Shown(&m.folder),
                 m.scope.as_str()
             );
             match &m.state {
                 State::Refused { reason } => {
                     let _ = writeln!(
                         out,
-                        "    MEMORY.md NOT READ: {reason}; the agent's memory guide is read-only"
+                        "    MEMORY.md NOT READ: {}; the agent's memory guide is read-only",
+                        Shown(&reason.to_string())
                     );
                 }
                 State::Empty => {
@@ -81,8 +87,9 @@ pub fn agent(def: &Definition, memory: Option<&AgentMemory>, inherited: usize) -
                 State::Loaded(measure) => {
                     let _ = writeln!(
                         out,
-                        "    MEMORY.md {} lines, {} UTF-16 units (limits {INDEX_MAX_LINES} / {INDEX_MAX_UTF16})",
-                        measure.lines, measure.utf16
+                        "    MEMORY.md {} lines, {} UTF-16 units (limits {INDEX_MAX_LINES} / {INDEX_MAX_UTF16_WORDS})",
+                        Count(measure.lines),
+                        Count(measure.utf16)
                     );
                     if let Some(cut) = &measure.cut {
                         let _ = writeln!(
@@ -91,12 +98,12 @@ pub fn agent(def: &Definition, memory: Option<&AgentMemory>, inherited: usize) -
                             cut.dark.len()
                         );
                         for d in cut.dark.iter().take(20) {
-                            let _ = writeln!(out, "      line {}: {}", d.line, d.text);
+                            let _ = writeln!(out, "      line {}: {}", d.line, Shown(&d.text));
                         }
                         if cut.dark.len() > 20 {
                             let _ = writeln!(out, "      … and {} more", cut.dark.len() - 20);
                         }
-                        let _ = writeln!(out, "    fix: ccmem tier {}", m.folder);
+                        let _ = writeln!(out, "    fix: ccmem tier {}", Shown(&m.folder));
                     }
                 }
             }
@@ -125,7 +132,7 @@ pub fn after_compact(after: &AfterCompact) -> String {
         restored.len()
     );
     for c in &restored {
-        let _ = writeln!(out, "  {} ({})", c.path, c.how);
+        let _ = writeln!(out, "  {} ({})", Shown(&c.path), c.how);
     }
     let lost: Vec<_> = after.lost().collect();
     if lost.is_empty() {
@@ -140,7 +147,7 @@ pub fn after_compact(after: &AfterCompact) -> String {
             let _ = writeln!(
                 out,
                 "  {} ({}): {}",
-                c.path,
+                Shown(&c.path),
                 c.how,
                 dropped(c.dropped.as_ref())
             );
@@ -158,7 +165,7 @@ pub fn after_compact(after: &AfterCompact) -> String {
         let _ = writeln!(
             out,
             "  not restored: {} ({}): {}",
-            c.path,
+            Shown(&c.path),
             c.how,
             dropped(c.dropped.as_ref())
         );
@@ -193,7 +200,9 @@ pub fn session(entries: &[Entry], unreported: &[String]) -> String {
         let _ = writeln!(
             out,
             "  {mark:<11} {} ({}, {})",
-            e.reported.file_path, e.reported.memory_type, e.reported.load_reason
+            Shown(&e.reported.file_path),
+            Shown(&e.reported.memory_type),
+            Shown(&e.reported.load_reason)
         );
     }
     if !unreported.is_empty() {
@@ -203,7 +212,7 @@ pub fn session(entries: &[Entry], unreported: &[String]) -> String {
             unreported.len()
         );
         for p in unreported {
-            let _ = writeln!(out, "  {p}");
+            let _ = writeln!(out, "  {}", Shown(p));
         }
     }
     let _ = writeln!(
@@ -211,4 +220,98 @@ pub fn session(entries: &[Entry], unreported: &[String]) -> String {
         "(the client never reports MEMORY.md, AGENTS.md or agent memory)"
     );
     out
+}
+
+// ---- JSON ---------------------------------------------------------------------------------
+
+#[derive(Serialize)]
+struct AgentsView<'a> {
+    agents: &'a [Definition],
+}
+
+/// `receipt --agents` as JSON (`ccmem.receipt-agents/1`).
+pub fn agents_json(defs: &[Definition]) -> String {
+    super::json::document("ccmem.receipt-agents/1", &AgentsView { agents: defs })
+}
+
+#[derive(Serialize)]
+struct AgentView<'a> {
+    agent: &'a Definition,
+    memory: Option<&'a AgentMemory>,
+    inherits: &'static str,
+    inherited: Vec<&'a str>,
+}
+
+/// `receipt --agent NAME` as JSON (`ccmem.receipt-agent/1`): the definition, its memory, what
+/// it inherits and the files of the main session's block it gets.
+pub fn agent_json(def: &Definition, memory: Option<&AgentMemory>, inherited: &[Loaded]) -> String {
+    let view = AgentView {
+        agent: def,
+        memory,
+        inherits: agent::inheritance(def),
+        inherited: inherited.iter().map(|e| e.path.as_str()).collect(),
+    };
+    super::json::document("ccmem.receipt-agent/1", &view)
+}
+
+#[derive(Serialize)]
+struct AfterCompactView<'a> {
+    auto: bool,
+    startup: Vec<&'a str>,
+    files: &'a [Candidate],
+}
+
+/// `receipt --after-compact` as JSON (`ccmem.receipt-after-compact/1`).
+pub fn after_compact_json(after: &AfterCompact) -> String {
+    let view = AfterCompactView {
+        auto: after.auto,
+        startup: after.startup.iter().map(|e| e.path.as_str()).collect(),
+        files: &after.candidates,
+    };
+    super::json::document("ccmem.receipt-after-compact/1", &view)
+}
+
+#[derive(Serialize)]
+struct SessionView<'a> {
+    session_id: &'a str,
+    reports: &'a [Entry],
+    unreported: &'a [String],
+}
+
+/// `receipt --session ID` as JSON (`ccmem.receipt-session/1`).
+pub fn session_json(id: &str, entries: &[Entry], unreported: &[String]) -> String {
+    let view = SessionView {
+        session_id: id,
+        reports: entries,
+        unreported,
+    };
+    super::json::document("ccmem.receipt-session/1", &view)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::compact::Candidate;
+
+    #[test]
+    fn a_gone_file_has_the_smallest_mtime_in_the_json() {
+        // serde_json's `Value` cannot hold an i128 this small: the document is written
+        // straight from the view (building a `Value` first made the command panic).
+        let after = AfterCompact {
+            startup: Vec::new(),
+            candidates: vec![Candidate {
+                path: "/p/gone.rs".to_owned(),
+                how: "read",
+                mtime_ms: i128::MIN,
+                dropped: Some(Dropped::Gone),
+                text: None,
+            }],
+            auto: false,
+        };
+        let doc = after_compact_json(&after);
+        assert!(
+            doc.contains(&format!("\"mtime_ms\": {},", i128::MIN)),
+            "{doc}"
+        );
+    }
 }

@@ -1,4 +1,4 @@
-//! `bad-file-name` (hard).
+//! `bad-file-name` (soft).
 
 use super::{Check, Ctx, Diagnostic, declare_rule};
 use crate::memory::file::Role;
@@ -18,7 +18,7 @@ declare_rule! {
     ///
     /// ## Fix
     /// Rename (`feedback_stripe_webhooks.md`) and update the links that point to it.
-    pub const RULE = ("bad-file-name", Hard, Manager, Check::File(check));
+    pub const RULE = ("bad-file-name", Soft, Manager, Check::File(check));
 }
 
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {

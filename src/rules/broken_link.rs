@@ -13,8 +13,10 @@ declare_rule! {
     /// file (`` `feedback_x.md` ``); paths are resolved relative to the linking file, `~/`
     /// against HOME.
     ///
-    /// - Every `[text](x.md)` and reference definition counts, in every memory file: a reader
-    ///   following `../runbooks/deploy.md` from a topic file finds nothing either.
+    /// - Every `[text](x.md)` and reference definition counts, in every memory file, except a
+    ///   relative link that climbs out of the memory folder (`../infra-terraform/…`): it leads
+    ///   into a sibling repository this machine may not have, so a missing target there is
+    ///   unverifiable, not broken. `~/` and absolute links name this machine's files and count.
     /// - A code span counts only where it names a memory file (`feedback_x.md`); one naming
     ///   another file (`` `CLAUDE.md` ``) is prose about it.
     /// - `[[name]]` is matched against frontmatter `name:` (then file names and topics,
@@ -42,7 +44,10 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     for (i, file) in ctx.lib.files.iter().enumerate() {
         let map = matches!(file.role, Role::Index | Role::Hub { .. });
         for l in ctx.lib.links(i) {
-            if l.target != Target::Missing || !counts(ctx, map, &l.link) {
+            if l.target != Target::Missing
+                || !counts(ctx, map, &l.link)
+                || leaves_folder(&file.rel, &l.link.target)
+            {
                 continue;
             }
             let text = file.text().unwrap_or("");
@@ -59,6 +64,29 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             ));
         }
     }
+}
+
+/// Whether `target`, linked from the file at `rel` (relative to the memory folder), climbs out
+/// of the memory folder by a relative path (`../infra-terraform/…`): what is there (a sibling
+/// repository) may not be on this machine, so a missing target is unverifiable, not broken.
+/// `~/` and absolute paths name this machine's files and are checked.
+fn leaves_folder(rel: &str, target: &str) -> bool {
+    let target = target.split(['#', '?']).next().unwrap_or(target);
+    if target.starts_with(['/', '\\', '~']) || target.get(1..2) == Some(":") {
+        return false;
+    }
+    let mut depth = rel.split('/').count().saturating_sub(1) as isize;
+    for part in target.split(['/', '\\']) {
+        match part {
+            ".." => depth -= 1,
+            "" | "." => {}
+            _ => depth += 1,
+        }
+        if depth < 0 {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether a missing link target is a broken link (see the rule's documentation).
@@ -109,6 +137,29 @@ mod tests {
             .map(|d| d.column)
             .collect();
         assert_eq!(cols[0], Some(34));
+    }
+
+    #[test]
+    fn links_into_a_sibling_folder_are_unverifiable_not_broken() {
+        let f = Fixture::new(&[
+            ("MEMORY.md", "- [m](reference_m.md)\n"),
+            (
+                "reference_m.md",
+                &(fm("reference", "")
+                    + "- [vpc](../infra-terraform/modules/vpc/README.md)\n\
+                       - [notes](~/notes/x.md)\n- [abs](/srv/doc.md)\n\
+                       - [gone](./sub/../user_gone.md)\n"),
+            ),
+        ]);
+        assert_eq!(
+            f.found("broken-link"),
+            [
+                ("reference_m.md".to_owned(), 9),
+                ("reference_m.md".to_owned(), 10)
+            ]
+        );
+        assert!(super::leaves_folder("sub/a.md", "../../x.md"));
+        assert!(!super::leaves_folder("sub/a.md", "../x.md"));
     }
 
     #[test]

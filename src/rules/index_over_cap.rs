@@ -1,6 +1,7 @@
 //! `index-over-cap` (hard): entries going dark is the loss ccmem exists to prevent.
 
 use super::{Check, Ctx, Diagnostic, declare_rule};
+use crate::constants::{Count, INDEX_MAX_LINES, INDEX_MAX_UTF16_WORDS, MAX_FILE_SIZE};
 use crate::load::automem::{IndexState, Measure};
 use crate::text::links;
 
@@ -56,7 +57,8 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 index,
                 1,
                 format!(
-                    "MEMORY.md is {bytes} bytes, over the client's 4 MiB limit: it is skipped whole"
+                    "MEMORY.md is {} bytes, over the client's {MAX_FILE_SIZE} limit: it is skipped whole",
+                    Count(*bytes as usize)
                 ),
             )
         });
@@ -69,12 +71,15 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     };
     let mut why = Vec::new();
     if cut.line_over {
-        why.push(format!("{} lines (the client loads 200)", m.lines));
+        why.push(format!(
+            "{} lines (the client loads {INDEX_MAX_LINES})",
+            m.lines
+        ));
     }
     if cut.size_over {
         why.push(format!(
-            "{} UTF-16 units (the client loads 25,000)",
-            m.utf16
+            "{} UTF-16 units (the client loads {INDEX_MAX_UTF16_WORDS})",
+            Count(m.utf16)
         ));
     }
     let names: Vec<String> = cut
@@ -136,7 +141,7 @@ pub(crate) mod tests {
             .iter()
             .filter(|r| r.name.starts_with("index-over"))
         {
-            if let crate::rules::Check::Library(c) = rule.check {
+            if let crate::rules::Target::Library(_, crate::rules::Check::Library(c)) = rule.target {
                 c(&ctx, &mut out);
             }
         }

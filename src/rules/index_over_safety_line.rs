@@ -2,6 +2,7 @@
 
 use super::index_over_cap::{measure, over_line};
 use super::{Check, Ctx, Diagnostic, declare_rule};
+use crate::constants::{Count, INDEX_MAX_LINES, INDEX_MAX_UTF16_WORDS};
 
 declare_rule! {
     /// ## What it does
@@ -37,8 +38,10 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             index,
             over_line(ctx, index, lines, utf16),
             format!(
-                "MEMORY.md is {} lines / {} UTF-16 units, over the safety line ({lines} / {utf16}); the client cuts at 200 / 25,000",
-                m.lines, m.utf16
+                "MEMORY.md is {} lines / {} UTF-16 units, over the safety line ({lines} / {}); the client cuts at {INDEX_MAX_LINES} / {INDEX_MAX_UTF16_WORDS}",
+                m.lines,
+                Count(m.utf16),
+                Count(utf16)
             ),
         ));
     }

@@ -2,6 +2,7 @@
 
 use super::index_over_cap::{measure, over_line};
 use super::{Check, Ctx, Diagnostic, declare_rule};
+use crate::constants::Count;
 
 declare_rule! {
     /// ## What it does
@@ -39,7 +40,10 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             over_line(ctx, index, c.target_lines, c.target_utf16),
             format!(
                 "MEMORY.md is {} lines / {} UTF-16 units, over the target ({} / {})",
-                m.lines, m.utf16, c.target_lines, c.target_utf16
+                m.lines,
+                Count(m.utf16),
+                c.target_lines,
+                Count(c.target_utf16)
             ),
         ));
     }

@@ -1,19 +1,16 @@
 //! `missing-how-to-apply` (soft).
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
-use super::line_start::any_line_matches;
-use super::{Check, Ctx, Diagnostic, declare_rule};
+use super::{Check, Ctx, Diagnostic, declare_rule, labels};
 use crate::memory::file::Role;
 
 declare_rule! {
     /// ## What it does
-    /// Flags a `feedback` or `project` memory without a **How to apply:** line (or a
-    /// `## How to apply` heading), which the client's template asks for after the **Why:**
-    /// line: "for feedback/project types, structure as: rule/fact, then **Why:** and **How to
-    /// apply:** lines".
+    /// Flags a `feedback` memory without a How to apply part, which the client's template asks
+    /// for after the **Why:** line: "for feedback/project types, structure as: rule/fact, then
+    /// **Why:** and **How to apply:** lines". It counts in any form and language: a heading, a
+    /// bold or plain label, a list item (`- **How to apply**: …`), `**Cómo aplicarlo:**`,
+    /// `**Wie anwenden:**`, `**적용:**` …. A `project` memory records a fact or a decision whose
+    /// scope is the project: it is not asked for one.
     ///
     /// ## Why it matters
     /// The rule says what; How to apply says when and where it kicks in. Without it the model
@@ -31,69 +28,27 @@ declare_rule! {
     pub const RULE = ("missing-how-to-apply", Soft, Client, Check::File(check));
 }
 
-static HOW: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?im)^[ \t]*(?:\*\*how to apply(?::\*\*|\*\*[ \t]*:)|#{2,3}[ \t]+how to apply(?-u:\b)|how to apply:)")
-        .expect("valid regex")
-});
-
-/// What a line [`HOW`] matches opens with after its spaces and tabs: `**`, `##` or `how to
-/// apply:` (`h` and `H` have no other case).
-const HOW_LEAD: &[u8] = b"*#hH";
-
-/// The words every match of [`HOW`] holds, with its flags.
-static HOW_KEY: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new("(?i)how to apply").expect("valid regex"));
-
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     let file = &ctx.lib.files[i];
-    if file.role == Role::Index || !matches!(file.kind(), Some("feedback" | "project")) {
+    if file.role == Role::Index || file.kind() != Some("feedback") {
         return;
     }
     let Some((text, parsed)) = file.parsed() else {
         return;
     };
-    if !any_line_matches(&text[parsed.body_start..], &HOW_KEY, HOW_LEAD, &HOW) {
+    if !labels::has_how_to_apply(&text[parsed.body_start..]) {
         out.push(ctx.diag(
             &RULE,
             i,
             file.body_line(),
-            format!(
-                "{} memory has no **How to apply:** line",
-                file.kind().unwrap_or("feedback")
-            ),
+            "feedback memory does not say when it applies: add a **How to apply:** line".to_owned(),
         ));
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::HOW;
     use crate::rules::testing::Fixture;
-
-    proptest::proptest! {
-        #[test]
-        fn searching_led_lines_is_searching_the_text(
-            text in "(## |### |#|\\*\\*|\\*|How|how|HOW|hOw| to apply| To Apply|:|\\*\\*:|x|  |\t|\n|\r\n|-)*",
-        ) {
-            proptest::prop_assert_eq!(
-                super::any_line_matches(&text, &super::HOW_KEY, super::HOW_LEAD, &HOW),
-                HOW.is_match(&text)
-            );
-        }
-    }
-
-    #[test]
-    fn accepted_forms() {
-        for ok in [
-            "**How to apply:** x",
-            "**How to apply**: x",
-            "## How to apply",
-            "How to apply: x",
-        ] {
-            assert!(HOW.is_match(ok), "{ok}");
-        }
-        assert!(!HOW.is_match("how to apply it is unclear"));
-    }
 
     #[test]
     fn vectors() {

@@ -7,8 +7,9 @@ declare_rule! {
     /// ## What it does
     /// Flags memory files whose frontmatter has no `modified` (nor `metadata.modified`), in
     /// a library where other files have one. When no memory file has one at all, the library
-    /// simply does not use the field: that is one note for the whole library, not one per file
-    /// (hubs do not count: a hub `tier` wrote with a date does not make the library use it).
+    /// simply does not use the field, and that is no finding: the field is optional, the
+    /// client stamps it on its next write, and nobody adds dates by hand (hubs do not count: a
+    /// hub `tier` wrote with a date does not make the library use it).
     ///
     /// ## Why it matters
     /// File times change on every checkout, copy or sync, so they cannot tell when a memory was
@@ -34,7 +35,6 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let mut with = 0;
     let mut without = Vec::new();
     for (i, file) in ctx.lib.files.iter().enumerate() {
-        super::prefetch::modified_after(ctx.lib, i);
         if file.role == Role::Index {
             continue;
         }
@@ -46,18 +46,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             with += 1;
         }
     }
-    if without.is_empty() {
-        return;
-    }
     if with == 0 {
-        out.push(ctx.library_diag(
-            &RULE,
-            format!(
-                "no memory file has a `modified` date ({} files); stale-entry uses file times \
-                 and the dates written in the files",
-                without.len()
-            ),
-        ));
         return;
     }
     for i in without {
@@ -92,7 +81,7 @@ mod tests {
     }
 
     #[test]
-    fn a_library_that_never_uses_modified_gets_one_note() {
+    fn a_library_that_never_uses_modified_is_not_a_finding() {
         let e = "---\nname: a\ndescription: d\ntype: user\n---\nx\n";
         let f = Fixture::new(&[
             ("MEMORY.md", "- [a](user_a.md)\n"),
@@ -100,8 +89,7 @@ mod tests {
             ("user_b.md", e),
             ("user_c.md", e),
         ]);
-        assert_eq!(f.found("missing-modified"), [(String::new(), 1)]);
-        assert!(f.messages("missing-modified")[0].contains("3 files"));
+        assert!(f.found("missing-modified").is_empty());
         let hub = "---\nname: h\ndescription: d\ntype: reference\nmodified: 2026-12-01\n---\n";
         let f = Fixture::new(&[
             ("MEMORY.md", "- [h](reference_h_hub.md)\n"),
@@ -109,10 +97,9 @@ mod tests {
             ("user_a.md", e),
             ("user_b.md", e),
         ]);
-        assert_eq!(
-            f.found("missing-modified"),
-            [(String::new(), 1)],
-            "a stamped hub (tier's) does not turn the note into one finding per file"
+        assert!(
+            f.found("missing-modified").is_empty(),
+            "a stamped hub (tier's) does not make the library one that uses `modified`"
         );
     }
 }

@@ -1,35 +1,42 @@
-//! The audit: one file per check, each with its user documentation as doc comments (printed by
-//! `ccmem explain CODE` and used as SARIF's `fullDescription`), a stable kebab-case name, a
-//! category that decides its default severity (hard = error, soft = warning), and pass/fail
-//! vectors as tests in the same file.
+//! Every rule of ccmem, whichever command runs it, in one registry ([`RULES`]), each reporting
+//! the one finding type ([`Diagnostic`]).
 //!
-//! Each rule belongs to one or both write specs ([`crate::memory::spec`]); a library is audited
-//! against the spec it follows, and `ccmem explain` says which.
+//! A rule is one file: its user documentation as doc comments (What it does / Why it matters /
+//! Example / Fix; printed by `ccmem explain NAME`, used as SARIF's `fullDescription` and in
+//! `docs/rules.md`), a stable kebab-case name, a category that decides its default severity
+//! (hard = error, soft = warning), its target and check function, and pass/fail vectors as
+//! tests in the same file. `declare_rule!` makes the [`Rule`] from those.
 //!
-//! [`run::audit`] runs every enabled rule of the library's spec on a loaded
-//! [`Library`] (file rules in parallel over files), drops suppressed findings
-//! (`<!-- ccmem-ignore: CODE -->`, see [`suppress`]) and scores compliance over the memory
-//! files.
+//! - **Memory-library rules** (`ccmem audit`, the files beside this one) read a loaded
+//!   [`Library`](crate::memory::Library) through [`Ctx`], and each belongs to one or both write
+//!   specs ([`crate::memory::spec`]): a library is audited against the spec it follows.
+//!   [`run::audit`] runs the enabled ones (file rules in parallel over files) and scores
+//!   compliance over the memory files.
+//! - **Repository rules** (`ccmem check`, [`repo`]) read the repository model
+//!   ([`crate::repo`]) through [`repo::Ctx`]; [`repo::check`] runs them.
+//!
+//! Both runners drop the findings a `<!-- ccmem-ignore: NAME -->` comment silences
+//! ([`suppress`]); `ccmem.toml` names rules (`disable`, `per-file-ignores`) checked against
+//! this registry ([`check_config`]).
 
-use std::ops::Range;
 use std::sync::OnceLock;
 
-use jiff::Timestamp;
 use serde::Serialize;
 
-use crate::config::{AuditConfig, Config, ConfigError};
-use crate::load::automem::IndexState;
-use crate::memory::library::{Library, Reach};
-use crate::memory::spec::Applies;
+use crate::config::{Config, ConfigError};
+use crate::memory::spec::{Applies, Spec};
 
+mod ctx;
+mod diagnostic;
+pub mod repo;
 pub mod run;
 pub mod suppress;
 
-mod line_start;
-mod prefetch;
+mod labels;
 
 mod bad_file_name;
 mod broken_link;
+mod index_encoding;
 mod index_over_cap;
 mod index_over_safety_line;
 mod index_over_target_line;
@@ -55,8 +62,12 @@ mod unreadable_file;
 #[cfg(test)]
 mod testing;
 
-/// Hard rules find something lost or broken (the typed write spec broken, entries gone dark);
-/// soft rules are signals worth a look.
+pub use crate::severity::Severity;
+pub use ctx::Ctx;
+pub use diagnostic::{Diagnostic, FailOn};
+
+/// Hard rules find something lost or broken (the typed write spec broken, entries gone dark,
+/// instructions that never load); soft rules are signals worth a look.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Category {
@@ -67,56 +78,53 @@ pub enum Category {
 }
 
 impl Category {
-    /// The severity a rule of this category reports at.
+    /// The severity a rule of this category reports at: the one place it is decided.
     pub fn severity(self) -> Severity {
         match self {
             Category::Hard => Severity::Error,
             Category::Soft => Severity::Warning,
         }
     }
-}
 
-pub use crate::severity::Severity;
-
-/// One finding.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Diagnostic {
-    /// The rule's stable name.
-    pub rule: &'static str,
-    /// Its severity.
-    pub severity: Severity,
-    /// The file, relative to the library root (`/`-separated).
-    pub path: String,
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column in characters, when the finding is at a point in the line.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub column: Option<usize>,
-    /// What is wrong, in one sentence (never the value of a secret).
-    pub message: String,
-    /// Byte range in the file to underline, when there is one.
-    #[serde(skip)]
-    pub span: Option<Range<usize>>,
-    /// The source line must not be shown (it holds a secret).
-    #[serde(skip)]
-    pub redact: bool,
-    /// A fix for this finding in particular, when it says more than the rule's
-    /// ([`Rule::fix`]); read it with [`Diagnostic::fix`].
-    #[serde(skip)]
-    pub fix: Option<String>,
-}
-
-impl Diagnostic {
-    /// The one-line fix printed beside the finding: its own, else its rule's.
-    pub fn fix(&self) -> &str {
-        match &self.fix {
-            Some(fix) => fix,
-            None => find(self.rule).map_or("", Rule::fix),
+    /// `hard` or `soft`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Hard => "hard",
+            Category::Soft => "soft",
         }
     }
 }
 
-/// What a rule looks at.
+/// The command that runs a rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Command {
+    /// `ccmem audit`, over a memory library.
+    Audit,
+    /// `ccmem check`, over a repository.
+    Check,
+}
+
+impl Command {
+    /// `audit` or `check`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Command::Audit => "audit",
+            Command::Check => "check",
+        }
+    }
+}
+
+/// What a rule checks, with its check function.
+#[derive(Debug, Clone, Copy)]
+pub enum Target {
+    /// A memory library (`ccmem audit`) held to one of these write specs.
+    Library(Applies, Check),
+    /// A repository (`ccmem check`): the walk and every start directory's session.
+    Repository(fn(&repo::Ctx, &mut Vec<Diagnostic>)),
+}
+
+/// How a memory-library rule looks at the library.
 #[derive(Debug, Clone, Copy)]
 pub enum Check {
     /// One file at a time (run in parallel over files).
@@ -130,20 +138,43 @@ pub enum Check {
 pub struct Rule {
     /// Stable kebab-case name, used in every output format and in suppressions.
     pub name: &'static str,
-    /// Hard or soft.
+    /// Hard or soft: decides the severity.
     pub category: Category,
-    /// The write specs the rule belongs to.
-    pub applies: Applies,
+    /// What it checks, and how.
+    pub target: Target,
     /// The documentation (Markdown: What it does / Why it matters / Example / Fix).
     pub doc: &'static str,
-    /// The check.
-    pub check: Check,
 }
 
 impl Rule {
     /// The default severity (from the category).
     pub fn severity(&self) -> Severity {
         self.category.severity()
+    }
+
+    /// The command that runs the rule.
+    pub fn command(&self) -> Command {
+        match self.target {
+            Target::Library(..) => Command::Audit,
+            Target::Repository(_) => Command::Check,
+        }
+    }
+
+    /// The write specs a memory-library rule belongs to (`None` for a repository rule).
+    pub fn applies(&self) -> Option<Applies> {
+        match self.target {
+            Target::Library(applies, _) => Some(applies),
+            Target::Repository(_) => None,
+        }
+    }
+
+    /// The check to run on a library held to `spec`: `None` for a rule of another spec or a
+    /// repository rule.
+    pub fn library_check(&self, spec: Spec) -> Option<Check> {
+        match self.target {
+            Target::Library(applies, check) if applies.to(spec) => Some(check),
+            _ => None,
+        }
     }
 
     /// The one-line fix printed beside each finding of the rule: the first paragraph of the
@@ -166,6 +197,15 @@ impl Rule {
             .find(|l| !l.is_empty() && !l.starts_with('#'))
             .unwrap_or(self.name)
     }
+
+    /// The documentation as plain Markdown (doc-comment indentation removed).
+    pub fn doc_text(&self) -> String {
+        self.doc
+            .lines()
+            .map(|l| l.strip_prefix(' ').unwrap_or(l))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
 }
 
 /// The first paragraph of the "Fix" section of a rule's documentation, joined on one line (a
@@ -182,31 +222,44 @@ fn fix_of(doc: &str) -> String {
 }
 
 /// Declares a rule: its `///` lines become both the rustdoc and [`Rule::doc`] (one source).
+///
+/// A memory-library rule names its write specs ([`Applies`]) and its [`Check`]:
+/// `pub const RULE = ("broken-link", Hard, Both, Check::Library(check));`. A repository rule
+/// names only its function: `pub const RULE = ("import-cycle", Soft, check);`.
 macro_rules! declare_rule {
     ($(#[doc = $doc:literal])+ pub const RULE = ($name:literal, $cat:ident, $applies:ident, $check:expr);) => {
         $(#[doc = $doc])+
         pub(crate) const RULE: $crate::rules::Rule = $crate::rules::Rule {
             name: $name,
             category: $crate::rules::Category::$cat,
-            applies: $crate::memory::spec::Applies::$applies,
+            target: $crate::rules::Target::Library($crate::memory::spec::Applies::$applies, $check),
             doc: concat!($($doc, "\n"),+),
-            check: $check,
+        };
+    };
+    ($(#[doc = $doc:literal])+ pub const RULE = ($name:literal, $cat:ident, $check:expr);) => {
+        $(#[doc = $doc])+
+        pub(crate) const RULE: $crate::rules::Rule = $crate::rules::Rule {
+            name: $name,
+            category: $crate::rules::Category::$cat,
+            target: $crate::rules::Target::Repository($check),
+            doc: concat!($($doc, "\n"),+),
         };
     };
 }
 pub(crate) use declare_rule;
 
-/// Every rule, hard ones first, in the order they are documented.
+/// Every rule: the memory-library rules (hard ones first, in the order they are documented),
+/// then the repository rules (hard ones first within each group, in the order `docs/rules.md`
+/// lists them).
 pub const RULES: &[Rule] = &[
     missing_frontmatter::RULE,
     invalid_frontmatter::RULE,
     missing_field::RULE,
     invalid_type::RULE,
-    missing_why::RULE,
-    bad_file_name::RULE,
     broken_link::RULE,
     unreadable_file::RULE,
     index_over_cap::RULE,
+    secret_in_memory::RULE,
     unreachable_file::RULE,
     oversized_file::RULE,
     large_group::RULE,
@@ -217,224 +270,69 @@ pub const RULES: &[Rule] = &[
     index_over_target_line::RULE,
     long_index_line::RULE,
     near_duplicate::RULE,
-    secret_in_memory::RULE,
     name_not_slug::RULE,
+    missing_why::RULE,
+    bad_file_name::RULE,
     missing_how_to_apply::RULE,
     interrupted_write::RULE,
+    index_encoding::RULE,
+    repo::import_outside_start_dir::RULE,
+    repo::linked_rule_outside_start_dir::RULE,
+    repo::agents_md_lost_below::RULE,
+    repo::agents_md_hidden_by_local::RULE,
+    repo::agents_md_never_loads::RULE,
+    repo::nested_agents_md::RULE,
+    repo::wrong_case_name::RULE,
+    repo::misplaced_instruction_file::RULE,
+    repo::instruction_file_unreadable::RULE,
+    repo::foreign_scope_key::RULE,
+    repo::paths_brace_over_budget::RULE,
+    repo::invalid_paths_pattern::RULE,
+    repo::paths_match_nothing::RULE,
+    repo::rules_folder_linked_outside::RULE,
+    repo::import_target_missing::RULE,
+    repo::import_cut_at_space::RULE,
+    repo::import_depth_exceeded::RULE,
+    repo::import_cycle::RULE,
+    repo::import_in_code::RULE,
+    repo::exclude_pattern_relative::RULE,
+    repo::exclude_matches_nothing::RULE,
+    repo::settings_ignored::RULE,
+    repo::file_over_size_warning::RULE,
+    repo::total_over_size_warning::RULE,
 ];
-
-/// Checks `[audit] disable` against the registry: a name that is no rule is an error at its
-/// line (a typo must not leave the rule running).
-pub fn check_config(config: &Config) -> Result<(), ConfigError> {
-    config.check_rule_names("`audit.disable`", &config.audit.disable, |n| {
-        find(n).is_some()
-    })
-}
 
 /// The rule with this name.
 pub fn find(name: &str) -> Option<&'static Rule> {
     RULES.iter().find(|r| r.name == name)
 }
 
-/// The documentation of a rule as plain text (doc-comment indentation removed).
-pub fn doc_text(rule: &Rule) -> String {
-    rule.doc
-        .lines()
-        .map(|l| l.strip_prefix(' ').unwrap_or(l))
-        .collect::<Vec<_>>()
-        .join("\n")
+/// The rules `command` runs, in registry order.
+pub fn of(command: Command) -> impl Iterator<Item = &'static Rule> {
+    RULES.iter().filter(move |r| r.command() == command)
 }
 
-/// Everything a rule may read.
-pub struct Ctx<'a> {
-    /// The library.
-    pub lib: &'a Library,
-    /// Thresholds (`lib.config.audit`).
-    pub cfg: &'a AuditConfig,
-    /// "Now", for staleness.
-    pub now: Timestamp,
-    /// MEMORY.md as the client measures it (`lib.index_state`).
-    pub index_state: &'a IndexState,
-    /// How MEMORY.md reaches each file (`lib.reach()`).
-    pub reach: &'a [Reach],
-}
-
-impl<'a> Ctx<'a> {
-    /// The context of `lib`, audited at `now`.
-    pub fn new(lib: &'a Library, now: Timestamp) -> Self {
-        Ctx {
-            lib,
-            cfg: &lib.config.audit,
-            now,
-            index_state: &lib.index_state,
-            reach: lib.reach(),
-        }
-    }
-
-    /// The spec the library is held to.
-    pub fn spec(&self) -> crate::memory::Spec {
-        self.lib.spec()
-    }
-}
-
-impl Ctx<'_> {
-    /// A finding of `rule` on file `file` at `line`.
-    pub fn diag(&self, rule: &Rule, file: usize, line: usize, message: String) -> Diagnostic {
-        Diagnostic {
-            rule: rule.name,
-            severity: rule.severity(),
-            path: self.lib.files[file].rel.clone(),
-            line,
-            column: None,
-            message,
-            span: None,
-            redact: false,
-            fix: None,
-        }
-    }
-
-    /// A finding about the library as a whole (its path is the folder itself, `""`).
-    pub fn library_diag(&self, rule: &Rule, message: String) -> Diagnostic {
-        Diagnostic {
-            rule: rule.name,
-            severity: rule.severity(),
-            path: String::new(),
-            line: 1,
-            column: None,
-            message,
-            span: None,
-            redact: false,
-            fix: None,
-        }
-    }
-
-    /// A finding underlining bytes `span` of file `file` (line and column computed).
-    pub fn diag_at(
-        &self,
-        rule: &Rule,
-        file: usize,
-        span: Range<usize>,
-        message: String,
-    ) -> Diagnostic {
-        self.diag_after(rule, file, (1, 0), span, message)
-    }
-
-    /// [`Ctx::diag_at`] for a span that starts at or after byte `from.1` of the file, which is
-    /// on line `from.0` (where a link was found): only the lines between are counted, not the
-    /// file from its start.
-    pub fn diag_after(
-        &self,
-        rule: &Rule,
-        file: usize,
-        from: (usize, usize),
-        span: Range<usize>,
-        message: String,
-    ) -> Diagnostic {
-        let text = self.lib.files[file].text().unwrap_or("");
-        let start = span.start.min(text.len());
-        let (from_line, from) = if from.1 <= start { from } else { (1, 0) };
-        let line_start = text[..start].rfind('\n').map_or(0, |k| k + 1);
-        let column = text[line_start..start].chars().count() + 1;
-        let line = from_line + crate::memory::file::line_of(&text[from..], start - from) - 1;
-        Diagnostic {
-            column: Some(column),
-            span: Some(span),
-            ..self.diag(rule, file, line, message)
-        }
-    }
+/// Checks the rules `ccmem.toml` names against the registry: `[audit] disable` must name
+/// memory-library rules, `[check] disable` and `per-file-ignores` repository rules (or `"*"`
+/// for all, in `per-file-ignores`). A name that is no such rule is an error at its line (a
+/// typo must not leave the rule running).
+pub fn check_config(config: &Config) -> Result<(), ConfigError> {
+    let known = |command| move |n: &str| find(n).is_some_and(|r| r.command() == command);
+    config.check_rule_names(
+        "`audit.disable`",
+        &config.audit.disable,
+        known(Command::Audit),
+    )?;
+    config.check_rule_names(
+        "`check.disable`",
+        &config.check.disable,
+        known(Command::Check),
+    )?;
+    let ignores = config.check.per_file_ignores.values().flatten();
+    config.check_rule_names("`check.per-file-ignores`", ignores, |n| {
+        n == "*" || known(Command::Check)(n)
+    })
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_unique_kebab_case_and_documented() {
-        let mut names: Vec<&str> = RULES.iter().map(|r| r.name).collect();
-        names.sort();
-        names.dedup();
-        assert_eq!(names.len(), RULES.len());
-        for r in RULES {
-            assert!(
-                r.name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
-                "{}",
-                r.name
-            );
-            for section in [
-                "## What it does",
-                "## Why it matters",
-                "## Example",
-                "## Fix",
-            ] {
-                assert!(r.doc.contains(section), "{} lacks {section}", r.name);
-            }
-        }
-    }
-
-    #[test]
-    fn every_rule_has_a_one_line_fix_that_opens_its_fix_section() {
-        for r in RULES {
-            let fix = r.fix();
-            assert!(
-                fix.len() >= 20 && fix.len() <= 240 && !fix.contains('\n'),
-                "{}: {fix:?}",
-                r.name
-            );
-            let section = &r.doc[r.doc.find("## Fix").unwrap()..];
-            let first = fix.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
-            let opening: Vec<&str> = section.split_whitespace().skip(2).take(4).collect();
-            assert_eq!(first, opening.join(" "), "{}", r.name);
-        }
-        assert!(
-            find("index-over-cap")
-                .unwrap()
-                .fix()
-                .contains("`ccmem tier`"),
-            "{}",
-            find("index-over-cap").unwrap().fix()
-        );
-    }
-
-    #[test]
-    fn category_decides_severity() {
-        for r in RULES {
-            let expected = match r.category {
-                Category::Hard => Severity::Error,
-                Category::Soft => Severity::Warning,
-            };
-            assert_eq!(r.severity(), expected, "{}", r.name);
-        }
-    }
-
-    #[test]
-    fn issue_rule_names_are_registered_with_their_category() {
-        let hard = [
-            "missing-frontmatter",
-            "missing-field",
-            "invalid-type",
-            "missing-why",
-            "bad-file-name",
-            "broken-link",
-            "index-over-cap",
-        ];
-        let soft = [
-            "unreachable-file",
-            "oversized-file",
-            "large-group",
-            "retired-without-tombstone",
-            "missing-modified",
-            "stale-entry",
-            "index-over-safety-line",
-            "index-over-target-line",
-            "long-index-line",
-            "near-duplicate",
-            "secret-in-memory",
-        ];
-        for n in hard {
-            assert_eq!(find(n).map(|r| r.category), Some(Category::Hard), "{n}");
-        }
-        for n in soft {
-            assert_eq!(find(n).map(|r| r.category), Some(Category::Soft), "{n}");
-        }
-    }
-}
+mod tests;

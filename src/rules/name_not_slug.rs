@@ -8,7 +8,9 @@ declare_rule! {
     /// ## What it does
     /// Flags a memory whose frontmatter `name:` is not a short kebab-case slug (lower-case
     /// letters and digits in words joined by `-`), the form the client's template asks for:
-    /// `name: {{short-kebab-case-slug}}`.
+    /// `name: {{short-kebab-case-slug}}`. A file in the client's older flat format (a top-level
+    /// `type:`, what it wrote before 2.1.214) is left alone: that format asked for a free name,
+    /// and the client wrote sentence and title-case names in the user's language.
     ///
     /// ## Why it matters
     /// Memories link to each other with `[[name]]`, where `name` is the other memory's `name:`.
@@ -35,6 +37,9 @@ fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     let (Some(meta), Some((text, parsed))) = (file.meta(), file.parsed()) else {
         return;
     };
+    if meta.kind_at == crate::memory::meta::KindAt::Flat {
+        return;
+    }
     let Some(name) = meta
         .name
         .as_deref()

@@ -3,16 +3,19 @@
 use rayon::prelude::*;
 
 use super::{Check, Ctx, Diagnostic, declare_rule};
-use crate::memory::similar::{self, Sketch};
+use crate::memory::similar::{self, Signature};
 
 declare_rule! {
     /// ## What it does
-    /// Flags pairs of memory files (entries, not MEMORY.md or hubs) whose description and body
-    /// are nearly the same: the MinHash estimate of the Jaccard similarity of their 3-word
+    /// Flags memory files (entries, not MEMORY.md or hubs) whose description and body are
+    /// nearly the same: the MinHash estimate of the Jaccard similarity of their 3-word
     /// shingles (each CJK character is a word) is at least `near-duplicate-similarity` (0.8).
-    /// The hash seed is fixed, so the same library always gives the same pairs. `ccmem add`
-    /// refuses a new memory by the same comparison and the same threshold. The finding is
-    /// on the second file of the pair (by path) and names the first.
+    /// The hash seed is fixed, so the same library always gives the same findings. `ccmem add`
+    /// refuses a new memory by the same comparison and the same threshold. Files joined by such
+    /// pairs are one cluster, reported once: a pair on its second file (by path), naming the
+    /// first; a larger cluster on its first file, with how many files it holds, the range of
+    /// their similarities and the first few of the others (a template copied into hundreds of
+    /// files is one finding, not tens of thousands).
     ///
     /// ## Why it matters
     /// Two files saying the same thing drift apart as one gets updated and the other does not;
@@ -29,35 +32,49 @@ declare_rule! {
 }
 
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    // The audit's load found the sketch of each memory's signature as it read the file; one it
-    // did not (a file restored from an interrupted write, a library built in memory) gets it
-    // here.
     let files = &ctx.lib.files;
-    let own: Vec<(usize, Sketch)> = (files.par_iter().enumerate())
-        .filter(|(_, f)| f.sketch().is_none())
-        .filter_map(|(i, f)| Some((i, similar::of_memory(f)?.sketch())))
-        .collect();
-    let sketches: Vec<Option<&Sketch>> = (files.iter().enumerate())
-        .map(|(i, f)| {
-            f.sketch().or_else(|| {
-                let k = own.binary_search_by_key(&i, |&(k, _)| k).ok()?;
-                Some(&own[k].1)
-            })
-        })
-        .collect();
-    let threshold = ctx.cfg.near_duplicate_similarity;
-    // The whole signatures of the few files the sketches leave in a pair, found again.
-    let whole = |i: usize| similar::of_memory(&files[i]);
-    for (i, j, s) in similar::pairs(&sketches, threshold, whole) {
-        let first = &files[i].rel;
+    let sigs: Vec<Option<Signature>> = files.par_iter().map(|f| similar::of_memory(f)).collect();
+    let sigs: Vec<Option<&Signature>> = sigs.iter().map(Option::as_ref).collect();
+    for c in similar::clusters(&sigs, ctx.cfg.near_duplicate_similarity) {
+        let (first, rest) = (c.members[0], &c.members[1..]);
+        if let [second] = rest {
+            let s = c.links[0].2;
+            out.push(ctx.diag(
+                &RULE,
+                *second,
+                files[*second].body_line(),
+                format!(
+                    "near-duplicate of `{}` (similarity {s:.2})",
+                    files[first].rel
+                ),
+            ));
+            continue;
+        }
+        let low = c.links.iter().map(|l| l.2).fold(1.0, f64::min);
+        let high = c.links.iter().map(|l| l.2).fold(0.0, f64::max);
+        let named: Vec<String> = (rest.iter().take(NAMED))
+            .map(|&k| format!("`{}`", files[k].rel))
+            .collect();
+        let more = match rest.len().saturating_sub(NAMED) {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
         out.push(ctx.diag(
             &RULE,
-            j,
-            files[j].body_line(),
-            format!("near-duplicate of `{first}` (similarity {s:.2})"),
+            first,
+            files[first].body_line(),
+            format!(
+                "near-duplicates: {} files say nearly the same as this one (similarity \
+                 {low:.2}–{high:.2}): {}{more}",
+                rest.len(),
+                named.join(", ")
+            ),
         ));
     }
 }
+
+/// Files of a cluster a finding names; the rest are counted.
+const NAMED: usize = 8;
 
 #[cfg(test)]
 mod tests {
@@ -93,5 +110,26 @@ mod tests {
         ]);
         assert_eq!(f.found("near-duplicate"), [("user_b.md".to_owned(), 6)]);
         assert!(f.messages("near-duplicate")[0].contains("of `user_a.md` (similarity 0."));
+        // Three copies are one cluster, reported once, on its first file.
+        let g = Fixture::new(&[
+            ("user_a.md", &e("tab switch deadlock", body)),
+            (
+                "user_b.md",
+                &e("tab switch deadlock", &body.replace("every", "each")),
+            ),
+            (
+                "user_c.md",
+                &e("tab switch deadlock", &body.replace("hidden", "background")),
+            ),
+        ]);
+        assert_eq!(g.found("near-duplicate"), [("user_a.md".to_owned(), 6)]);
+        let m = &g.messages("near-duplicate")[0];
+        assert!(
+            m.starts_with(
+                "near-duplicates: 2 files say nearly the same as this one (similarity 0."
+            ),
+            "{m}"
+        );
+        assert!(m.ends_with("): `user_b.md`, `user_c.md`"), "{m}");
     }
 }

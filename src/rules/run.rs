@@ -134,26 +134,25 @@ pub fn audit(lib: Library, now: Timestamp) -> Result<Audit, String> {
     super::check_config(&lib.config).map_err(|e| e.to_string())?;
     let ctx = Ctx::new(&lib, now);
     let spec = lib.spec();
-    let enabled: Vec<_> = RULES
+    let enabled: Vec<Check> = RULES
         .iter()
-        .filter(|r| lib.config.audit.enabled(r.name) && r.applies.to(spec))
+        .filter(|r| lib.config.audit.enabled(r.name))
+        .filter_map(|r| r.library_check(spec))
         .collect();
     let file_checks: Vec<_> = enabled
         .iter()
-        .filter_map(|r| match r.check {
+        .filter_map(|c| match *c {
             Check::File(check) => Some(check),
             Check::Library(_) => None,
         })
         .collect();
     // File rules in parallel over files, and beside them the library rules, each on its own
-    // (no rule reads another's findings): the serial ones no longer hold a core idle.
+    // (no rule reads another's findings).
     let (files, library): (Vec<Vec<Diagnostic>>, Vec<Vec<Diagnostic>>) = rayon::join(
         || {
-            // Each file's findings are pushed onto the end of one list per chunk of files,
-            // suppressed and sorted there while the file's text is still in cache. A list has
-            // room for a finding per file from the start, so it is seldom copied as it grows
-            // (into fresh pages, which cost more than the copy), and the room it does not use
-            // is never touched. No pass at all when no file rule is enabled.
+            // One list of findings per chunk of files, each file's suppressed and sorted as
+            // they are made: the lists come out in path order, ready for `merge`. No pass at
+            // all when no file rule is enabled.
             let files = if file_checks.is_empty() {
                 0
             } else {
@@ -161,26 +160,21 @@ pub fn audit(lib: Library, now: Timestamp) -> Result<Audit, String> {
             };
             (0..files)
                 .into_par_iter()
-                .fold_chunks(
-                    CHUNK,
-                    || Vec::with_capacity(CHUNK),
-                    |mut out, i| {
-                        super::prefetch::files_after(&lib, i);
-                        let start = out.len();
-                        for check in &file_checks {
-                            check(&ctx, i, &mut out);
-                        }
-                        suppress::apply_to_file(&lib.files[i], &mut out, start);
-                        out[start..].sort_by(order);
-                        out
-                    },
-                )
+                .fold_chunks(CHUNK, Vec::new, |mut out, i| {
+                    let start = out.len();
+                    for check in &file_checks {
+                        check(&ctx, i, &mut out);
+                    }
+                    suppress::apply_to_file(&lib.files[i], &mut out, start);
+                    out[start..].sort_by(order);
+                    out
+                })
                 .collect()
         },
         || {
             enabled
                 .par_iter()
-                .filter_map(|r| match r.check {
+                .filter_map(|c| match *c {
                     Check::Library(check) => {
                         let mut out = Vec::new();
                         check(&ctx, &mut out);
@@ -206,7 +200,7 @@ const CHUNK: usize = 256;
 
 /// The order of findings: by path, line, column, rule.
 fn order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
-    (a.path.as_str(), a.line, a.column, a.rule).cmp(&(b.path.as_str(), b.line, b.column, b.rule))
+    a.order(b)
 }
 
 /// Every finding in [`order`], and where two are equal in it, the file rules' first, then
@@ -251,6 +245,7 @@ mod tests {
             span: None,
             redact: false,
             fix: None,
+            start_dirs: Vec::new(),
         };
         let files = vec![
             vec![

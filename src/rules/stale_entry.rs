@@ -10,8 +10,18 @@ use crate::memory::file::Role;
 
 declare_rule! {
     /// ## What it does
-    /// Flags a memory untouched for `stale-days` (120) days or more. When it was last true is
-    /// read from what the file says, in this order:
+    /// Flags a memory that re-checking would find outdated. Age alone is not that: who the
+    /// user is and a standing rule nothing has changed stay true for years. A memory untouched
+    /// for `stale-days` (120) days or more is flagged when it is also one of these:
+    ///
+    /// - a work-in-progress note (its name or file name says `wip`, `session`, `todo`,
+    ///   `handoff`, `progress`, `scratch`, `draft`): the work is done or abandoned;
+    /// - a `project` plan whose dates have all passed (`2026-02-20`, none after today): the
+    ///   plan is over;
+    /// - superseded: a memory written at least `stale-days` / 2 days later names the same
+    ///   project paths (`Assets/_Project/Art`), so one of the two describes an older state.
+    ///
+    /// When a memory was last true is read from what the file says, in this order:
     ///
     /// 1. its frontmatter `modified` (or `metadata.modified`, which the client's writer stamps;
     ///    a date, a date and time, or an RFC 3339 timestamp, UTC when no offset is given);
@@ -31,7 +41,7 @@ declare_rule! {
     ///
     /// ## Fix
     /// Re-check the memory: update it (and `modified`), retire it with a tombstone, or delete it.
-    pub const RULE = ("stale-entry", Soft, Both, Check::File(check));
+    pub const RULE = ("stale-entry", Soft, Both, Check::Library(check));
 }
 
 /// How the time a file was last true was found.
@@ -97,22 +107,116 @@ fn latest_date(text: &str, now: Timestamp) -> Option<Timestamp> {
         .max()
 }
 
-fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
-    let file = &ctx.lib.files[i];
-    if file.role == Role::Index || file.text().is_none() {
+fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    let files = &ctx.lib.files;
+    let when: Vec<Option<(Timestamp, Source)>> = (0..files.len())
+        .map(|i| {
+            let f = &files[i];
+            (f.role != Role::Index && f.text().is_some())
+                .then(|| last_true(ctx, i))
+                .flatten()
+        })
+        .collect();
+    let age = |t: Timestamp| ctx.now.duration_since(t).as_secs() / 86_400;
+    let old: Vec<usize> = (0..files.len())
+        .filter(|&i| {
+            when[i]
+                .as_ref()
+                .is_some_and(|(t, _)| age(*t) >= ctx.cfg.stale_days)
+        })
+        .collect();
+    if old.is_empty() {
         return;
     }
-    let Some((when, source)) = last_true(ctx, i) else {
-        return;
-    };
-    let days = ctx.now.duration_since(when).as_secs() / 86_400;
-    if days >= ctx.cfg.stale_days {
-        out.push(ctx.diag(&RULE, i, file.body_line(), message(days, &source, when)));
+    // The project paths each memory names, for the ones written later than an old one.
+    let paths: Vec<std::collections::HashSet<String>> = files
+        .iter()
+        .map(|f| f.text().map(path_keys).unwrap_or_default())
+        .collect();
+    for i in old {
+        let file = &files[i];
+        let Some((t, source)) = &when[i] else {
+            continue;
+        };
+        let days = age(*t);
+        let why = if super::labels::wip_note(file) {
+            Some("a work-in-progress note: the work is done or abandoned".to_owned())
+        } else if file.kind() == Some("project") && plan_is_over(file, ctx.now) {
+            Some("a plan whose dates have all passed".to_owned())
+        } else {
+            let gap = jiff::SignedDuration::from_hours(ctx.cfg.stale_days * 12);
+            (0..files.len())
+                .filter(|&j| j != i && !paths[i].is_disjoint(&paths[j]))
+                .filter(|&j| when[j].as_ref().is_some_and(|(tj, _)| *tj >= *t + gap))
+                .map(|j| {
+                    format!(
+                        "{} was written later and names the same paths",
+                        files[j].rel
+                    )
+                })
+                .next()
+        };
+        if let Some(why) = why {
+            let mut m = message(days, source, *t);
+            m.push_str(": ");
+            m.push_str(&why);
+            out.push(ctx.diag(&RULE, i, file.body_line(), m));
+        }
     }
 }
 
-/// `untouched for N days (how it was found, day)`, written into room for all of it at once
-/// (`format!` guesses too little room for it and grows the string twice).
+/// Whether a project memory names dates and every one of them has passed.
+fn plan_is_over(file: &crate::memory::file::MemFile, now: Timestamp) -> bool {
+    let Some(text) = file.text() else {
+        return false;
+    };
+    let mut any = false;
+    for m in date_regex().find_iter(text) {
+        match crate::memory::meta::parse_modified(m.as_str()) {
+            Some(d) if d > now => return false,
+            Some(_) => any = true,
+            None => {}
+        }
+    }
+    // The frontmatter's own `modified` is a date too, but not a plan's.
+    any && {
+        let body = file.parsed().map_or("", |(t, p)| &t[p.body_start..]);
+        date_regex().is_match(body)
+    }
+}
+
+/// `2026-03-05`.
+fn date_regex() -> &'static Regex {
+    static DATE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?-u:\b)(20[0-9]{2})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(?-u:\b)")
+            .expect("valid regex")
+    });
+    &DATE
+}
+
+/// The project paths a memory names, as pairs of consecutive path segments
+/// (`assets/_project`, `_project/art`), lower case; URLs and home or absolute paths are not
+/// the project's.
+fn path_keys(text: &str) -> std::collections::HashSet<String> {
+    static PATH: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?:^|[\s`(\[「『（])([A-Za-z0-9_][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_][A-Za-z0-9_.-]*)+)",
+        )
+        .expect("valid regex")
+    });
+    let mut keys = std::collections::HashSet::new();
+    for c in PATH.captures_iter(text) {
+        let p = c.get(1).expect("group 1").as_str();
+        let segs: Vec<&str> = p.split('/').filter(|s| !s.is_empty()).collect();
+        for w in segs.windows(2) {
+            if w.iter().all(|s| s.len() >= 3) {
+                keys.insert(format!("{}/{}", w[0], w[1]).to_lowercase());
+            }
+        }
+    }
+    keys
+}
+
 fn message(days: i64, source: &Source, when: Timestamp) -> String {
     use std::fmt::Write;
     let mut out = String::with_capacity(128);
@@ -186,14 +290,14 @@ mod tests {
         let e =
             |m: &str| format!("---\nname: a\ndescription: d\ntype: user\nmodified: {m}\n---\nx\n");
         let f = Fixture::new(&[
-            ("user_fresh.md", &e("2026-11-01")),
-            ("user_119.md", &e("2026-08-02")),
-            ("user_120.md", &e("2026-08-01")),
-            ("user_junk.md", &e("soon")),
-            ("user_nofield.md", "---\nname: a\n---\nx\n"),
+            ("session_fresh.md", &e("2026-11-01")),
+            ("session_119.md", &e("2026-08-02")),
+            ("session_120.md", &e("2026-08-01")),
+            ("session_junk.md", &e("soon")),
+            ("session_nofield.md", "---\nname: a\n---\nx\n"),
         ]);
         let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
-        for name in ["user_junk.md", "user_nofield.md", "user_fresh.md"] {
+        for name in ["session_junk.md", "session_nofield.md", "session_fresh.md"] {
             let file = std::fs::File::options()
                 .append(true)
                 .open(f.dir.path().join(name))
@@ -202,7 +306,7 @@ mod tests {
         }
         assert_eq!(
             f.paths("stale-entry"),
-            ["user_120.md", "user_junk.md", "user_nofield.md"]
+            ["session_120.md", "session_junk.md", "session_nofield.md"]
         );
         let msgs = f.messages("stale-entry").join("\n");
         assert!(msgs.contains("120 days (by `modified`"), "{msgs}");
@@ -214,26 +318,76 @@ mod tests {
     fn without_modified_the_newer_of_file_time_and_body_dates_decides() {
         let f = Fixture::new(&[
             (
-                "user_dated.md",
+                "session_dated.md",
                 "---\nname: a\n---\nSince 2026-10-20 we deploy on Mondays.\n",
             ),
-            ("user_old.md", "---\nname: a\n---\nDecided 2025-01-02.\n"),
+            ("session_old.md", "---\nname: a\n---\nDecided 2025-01-02.\n"),
             (
-                "user_future.md",
+                "session_future.md",
                 "---\nname: a\n---\nFreeze until 2027-01-01.\n",
             ),
         ]);
         let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
-        for name in ["user_dated.md", "user_old.md", "user_future.md"] {
+        for name in ["session_dated.md", "session_old.md", "session_future.md"] {
             let file = std::fs::File::options()
                 .append(true)
                 .open(f.dir.path().join(name))
                 .unwrap();
             file.set_modified(old).unwrap();
         }
-        assert_eq!(f.paths("stale-entry"), ["user_future.md", "user_old.md"]);
+        assert_eq!(
+            f.paths("stale-entry"),
+            ["session_future.md", "session_old.md"]
+        );
         let msgs = f.messages("stale-entry").join("\n");
         assert!(msgs.contains("by the latest date in the text"), "{msgs}");
         assert!(msgs.contains("by file time"), "{msgs}");
+    }
+
+    #[test]
+    fn age_alone_is_no_finding() {
+        let e = |kind: &str, body: &str| {
+            format!(
+                "---\nname: a\ndescription: d\ntype: {kind}\nmodified: 2026-03-01\n---\n{body}\n"
+            )
+        };
+        let f = Fixture::new(&[
+            (
+                "user_role.md",
+                &e("user", "Backend engineer, ten years of Go."),
+            ),
+            (
+                "feedback_tabs.md",
+                &e("feedback", "Tabs in Go files.\n**Why:** gofmt."),
+            ),
+            (
+                "project_launch.md",
+                &e("project", "- Launch: 2026-02-20\n- Demo: 2026-01-10"),
+            ),
+            ("project_next.md", &e("project", "- Launch: 2027-02-20")),
+            ("project_choice.md", &e("project", "Pix only in 2.0.")),
+            (
+                "feedback_art.md",
+                &e("feedback", "Outsourced art goes to `Assets/_Project/Art/`."),
+            ),
+            (
+                "reference_layout.md",
+                "---\nname: b\ndescription: d\ntype: reference\nmodified: 2026-11-20\n---\n`Assets/_Project/Art/` is in-house art.\n",
+            ),
+        ]);
+        assert_eq!(
+            f.paths("stale-entry"),
+            ["feedback_art.md", "project_launch.md"],
+            "a plan whose dates passed and a memory a later one overrides; not who the user is, a standing rule, a plan ahead or a decision"
+        );
+        let msgs = f.messages("stale-entry").join("\n");
+        assert!(
+            msgs.contains("reference_layout.md was written later"),
+            "{msgs}"
+        );
+        assert!(
+            msgs.contains("a plan whose dates have all passed"),
+            "{msgs}"
+        );
     }
 }

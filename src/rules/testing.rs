@@ -45,7 +45,7 @@ impl Fixture {
     pub(super) fn library(&self) -> Library {
         let config =
             (self.config.clone()).unwrap_or_else(|| Config::find(self.dir.path(), None).unwrap());
-        Library::load_for_audit(self.dir.path(), config, None).unwrap()
+        Library::load_configured(self.dir.path(), config, None).unwrap()
     }
 
     /// Audits with every rule of the library's spec.

@@ -26,6 +26,15 @@ declare_rule! {
 
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let has_index = ctx.lib.index().is_some();
+    // An index the client reads but ccmem cannot read as text (a UTF-16 MEMORY.md: the client
+    // drops its NUL bytes and reads the rest) may well link every file: what it reaches is not
+    // known here, and `index-encoding` reports the index itself. One the client cannot read
+    // either (a FIFO, a loop) reaches nothing.
+    if ctx.lib.index().is_some_and(|i| {
+        super::index_encoding::read_by_the_client_anyway(true, &ctx.lib.files[i].content)
+    }) {
+        return;
+    }
     for (i, reach) in ctx.reach.iter().enumerate() {
         if *reach == Reach::Unreachable && ctx.lib.files[i].text().is_some() {
             let why = if has_index {
@@ -42,6 +51,18 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use crate::rules::testing::{Fixture, fm};
+
+    #[test]
+    fn an_index_that_cannot_be_read_hides_nothing() {
+        let f = Fixture::new(&[("user_a.md", &(fm("user", "") + "x\n"))]);
+        std::fs::write(
+            f.dir.path().join("MEMORY.md"),
+            b"\xff\xfe-\0 \0[\0a\0]\0(\0u\0s\0e\0r\0_\0a\0.\0m\0d\0)\0",
+        )
+        .unwrap();
+        assert!(f.paths("unreachable-file").is_empty());
+        assert_eq!(f.paths("index-encoding"), ["MEMORY.md"]);
+    }
 
     #[test]
     fn vectors() {

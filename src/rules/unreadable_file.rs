@@ -1,7 +1,7 @@
 //! `unreadable-file` (hard).
 
-use super::{Check, Ctx, Diagnostic, Severity, declare_rule};
-use crate::memory::file::Content;
+use super::{Check, Ctx, Diagnostic, declare_rule};
+use crate::memory::file::{Content, Role};
 
 declare_rule! {
     /// ## What it does
@@ -26,21 +26,18 @@ declare_rule! {
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     for (i, file) in ctx.lib.files.iter().enumerate() {
         if let Content::Unread(why) = &file.content {
+            if super::index_encoding::read_by_the_client_anyway(
+                file.role == Role::Index,
+                &file.content,
+            ) {
+                continue; // index-encoding
+            }
             out.push(ctx.diag(&RULE, i, 1, format!("cannot read as text: {why}")));
         }
     }
     for e in &ctx.lib.walk_errors {
-        out.push(Diagnostic {
-            rule: RULE.name,
-            severity: Severity::Error,
-            path: e.rel.clone(),
-            line: 1,
-            column: None,
-            message: format!("cannot list folder: {}", e.error),
-            span: None,
-            redact: false,
-            fix: None,
-        });
+        let message = format!("cannot list folder: {}", e.error);
+        out.push(ctx.diag_on(&RULE, e.rel.clone(), message));
     }
 }
 
@@ -55,8 +52,7 @@ mod tests {
         std::fs::write(root.join("user_bin.md"), b"---\0\x01").unwrap();
         std::fs::write(root.join("user_latin1.md"), b"caf\xe9\n").unwrap();
         std::os::unix::fs::symlink("user_loop.md", root.join("user_loop.md")).unwrap();
-        let c = std::ffi::CString::new(root.join("user_fifo.md").to_str().unwrap()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        crate::sys::mkfifo(&root.join("user_fifo.md"), 0o644).unwrap();
         assert_eq!(
             f.paths("unreadable-file"),
             [

@@ -3,9 +3,15 @@
 //! Layers, in the client's merge order (later overrides earlier for scalars; arrays such as
 //! `claudeMdExcludes` are concatenated): user (`$CFG/settings.json`), project
 //! (`<cwd>/.claude/settings.json`), local (`<cwd>/.claude/settings.local.json`), flag
-//! (`--settings FILE|JSON`), policy (`<managed>/managed-settings.json`). Project settings are read
-//! from the start directory only, never from an ancestor. `--setting-sources` switches the user,
-//! project and local layers off; the flag and policy layers always count.
+//! (`--settings FILE|JSON`), policy (`<managed>/managed-settings.json`, then every drop-in of
+//! `<managed>/managed-settings.d/`, see [`Settings::load`]). Project settings are read from the
+//! start directory only, never from an ancestor. `--setting-sources` switches the user, project
+//! and local layers off; the flag and policy layers always count.
+//!
+//! The operating system's policy sources (macOS managed preferences, the Windows registry, and
+//! on WSL the Windows host's policy) take precedence over the managed folder when they hold
+//! settings; ccmem does not read them, and lists each one it finds in
+//! [`Settings::unread_policy`] so a receipt can say its prediction may differ.
 //!
 //! A layer that is missing is simply absent. A file is read whole or not at all, as the client
 //! reads it ([`file`]: its size limit, UTF-8 or UTF-16LE, `JSON.parse`, the schema's types of
@@ -15,13 +21,21 @@
 pub(crate) mod file;
 pub(crate) mod json;
 
+mod policy;
+
 use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::constants::MAX_SETTINGS_BYTES;
+use crate::constants::{
+    CLAUDE_DIR, LOCAL_SETTINGS_FILE, MANAGED_SETTINGS_DIR, MANAGED_SETTINGS_FILE,
+    MAX_SETTINGS_BYTES, SETTINGS_FILE,
+};
 use crate::env::ClientEnv;
 use crate::fsread::{self, Unread};
+use crate::text::path;
+
+pub(crate) use policy::UnreadPolicy;
 
 /// Where a settings layer comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -35,7 +49,8 @@ pub enum Source {
     Local,
     /// `--settings` (`flagSettings`).
     Flag,
-    /// `<managed>/managed-settings.json` (`policySettings`).
+    /// `<managed>/managed-settings.json` and `<managed>/managed-settings.d/*.json`
+    /// (`policySettings`).
     Policy,
 }
 
@@ -48,6 +63,19 @@ impl Source {
             Source::Local => "localSettings",
             Source::Flag => "flagSettings",
             Source::Policy => "policySettings",
+        }
+    }
+
+    /// The file of the user, project and local layers, for the environment's config folder
+    /// and start directory (`None` for the flag and policy layers, which have no one file).
+    /// `hook install` writes these files, so it asks here where they are.
+    pub fn file(self, env: &ClientEnv) -> Option<PathBuf> {
+        let project = || env.cwd.join(CLAUDE_DIR);
+        match self {
+            Source::User => Some(env.config_dir().join(SETTINGS_FILE)),
+            Source::Project => Some(project().join(SETTINGS_FILE)),
+            Source::Local => Some(project().join(LOCAL_SETTINGS_FILE)),
+            Source::Flag | Source::Policy => None,
         }
     }
 }
@@ -79,6 +107,8 @@ pub struct Settings {
     pub layers: Vec<Layer>,
     /// Layers that exist but were ignored.
     pub problems: Vec<Problem>,
+    /// The platform's policy sources that exist but ccmem does not read.
+    pub unread_policy: Vec<UnreadPolicy>,
     enabled: [bool; 3],
 }
 
@@ -90,14 +120,10 @@ impl Settings {
             enabled,
             ..Settings::default()
         };
-        let project = env.cwd.join(".claude");
-        let files = [
-            (Source::User, env.config_dir().join("settings.json")),
-            (Source::Project, project.join("settings.json")),
-            (Source::Local, project.join("settings.local.json")),
-        ];
-        for (source, path) in files {
-            if settings.is_enabled(source) {
+        for source in [Source::User, Source::Project, Source::Local] {
+            if settings.is_enabled(source)
+                && let Some(path) = source.file(env)
+            {
                 settings.read_file(source, path);
             }
         }
@@ -108,11 +134,52 @@ impl Settings {
                 settings.read_file(Source::Flag, env.cwd.join(flag));
             }
         }
-        settings.read_file(
-            Source::Policy,
-            env.managed_dir.join("managed-settings.json"),
-        );
+        settings.read_policy(env);
+        settings.unread_policy = policy::unread_sources(env);
         settings
+    }
+
+    /// The managed folder's policy files, in the client's order (`tyt`, chunk-fwa49gns):
+    /// `managed-settings.json`, then the drop-ins of `managed-settings.d/`: entries that are
+    /// files or symlinks (by the directory entry's type, so a link to a folder is listed and
+    /// then fails to read), named `*.json` and not starting with `.`, sorted as JavaScript's
+    /// `sort()` does (by UTF-16 units). Each file is read and checked on its own, so a broken
+    /// drop-in is dropped alone; the documents then merge in that order (`GO` with `PZ`:
+    /// objects deeply, a later scalar wins, arrays concatenated), which [`Settings::get`] and
+    /// [`Settings::concat`] reproduce over the separate layers. A `managed-settings.d` that
+    /// is missing or not a folder adds nothing; one that cannot be listed is a problem.
+    fn read_policy(&mut self, env: &ClientEnv) {
+        let managed = env.managed_dir.to_string_lossy();
+        let file = |parts: &[&str]| PathBuf::from(path::join(env.platform, parts));
+        self.read_file(Source::Policy, file(&[&managed, MANAGED_SETTINGS_FILE]));
+        let dir = file(&[&managed, MANAGED_SETTINGS_DIR]);
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                return;
+            }
+            Err(e) => {
+                return self.problems.push(Problem {
+                    origin: dir.to_string_lossy().into_owned(),
+                    message: format!("cannot list the drop-ins: {e}; the client reads none"),
+                });
+            }
+        };
+        let mut names: Vec<String> = entries
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()))
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| n.ends_with(".json") && !n.starts_with('.'))
+            .collect();
+        names.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+        for name in names {
+            self.read_file(Source::Policy, file(&[&dir.to_string_lossy(), &name]));
+        }
     }
 
     /// Whether `--setting-sources` lets this layer count (flag and policy always do).
@@ -125,17 +192,29 @@ impl Settings {
         }
     }
 
-    /// The layer of one source, if it was read.
+    /// The (first) layer of one source, if it was read.
     pub fn layer(&self, source: Source) -> Option<&Layer> {
         self.layers.iter().find(|l| l.source == source)
     }
 
-    /// A value from one layer by JSON pointer (`/a/b`).
+    /// A value of one source by JSON pointer (`/a/b`): the last of its files that sets it (the
+    /// policy source has several, merged in order; every other source has one).
     pub fn get(&self, source: Source, pointer: &str) -> Option<&Value> {
-        self.layer(source)?
-            .value
-            .pointer(pointer)
-            .filter(|v| !v.is_null())
+        self.get_with_layer(source, pointer).map(|(v, _)| v)
+    }
+
+    /// [`Settings::get`] with the file that set the value.
+    pub fn get_with_layer(&self, source: Source, pointer: &str) -> Option<(&Value, &Layer)> {
+        self.layers
+            .iter()
+            .rev()
+            .filter(|l| l.source == source)
+            .find_map(|l| {
+                l.value
+                    .pointer(pointer)
+                    .filter(|v| !v.is_null())
+                    .map(|v| (v, l))
+            })
     }
 
     /// The merged value of a scalar key: the last layer (in merge order) that sets it.
@@ -163,8 +242,9 @@ impl Settings {
             Ok(bytes) => return self.push_text(source, origin, &file::decode(&bytes)),
             Err(Unread::Missing) => return,
             Err(Unread::TooLarge(n)) => format!(
-                "{n} bytes, over the client's limit of {MAX_SETTINGS_BYTES}: the client loads \
-                 none of its settings"
+                "{} bytes, over the client's limit of {}: the client loads none of its settings",
+                crate::constants::Count(n as usize),
+                crate::constants::Bytes(MAX_SETTINGS_BYTES)
             ),
             Err(e) => e.to_string(),
         };
@@ -179,6 +259,13 @@ impl Settings {
                 value,
             }),
             Ok(None) => {}
+            // Captured (a drop-in holding `{"claudeMd":`): the client then refuses to start,
+            // `claude -p` exits 1 with "Managed settings document could not be parsed as a
+            // JSON object; none of its settings are in effect. Fix or remove it."
+            Err(message) if source == Source::Policy => self.problems.push(Problem {
+                origin,
+                message: format!("{message}; the client refuses to start until it is fixed"),
+            }),
             Err(message) => self.problems.push(Problem { origin, message }),
         }
     }

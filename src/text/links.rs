@@ -49,6 +49,11 @@ pub fn links(line: &str) -> Vec<Link> {
 }
 
 /// [`links`], handed over one at a time.
+///
+/// Linear in the line: a search for a closer (`]]`, `)`, a run of backticks) that fails once
+/// fails at every later place too, so it is not repeated (400 KB of `[[[[` took 11 s when each
+/// `[[` searched the rest of the line again), and the `[` that opens a `](` is tracked as the
+/// line is walked instead of searched backwards each time.
 fn each_link(line: &str, mut found: impl FnMut(Link)) {
     if let Some(def) = reference_definition(line) {
         found(def);
@@ -56,57 +61,85 @@ fn each_link(line: &str, mut found: impl FnMut(Link)) {
     }
     let bytes = line.as_bytes();
     let mut i = 0;
+    // The last `[` before `i`, and the closers known to be absent from `i` on.
+    let mut last_open: Option<usize> = None;
+    let (mut no_wiki_close, mut no_paren_close) = (false, false);
+    let mut no_tick_close: Vec<usize> = Vec::new();
+    // Moves `i` to `to`, keeping `last_open` up to date over the bytes passed.
+    let skip = |from: usize, to: usize, last_open: &mut Option<usize>| {
+        let to = to.min(bytes.len());
+        if let Some(k) = memchr::memrchr(b'[', &bytes[from..to]) {
+            *last_open = Some(from + k);
+        }
+        to
+    };
     // Only `[[`, `](` and a backtick start a link: jump from one of `[`, `]`, `` ` `` to the next.
     while let Some(k) = memchr::memchr3(b'[', b']', b'`', &bytes[i..]) {
         i += k;
         match bytes[i] {
-            b'[' if bytes.get(i + 1) == Some(&b'[') => {
-                if let Some(end) = memchr::memmem::find(&bytes[i + 2..], b"]]") {
-                    let inner = &line[i + 2..i + 2 + end];
-                    let target = inner.split('|').next().unwrap_or("").trim();
-                    if !target.is_empty() && !target.contains('[') {
-                        push(&mut found, target, Syntax::Wiki, i);
+            b'[' if !no_wiki_close && bytes.get(i + 1) == Some(&b'[') => {
+                match memchr::memmem::find(&bytes[i + 2..], b"]]") {
+                    Some(end) => {
+                        let inner = &line[i + 2..i + 2 + end];
+                        let target = inner.split('|').next().unwrap_or("").trim();
+                        if !target.is_empty() && !target.contains('[') {
+                            push(&mut found, target, Syntax::Wiki, i);
+                        }
+                        i = skip(i, i + end + 4, &mut last_open);
+                        continue;
                     }
-                    i += end + 4;
-                    continue;
+                    None => no_wiki_close = true,
                 }
             }
-            b']' if bytes.get(i + 1) == Some(&b'(') => {
-                if let Some(end) = memchr::memchr(b')', &bytes[i + 2..]) {
-                    let raw = line[i + 2..i + 2 + end].trim();
-                    let raw = match raw.strip_prefix('<') {
-                        Some(rest) => rest.split('>').next().unwrap_or(""),
-                        None => raw.split_whitespace().next().unwrap_or(""),
-                    };
-                    let start = memchr::memrchr(b'[', &bytes[..i]).unwrap_or(i);
-                    let image = start > 0 && bytes[start - 1] == b'!';
-                    if !image {
-                        push(&mut found, raw, Syntax::Markdown, start);
+            b']' if !no_paren_close && bytes.get(i + 1) == Some(&b'(') => {
+                match memchr::memchr(b')', &bytes[i + 2..]) {
+                    Some(end) => {
+                        let raw = line[i + 2..i + 2 + end].trim();
+                        let raw = match raw.strip_prefix('<') {
+                            Some(rest) => rest.split('>').next().unwrap_or(""),
+                            None => raw.split_whitespace().next().unwrap_or(""),
+                        };
+                        let start = last_open.unwrap_or(i);
+                        let image = start > 0 && bytes[start - 1] == b'!';
+                        if !image {
+                            push(&mut found, raw, Syntax::Markdown, start);
+                        }
+                        i = skip(i, i + end + 3, &mut last_open);
+                        continue;
                     }
-                    i += end + 3;
-                    continue;
+                    None => no_paren_close = true,
                 }
             }
             b'`' => {
                 let ticks = bytes[i..].iter().take_while(|&&b| b == b'`').count();
                 let after = &bytes[i + ticks..];
                 // The span closes at the next run of as many backticks (the first of a longer run).
-                let close = match ticks {
-                    1 => memchr::memchr(b'`', after),
-                    _ => memchr::memmem::find(after, &bytes[i..i + ticks]),
+                let close = if no_tick_close.contains(&ticks) {
+                    None
+                } else {
+                    match ticks {
+                        1 => memchr::memchr(b'`', after),
+                        _ => memchr::memmem::find(after, &bytes[i..i + ticks]),
+                    }
                 };
                 if let Some(end) = close {
                     let inner = line[i + ticks..i + ticks + end].trim();
                     if names_a_file(inner) {
                         push(&mut found, inner, Syntax::CodeSpan, i);
                     }
-                    i += ticks + end + ticks;
+                    i = skip(i, i + ticks + end + ticks, &mut last_open);
                     continue;
+                }
+                if !no_tick_close.contains(&ticks) {
+                    no_tick_close.push(ticks);
                 }
                 i += ticks;
                 continue;
             }
             _ => {}
+        }
+        if bytes[i] == b'[' {
+            last_open = Some(i);
         }
         i += 1;
     }

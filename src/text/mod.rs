@@ -5,12 +5,14 @@
 
 pub mod comments;
 pub mod cut;
+pub mod escape;
 pub mod frontmatter;
 pub(crate) mod inline;
 pub mod js;
 pub mod lexer;
 pub mod links;
 pub mod markdown;
+pub mod path;
 pub mod sanitize;
 
 /// Byte offset and text (without the newline) of 1-based line `n`.

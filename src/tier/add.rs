@@ -122,8 +122,10 @@ impl AddPlan {
 /// Why `add` wrote nothing.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AddError {
-    /// The request is invalid, or the file exists (a usage error).
+    /// The request is invalid (a usage error).
     Refused(Refusal),
+    /// The memory's file exists already (a finding: nothing is replaced).
+    Exists(Refusal),
     /// A near-duplicate exists (a finding, like [`AddError::Dark`]).
     Duplicate {
         /// What the user is told.
@@ -147,7 +149,9 @@ pub enum AddError {
 impl std::fmt::Display for AddError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            AddError::Refused(r) | AddError::Duplicate { refusal: r, .. } => r.fmt(f),
+            AddError::Refused(r) | AddError::Exists(r) | AddError::Duplicate { refusal: r, .. } => {
+                r.fmt(f)
+            }
             AddError::Dark {
                 lines,
                 utf16,
@@ -191,6 +195,13 @@ pub fn plan_add(
     now: Timestamp,
 ) -> Result<AddPlan, AddError> {
     let file = validate(lib, req)?;
+    if lib.file(&file).is_some() {
+        return Err(AddError::Exists(Refusal {
+            file,
+            line: None,
+            why: "already exists; update it instead".into(),
+        }));
+    }
     let spec = lib.spec();
     let text = entry_text(spec, req, &memory_name(lib, req, &file), now);
     let similar = nearest(lib, &file, &text);
@@ -388,9 +399,6 @@ fn validate(lib: &Library, req: &Request) -> Result<String, Refusal> {
              a line of the body with `**Why:**`",
             req.kind
         )));
-    }
-    if lib.file(&file).is_some() {
-        return Err(refuse("already exists; update it instead".into()));
     }
     Ok(file)
 }
@@ -742,6 +750,8 @@ fn append_line(text: &str, line: &str) -> String {
     out.push_str(eol);
     out
 }
+
+pub mod run;
 
 #[cfg(test)]
 mod tests;

@@ -1,4 +1,5 @@
-//! Who goes where: every line of MEMORY.md gets a role, and every entry a group (its hub).
+//! Who goes where: every line of MEMORY.md gets a role, every entry a **unit** (the user's
+//! section, or a topic of a flat list) and a **rank** (how long it stays).
 //!
 //! Links are the library's own ([`Library::links`]: the same resolution the audit uses, `~/`,
 //! `[[name]]`, code spans and reference links included), so tier and the audit never disagree
@@ -6,27 +7,32 @@
 //!
 //! - Blank lines, prose and plain rule lines (no link: the rule itself, in force because it
 //!   loads) stay where they are, and so do lines that only point out of the library.
-//! - The title (a leading `# H1`) stays on top and is never a group.
-//! - Crowns (⭐ / ⚠️, or a file pinned in `[tier] pins`) go to the top, verbatim.
+//! - The title (a leading `# H1`) stays on top and is never a unit.
+//! - Crowns ([`super::crown`]: the marks users write, crown headings, `[tier] pins`) stay
+//!   where they are, under their own heading: tier never moves them.
 //! - A list line linking a hub is a pointer; it stays (or is folded, see `shape`).
-//! - Every other list line with a link is an entry of a group:
+//! - Every other list line with a link is an entry of a unit:
 //!   1. a section that already has exactly one hub pointer keeps feeding that hub (the user
 //!      made it for this section);
-//!   2. else the linked file's frontmatter: `group:`, then its `type` as the client reads it;
-//!   3. else the heading it is under (the title excluded);
-//!   4. else its file-name prefix (`feedback_…`);
-//!   5. else `misc`.
-//!
-//!   An entry whose links all lead nowhere is a broken line: it is grouped by 1, 3, 4, 5 and
-//!   moves verbatim like any other (the plan reports it).
-//! - A group with one entry and no hub of its own joins the `Other` group: tier never makes a
-//!   hub for a single entry.
+//!   2. else the innermost heading it is under: **the user's section is the unit**, whatever
+//!      types its entries have (type orders moves, it never forms units);
+//!   3. else (a flat list) a topic: entries sharing a file-name stem (`feedback_semaphore_*`),
+//!      else the first word of their titles; entries that share nothing with another form
+//!      one unit per rank, so a user profile never lands beside project notes.
+//! - A unit moves in **pieces**, one per rank: project status first, then reference, other,
+//!   user, feedback ([`Rank`]). A section headed read-on-demand moves first whatever its lines
+//!   say. All pieces of one unit go to the same hub(s), so a section is never split across
+//!   hubs except by size: a unit with more entries than one hub may hold (the audit's
+//!   `max-group-entries`) fills consecutive hubs.
+//! - An entry whose frontmatter does not parse takes its rank from its file-name prefix, else
+//!   moves with its unit's first piece: readability never decides what stays.
 
 use std::collections::HashMap;
 
 use jiff::Timestamp;
 
-use super::parse::{Index, Kind, has_crown_mark};
+use super::crown;
+use super::parse::{Index, Kind, entry_title};
 use crate::memory::Library;
 use crate::memory::file::{Role as FileRole, role_of};
 use crate::memory::library::{FileLink, Target};
@@ -41,39 +47,110 @@ pub enum Role {
     Title,
     /// A heading: stays while anything of its section stays (see `shape`).
     Heading,
-    /// Goes to the top, verbatim.
+    /// A crown: never moves.
     Crown,
     /// Links a hub: pointer N (into [`Layout::pointers`]).
     Pointer(usize),
-    /// An entry of group N (into [`Layout::groups`]).
+    /// An entry of piece N (into [`Layout::pieces`]).
     Entry(usize),
 }
 
-/// A group of entries sharing one hub.
+/// How long an entry stays: the lowest rank moves first (issue 24, rule 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rank {
+    /// In a section the user heads as read on demand.
+    OnDemand,
+    /// `type: project`: status, decisions, session logs.
+    Project,
+    /// `type: reference`.
+    Reference,
+    /// No type, or another one.
+    Other,
+    /// `type: user`: the user profile.
+    User,
+    /// `type: feedback`: the rules.
+    Feedback,
+}
+
+impl Rank {
+    fn of_type(kind: &str) -> Option<Rank> {
+        Some(match kind.trim().to_ascii_lowercase().as_str() {
+            "project" | "projects" => Rank::Project,
+            "reference" | "references" => Rank::Reference,
+            "user" => Rank::User,
+            "feedback" => Rank::Feedback,
+            _ => return None,
+        })
+    }
+
+    /// The rank a file name's `<type>_` / `<type>-` prefix says.
+    fn of_name(name: &str) -> Option<Rank> {
+        let base = name.rsplit('/').next().unwrap_or(name);
+        let prefix = base.split(['_', '-']).next()?;
+        (prefix.len() < base.len()).then(|| Rank::of_type(prefix))?
+    }
+}
+
+/// A unit: the user's section, or a topic of a flat list, with its hub(s).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Group {
     /// ASCII slug used in the hub name.
     pub key: String,
-    /// Human title (the heading, `group:` or type).
+    /// The topic, in the library's own words (a heading's title, a shared title word); empty
+    /// when the entries share none (their own titles name the hub then).
     pub title: String,
-    /// The hub file (`reference_<key>_hub.md`, or the section's own hub).
-    pub hub: String,
+    /// Its hubs: the first, then one more per `max-group-entries` entries beyond it.
+    pub hubs: Vec<String>,
     /// Entry lines (indices into [`Index::lines`]), in order.
     pub lines: Vec<usize>,
-    /// Each entry's title (its link text, else its file's topic), for the pointer's hook.
-    pub topics: Vec<String>,
-    /// The hub file exists already.
+    /// Each entry's label (a retrieval key: its title, else its hook's first clause), for the
+    /// pointer's hook.
+    pub labels: Vec<String>,
+    /// The first hub exists already.
     pub hub_exists: bool,
-    /// A pointer line of MEMORY.md links the hub already (pushing generates no pointer).
+    /// A pointer line of MEMORY.md links the first hub already (pushing generates none).
     pub linked: bool,
     /// The newest `modified` among the entries' files and the hub (`None`: nothing says).
     pub last_used: Option<Timestamp>,
+    /// The section's heading (index into [`Index::lines`]) when the unit is a section.
+    pub heading: Option<usize>,
 }
 
 impl Group {
-    /// Whether tier may move this group into its hub: never a new hub for one entry.
-    pub fn pushable(&self) -> bool {
-        self.lines.len() >= 2 || (!self.lines.is_empty() && (self.hub_exists || self.linked))
+    /// The first hub.
+    pub fn hub(&self) -> &str {
+        &self.hubs[0]
+    }
+}
+
+/// The entries of one rank of a unit: what tier moves at once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Piece {
+    /// The unit (index into [`Layout::groups`]).
+    pub group: usize,
+    /// Their rank.
+    pub rank: Rank,
+    /// Entry lines, in order.
+    pub lines: Vec<usize>,
+    /// Reads of their files in recorded sessions ([`super::Options`]'s usage).
+    pub reads: usize,
+    /// The unit gathers entries that share nothing (a rule standing alone applies to any
+    /// task; one of a topic's cluster to that topic's work): moves after the clusters.
+    pub standalone: bool,
+}
+
+impl Piece {
+    /// The order pieces move in: lowest rank first, clustered before standalone, least read
+    /// first, biggest first.
+    pub fn order_key(&self) -> (Rank, bool, usize, std::cmp::Reverse<usize>, usize) {
+        (
+            self.rank,
+            self.standalone,
+            self.reads,
+            std::cmp::Reverse(self.lines.len()),
+            self.lines[0],
+        )
     }
 }
 
@@ -84,8 +161,7 @@ pub struct Pointer {
     pub line: usize,
     /// The hub files it links, in order.
     pub hubs: Vec<String>,
-    /// Its label on the aggregate line: its section's heading when it is the section's only
-    /// pointer, else the hub's group.
+    /// Its label on the aggregate line: the hub's group.
     pub title: String,
     /// The newest `modified` among those hubs.
     pub last_used: Option<Timestamp>,
@@ -102,29 +178,47 @@ pub struct Broken {
     pub targets: Vec<String>,
 }
 
-/// Every index line's role, the groups and the pointers.
+/// A crown tier found, and why it is one.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Crowned {
+    /// Its line (index into [`Index::lines`]).
+    #[serde(skip)]
+    pub line: usize,
+    /// The marker (`🚨`, `NEVER`, `(엄격 적용)`…), `[tier] pins`, or the crown heading's.
+    pub marker: String,
+    /// `entry`, `heading` (the line is under a crown heading), or `pin`.
+    pub kind: &'static str,
+}
+
+/// Every index line's role, the units, their pieces and the pointers.
 #[derive(Debug, Clone)]
 pub struct Layout {
     /// One per index line.
     pub roles: Vec<Role>,
-    /// Groups in order of first appearance.
+    /// Units in order of first appearance.
     pub groups: Vec<Group>,
+    /// Pieces (one per rank of a unit).
+    pub pieces: Vec<Piece>,
     /// Pointer lines in order.
     pub pointers: Vec<Pointer>,
     /// Broken entry lines in order.
     pub broken: Vec<Broken>,
-    /// An existing heading titled `Hubs`: where tier puts the pointers it writes.
+    /// Crowns in order.
+    pub crowns: Vec<Crowned>,
+    /// Entries whose frontmatter the client cannot read (indices into [`Index::lines`]).
+    pub unreadable: Vec<usize>,
+    /// An existing heading titled `Hubs`: where aggregate lines go.
     pub hubs_heading: Option<usize>,
+    /// The most entries one hub holds (the audit's `max-group-entries`).
+    pub max_entries: usize,
 }
 
-/// The title of the heading under which tier writes its pointers.
+/// The title of a heading the user keeps hub pointers under.
 pub const HUBS_HEADING: &str = "Hubs";
 
-/// The group single entries join.
-const OTHER: &str = "Other";
-
-/// Classifies every line of `idx` (MEMORY.md of `lib`).
-pub fn classify(lib: &Library, idx: &Index) -> Layout {
+/// Classifies every line of `idx` (MEMORY.md of `lib`); `reads` counts the recorded reads of
+/// each file (by name in the memory folder).
+pub fn classify(lib: &Library, idx: &Index, reads: &HashMap<String, usize>) -> Layout {
     let by_line = links_by_line(lib);
     let no_links: &[FileLink] = &[];
     let links_of = |i: usize| {
@@ -134,13 +228,46 @@ pub fn classify(lib: &Library, idx: &Index) -> Layout {
     };
     let mut roles = vec![Role::Keep; idx.lines.len()];
     let mut pointers = Vec::new();
+    let mut crowns = Vec::new();
+    // Crown headings crown their whole section (`###` included); read-on-demand headings.
+    let mut crowned_by: Vec<Option<&'static str>> = vec![None; idx.lines.len()];
+    let mut on_demand = vec![false; idx.lines.len()];
+    for (h, line) in idx.lines.iter().enumerate() {
+        let Kind::Heading { title, .. } = &line.kind else {
+            continue;
+        };
+        if idx.title == Some(h) {
+            continue;
+        }
+        let inherited = line.section.and_then(|p| crowned_by[p]);
+        crowned_by[h] = inherited.or_else(|| crown::heading(title));
+        on_demand[h] = crown::on_demand(title) || line.section.is_some_and(|p| on_demand[p]);
+    }
     for (i, line) in idx.lines.iter().enumerate() {
+        let section = line.section;
+        let under_crown = section.and_then(|h| crowned_by[h]);
+        let demand = section.is_some_and(|h| on_demand[h]);
         roles[i] = match &line.kind {
             Kind::Blank => Role::Keep,
             Kind::Heading { .. } if idx.title == Some(i) => Role::Title,
             Kind::Heading { .. } => Role::Heading,
-            Kind::Text if has_crown_mark(line.text) => Role::Crown,
-            Kind::Text => Role::Keep,
+            Kind::Text => {
+                if let Some(m) =
+                    under_crown.or_else(|| (!demand).then(|| crown::line(line.text))?)
+                {
+                    let kind = if under_crown.is_some() {
+                        "heading"
+                    } else {
+                        "entry"
+                    };
+                    crowns.push(Crowned {
+                        line: i,
+                        marker: m.to_owned(),
+                        kind,
+                    });
+                }
+                Role::Keep
+            }
             Kind::Entry => {
                 let links = links_of(i);
                 let pinned = links.iter().any(|l| match l.target {
@@ -148,22 +275,31 @@ pub fn classify(lib: &Library, idx: &Index) -> Layout {
                     _ => false,
                 });
                 let hubs = hubs_linked(lib, links);
+                let marked = (!demand).then(|| crown::line(line.text)).flatten();
                 if links.is_empty() {
                     // In an HTML comment: the client never shows it.
                     Role::Keep
-                } else if has_crown_mark(line.text) || pinned {
-                    Role::Crown
                 } else if !hubs.is_empty() {
                     let last_used = hubs.iter().filter_map(|h| modified(lib, h)).max();
-                    let under_title = idx.title.is_some() && line.section.is_none();
+                    let under_title = idx.title.is_some() && section.is_none();
                     pointers.push(Pointer {
                         line: i,
                         title: hub_key(&hubs[0]),
                         hubs,
                         last_used,
-                        foldable: !under_title,
+                        foldable: !under_title && under_crown.is_none(),
                     });
                     Role::Pointer(pointers.len() - 1)
+                } else if let Some((marker, kind)) = (under_crown.map(|m| (m, "heading")))
+                    .or_else(|| marked.map(|m| (m, "entry")))
+                    .or_else(|| pinned.then_some(("[tier] pins", "pin")))
+                {
+                    crowns.push(Crowned {
+                        line: i,
+                        marker: marker.to_owned(),
+                        kind,
+                    });
+                    Role::Crown
                 } else {
                     // Decided below, once the sections' hubs are known.
                     Role::Entry(usize::MAX)
@@ -171,18 +307,34 @@ pub fn classify(lib: &Library, idx: &Index) -> Layout {
             }
         };
     }
-    crown_sections(idx, &mut roles, &mut pointers);
     let section_hubs = section_hubs(idx, &roles, &pointers);
-    for p in &mut pointers {
-        if let Some(h) = idx.lines[p.line].section
-            && section_hubs.contains_key(&h)
+    for pointer in &mut pointers {
+        if let Some(h) = idx.lines[pointer.line].section
+            && section_hubs.get(&h) == Some(&pointer.hubs[0])
         {
-            p.title = heading_title(idx, h);
+            pointer.title = heading_title(idx, h);
         }
     }
-    let mut groups: Vec<Group> = Vec::new();
-    let mut by_key: HashMap<String, usize> = HashMap::new();
     let mut broken = Vec::new();
+    let mut unreadable = Vec::new();
+    let max_entries = lib.config.audit.max_group_entries.max(2);
+    // Each entry's unit key, rank (None: unreadable, no prefix), label and file.
+    struct Item {
+        line: usize,
+        unit: UnitKey,
+        rank: Option<Rank>,
+        label: String,
+        file: Option<usize>,
+        stem: String,
+        word: String,
+    }
+    #[derive(Clone, PartialEq, Eq, Hash)]
+    enum UnitKey {
+        Hub(String),
+        Section(usize),
+        Flat,
+    }
+    let mut items: Vec<Item> = Vec::new();
     let undecided: Vec<usize> = (0..roles.len())
         .filter(|&i| roles[i] == Role::Entry(usize::MAX))
         .collect();
@@ -192,47 +344,159 @@ pub fn classify(lib: &Library, idx: &Index) -> Layout {
             Target::File(t) | Target::Named(t) => Some(t),
             _ => None,
         });
-        let Some(file) = file.or_else(|| {
-            let missing = links.iter().any(|l| l.target == Target::Missing);
-            missing.then_some(usize::MAX)
-        }) else {
+        if file.is_none() && !links.iter().any(|l| l.target == Target::Missing) {
             // Links only out of the library: an outward pointer, like a rule.
             roles[i] = Role::Keep;
             continue;
-        };
-        let file = (file != usize::MAX).then_some(file);
+        }
+        let target = &links[0].link.target;
         if file.is_none() {
             broken.push(Broken {
                 line: i,
                 targets: links.iter().map(|l| l.link.target.clone()).collect(),
             });
         }
-        let (key, title, hub) = match idx.lines[i].section.and_then(|h| section_hubs.get(&h)) {
-            Some(hub) => {
-                let h = idx.lines[i].section.unwrap_or(i);
-                (hub_key(hub), heading_title(idx, h), hub.clone())
-            }
-            None => {
-                let (key, title) = group_of(lib, idx, i, file, &links[0].link.target);
-                let hub = names::hub_file(&key);
-                (key, title, hub)
-            }
+        let name = match file {
+            Some(t) => lib.files[t].name().to_owned(),
+            None => target.rsplit('/').next().unwrap_or(target).to_owned(),
         };
-        let g = *by_key.entry(hub.clone()).or_insert_with(|| {
-            groups.push(new_group(lib, &pointers, key, title, hub));
+        let meta = file.and_then(|t| lib.files[t].meta());
+        let invalid = file
+            .and_then(|t| lib.files[t].parsed())
+            .is_some_and(|(_, p)| matches!(p.front, crate::memory::meta::Front::Invalid { .. }));
+        if invalid {
+            unreadable.push(i);
+        }
+        let section = idx.lines[i].section;
+        let mut rank = meta
+            .and_then(|m| m.kind.as_deref())
+            .and_then(Rank::of_type)
+            .or_else(|| meta.is_some().then_some(Rank::Other))
+            .or_else(|| Rank::of_name(&name));
+        if section.is_some_and(|h| on_demand[h]) {
+            rank = Some(Rank::OnDemand);
+        }
+        let unit = match section {
+            Some(h) => match section_hubs.get(&h) {
+                Some(hub) => UnitKey::Hub(hub.clone()),
+                None => UnitKey::Section(h),
+            },
+            None => UnitKey::Flat,
+        };
+        let title = entry_title(idx.lines[i].text).unwrap_or("");
+        items.push(Item {
+            line: i,
+            unit,
+            rank,
+            label: label(lib, idx.lines[i].text, file, &name),
+            file,
+            stem: stem_of(&name),
+            word: first_word(title),
+        });
+    }
+    // Flat entries: topics by shared stem, else shared first title word, else one per rank.
+    let mut stems: HashMap<&str, usize> = HashMap::new();
+    let mut words: HashMap<&str, usize> = HashMap::new();
+    for it in items.iter().filter(|it| it.unit == UnitKey::Flat) {
+        *stems.entry(it.stem.as_str()).or_default() += 1;
+        *words.entry(it.word.as_str()).or_default() += 1;
+    }
+    #[derive(Clone, PartialEq, Eq, Hash)]
+    enum Flat {
+        Stem(String),
+        Word(String),
+        Single(Option<Rank>),
+    }
+    let flat_of = |it: &Item| -> Flat {
+        if !it.stem.is_empty() && stems[it.stem.as_str()] >= 2 {
+            Flat::Stem(it.stem.clone())
+        } else if !it.word.is_empty() && words[it.word.as_str()] >= 2 {
+            Flat::Word(it.word.clone())
+        } else {
+            Flat::Single(it.rank)
+        }
+    };
+    // Units in order of first appearance.
+    let mut groups: Vec<Group> = Vec::new();
+    let mut standalone: Vec<bool> = Vec::new();
+    let mut unit_of: HashMap<(UnitKey, Option<Flat>), usize> = HashMap::new();
+    let mut member: Vec<usize> = Vec::with_capacity(items.len());
+    for it in &items {
+        let flat = (it.unit == UnitKey::Flat).then(|| flat_of(it));
+        let key = (it.unit.clone(), flat.clone());
+        let g = *unit_of.entry(key).or_insert_with(|| {
+            let (title, existing) = match (&it.unit, &flat) {
+                (UnitKey::Hub(hub), _) => (hub_key(hub), Some(hub.clone())),
+                (UnitKey::Section(h), _) => (heading_title(idx, *h), None),
+                (UnitKey::Flat, Some(Flat::Word(_))) => (title_word(idx, it.line), None),
+                (UnitKey::Flat, Some(Flat::Stem(s))) => (stem_title(idx, it.line, s), None),
+                _ => (String::new(), None),
+            };
+            let heading = match &it.unit {
+                UnitKey::Section(h) => Some(*h),
+                _ => None,
+            };
+            groups.push(Group {
+                key: String::new(),
+                title,
+                hubs: existing.into_iter().collect(),
+                lines: Vec::new(),
+                labels: Vec::new(),
+                hub_exists: false,
+                linked: false,
+                last_used: None,
+                heading,
+            });
+            standalone.push(matches!(flat, Some(Flat::Single(_))));
             groups.len() - 1
         });
-        let group = &mut groups[g];
-        group.lines.push(i);
-        group
-            .topics
-            .push(label(lib, idx.lines[i].text, file, &links[0].link.target));
-        if let Some(t) = file {
-            group.last_used = group.last_used.max(lib.files[t].modified());
+        groups[g].lines.push(it.line);
+        groups[g].labels.push(it.label.clone());
+        if let Some(t) = it.file {
+            groups[g].last_used = groups[g].last_used.max(lib.files[t].modified());
         }
-        roles[i] = Role::Entry(g);
+        member.push(g);
     }
-    join_singles(lib, &pointers, &mut groups, &mut roles);
+    name_hubs(lib, &pointers, &mut groups, max_entries);
+    // Pieces: one per rank of each unit; an entry without a rank goes with the unit's first.
+    let mut pieces: Vec<Piece> = Vec::new();
+    let mut piece_of: HashMap<(usize, Rank), usize> = HashMap::new();
+    for (g, group) in groups.iter().enumerate() {
+        let mine: Vec<&Item> = (items.iter().zip(&member))
+            .filter(|(_, m)| **m == g)
+            .map(|(it, _)| it)
+            .collect();
+        let lowest = mine
+            .iter()
+            .filter_map(|it| it.rank)
+            .min()
+            .unwrap_or(Rank::Other);
+        // A flat topic moves whole (its rank: its highest); a section by rank.
+        let whole = group.heading.is_none();
+        let highest = mine.iter().filter_map(|it| it.rank).max().unwrap_or(lowest);
+        for it in mine {
+            let rank = if whole {
+                highest
+            } else {
+                it.rank.unwrap_or(lowest)
+            };
+            let p = *piece_of.entry((g, rank)).or_insert_with(|| {
+                pieces.push(Piece {
+                    group: g,
+                    rank,
+                    lines: Vec::new(),
+                    reads: 0,
+                    standalone: standalone[g],
+                });
+                pieces.len() - 1
+            });
+            pieces[p].lines.push(it.line);
+            if let Some(t) = it.file {
+                pieces[p].reads += reads.get(&lib.files[t].rel).copied().unwrap_or(0);
+            }
+            roles[it.line] = Role::Entry(p);
+        }
+    }
     let hubs_heading = (0..idx.lines.len()).find(|&i| {
         roles[i] == Role::Heading
             && matches!(&idx.lines[i].kind, Kind::Heading { title, .. }
@@ -241,10 +505,158 @@ pub fn classify(lib: &Library, idx: &Index) -> Layout {
     Layout {
         roles,
         groups,
+        pieces,
         pointers,
         broken,
+        crowns,
+        unreadable,
         hubs_heading,
+        max_entries,
     }
+}
+
+/// Type names are no topic: a pointer says what the hub holds, not how it was filed.
+const TYPE_WORDS: [&str; 10] = [
+    "user",
+    "users",
+    "feedback",
+    "feedbacks",
+    "project",
+    "projects",
+    "reference",
+    "references",
+    "other",
+    "others",
+];
+
+/// Gives every unit its key and hubs: the section's own hub when it has one, else
+/// `reference_<key>_hub.md` from its topic (never `reference_reference_hub.md`, never a name
+/// another unit or a file of the folder has), one more hub per `max` entries.
+fn name_hubs(lib: &Library, pointers: &[Pointer], groups: &mut [Group], max: usize) {
+    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for g in groups.iter() {
+        taken.extend(g.hubs.iter().cloned());
+    }
+    for g in groups.iter_mut() {
+        let base = if g.hubs.is_empty() {
+            let words =
+                if g.title.is_empty() || TYPE_WORDS.contains(&g.title.to_lowercase().as_str()) {
+                    g.labels.first().cloned().unwrap_or_default()
+                } else {
+                    g.title.clone()
+                };
+            let mut key = names::key(&words);
+            key = key.split('-').take(4).collect::<Vec<_>>().join("-");
+            if key == "reference" || key.starts_with("reference-") {
+                key = format!("references{}", &key["reference".len()..]);
+            }
+            key
+        } else {
+            hub_key(&g.hubs[0])
+        };
+        g.key = base.clone();
+        let chunks = g.lines.len().div_ceil(max).max(1);
+        let mut k = g.hubs.len();
+        let mut n = 1;
+        while g.hubs.len() < chunks {
+            let key = if k == 0 && n == 1 {
+                base.clone()
+            } else {
+                format!("{base}-{}", n)
+            };
+            n += 1;
+            let hub = names::hub_file(&key);
+            if taken.contains(&hub) || (lib.file(&hub).is_some() && k > 0) {
+                continue;
+            }
+            taken.insert(hub.clone());
+            g.hubs.push(hub);
+            k += 1;
+        }
+        g.hub_exists = lib.file(&g.hubs[0]).is_some();
+        g.linked = pointers.iter().any(|p| p.hubs.contains(&g.hubs[0]));
+        if g.hub_exists {
+            g.last_used = g.last_used.max(modified(lib, &g.hubs[0]));
+        }
+    }
+}
+
+/// A file name's topic stem: without `<type>_`, the first `_`-separated part, else the first
+/// `-`-separated word (`feedback_semaphore_api.md` → `semaphore`, `project_class-2c.md` →
+/// `class`).
+fn stem_of(name: &str) -> String {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    let base = base.strip_suffix(".md").unwrap_or(base);
+    let rest = match base.split_once(['_', '-']) {
+        Some((p, rest)) if Rank::of_type(p).is_some() => rest,
+        _ => base,
+    };
+    let first = match rest.split_once('_') {
+        Some((f, _)) => f,
+        None => rest.split('-').next().unwrap_or(rest),
+    };
+    if first == rest && !rest.contains('-') {
+        // A name of one word is its own topic, no stem to share.
+        return rest.to_lowercase();
+    }
+    first.to_lowercase()
+}
+
+/// A title's first word, lower-cased, without trailing punctuation (empty for none).
+fn first_word(title: &str) -> String {
+    let w = title.split_whitespace().next().unwrap_or("");
+    let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+    if w.chars().count() < 2 || w.len() == title.trim().len() {
+        return String::new();
+    }
+    w.to_lowercase()
+}
+
+/// The topic of a unit formed by a shared first title word: that word as the user wrote it.
+fn title_word(idx: &Index, line: usize) -> String {
+    let title = entry_title(idx.lines[line].text).unwrap_or("");
+    let w = title.split_whitespace().next().unwrap_or("");
+    w.trim_matches(|c: char| !c.is_alphanumeric()).to_owned()
+}
+
+/// The topic of a unit formed by a shared stem: the first title word when it is the stem
+/// (`Nextcloud occ` for `nextcloud`), else the stem.
+fn stem_title(idx: &Index, line: usize, stem: &str) -> String {
+    let w = title_word(idx, line);
+    if w.to_lowercase() == stem {
+        w
+    } else {
+        stem.to_owned()
+    }
+}
+
+/// An entry's label on its unit's pointer: its link text, unless that is a file name; else
+/// the first clause of its hook, else its file's description, else its name's words.
+fn label(lib: &Library, line: &str, file: Option<usize>, name: &str) -> String {
+    let looks_like_file = |t: &str| t.ends_with(".md") || (!t.contains(' ') && t.contains('_'));
+    if let Some(title) = entry_title(line)
+        && !looks_like_file(title)
+    {
+        return title.to_owned();
+    }
+    let hook = line
+        .split_once(" — ")
+        .or_else(|| line.split_once(" – "))
+        .or_else(|| line.split_once(" - "))
+        .or_else(|| line.split_once(": "))
+        .map(|(_, h)| h.trim());
+    let desc = file
+        .and_then(|t| lib.files[t].meta())
+        .and_then(|m| m.description.as_deref());
+    if let Some(text) = hook.filter(|h| !h.is_empty()).or(desc) {
+        return super::shape::first_clause(text).to_owned();
+    }
+    let base = name.strip_suffix(".md").unwrap_or(name);
+    let rest = match base.split_once(['_', '-']) {
+        Some((p, rest)) if Rank::of_type(p).is_some() => rest,
+        _ => base,
+    };
+    rest.replace(['_', '-'], " ")
 }
 
 /// MEMORY.md's links, by 1-based line.
@@ -271,40 +683,6 @@ fn hubs_linked(lib: &Library, links: &[FileLink]) -> Vec<String> {
         }
     }
     hubs
-}
-
-/// A heading marked as a crown (`## ⚠️ Read first`) crowns its whole section; a heading whose
-/// own lines are all crowns goes to the top with them instead of staying behind empty. A
-/// pointer in a crown section stays a pointer but is never folded.
-fn crown_sections(idx: &Index, roles: &mut [Role], pointers: &mut [Pointer]) {
-    for h in 0..idx.lines.len() {
-        if roles[h] != Role::Heading {
-            continue;
-        }
-        let end = idx.section_end(h);
-        if has_crown_mark(idx.lines[h].text) {
-            roles[h] = Role::Crown;
-            let lines = &idx.lines[h + 1..end];
-            for (role, line) in roles[h + 1..end].iter_mut().zip(lines) {
-                match role {
-                    Role::Pointer(p) => pointers[*p].foldable = false,
-                    Role::Keep if matches!(line.kind, Kind::Blank) => {}
-                    other => *other = Role::Crown,
-                }
-            }
-            continue;
-        }
-        let mut own = (h + 1..end).filter(|&i| !matches!(idx.lines[i].kind, Kind::Blank));
-        let first = own.next();
-        if first.is_some()
-            && first
-                .into_iter()
-                .chain(own)
-                .all(|i| roles[i] == Role::Crown)
-        {
-            roles[h] = Role::Crown;
-        }
-    }
 }
 
 /// Sections (headings) with exactly one pointer line among their own lines, linking exactly
@@ -339,131 +717,6 @@ fn heading_title(idx: &Index, h: usize) -> String {
     }
 }
 
-/// The group `(key, title)` of entry line `i` linking `file` (`None`: broken, first target
-/// `target`).
-fn group_of(
-    lib: &Library,
-    idx: &Index,
-    i: usize,
-    file: Option<usize>,
-    target: &str,
-) -> (String, String) {
-    let meta = file.and_then(|t| lib.files[t].meta());
-    if let Some(g) = meta.and_then(|m| m.group.as_deref()).map(str::trim)
-        && !g.is_empty()
-    {
-        return (names::key(g), g.to_owned());
-    }
-    if let Some(kind) = meta.and_then(|m| m.kind.as_deref()).map(str::trim)
-        && !kind.is_empty()
-    {
-        return (names::key(kind), capitalized(kind));
-    }
-    if let Some(h) = idx.lines[i].section {
-        let title = heading_title(idx, h);
-        if !title.is_empty() {
-            return (names::key(&title), title);
-        }
-    }
-    let name = match file {
-        Some(t) => lib.files[t].name(),
-        None => target.rsplit('/').next().unwrap_or(target),
-    };
-    if let Some((prefix, _)) = name.split_once('_')
-        && !prefix.is_empty()
-    {
-        return (names::key(prefix), capitalized(prefix));
-    }
-    ("misc".to_owned(), "Misc".to_owned())
-}
-
-/// An entry's label on its group's pointer: its link text, else the linked file's topic (the
-/// name without `<type>_` and `.md`).
-fn label(lib: &Library, line: &str, file: Option<usize>, target: &str) -> String {
-    if let Some(title) = super::parse::entry_title(line) {
-        return title.to_owned();
-    }
-    let name = match file {
-        Some(t) => lib.files[t].name(),
-        None => target.rsplit('/').next().unwrap_or(target),
-    };
-    let stem = name.strip_suffix(".md").unwrap_or(name);
-    match role_of(name) {
-        FileRole::Entry { topic, .. } => topic,
-        _ => stem.to_owned(),
-    }
-}
-
-fn capitalized(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
-}
-
-fn new_group(
-    lib: &Library,
-    pointers: &[Pointer],
-    key: String,
-    title: String,
-    hub: String,
-) -> Group {
-    let hub_exists = lib.file(&hub).is_some();
-    let linked = pointers.iter().any(|p| p.hubs.contains(&hub));
-    Group {
-        last_used: if hub_exists {
-            modified(lib, &hub)
-        } else {
-            None
-        },
-        key,
-        title,
-        hub,
-        lines: Vec::new(),
-        topics: Vec::new(),
-        hub_exists,
-        linked,
-    }
-}
-
-/// Groups of one entry without a hub of their own join [`OTHER`] (which may stay a single
-/// entry, and then is never pushed).
-fn join_singles(lib: &Library, pointers: &[Pointer], groups: &mut Vec<Group>, roles: &mut [Role]) {
-    let single = |g: &Group| g.lines.len() == 1 && !g.hub_exists && !g.linked;
-    if groups.iter().filter(|g| single(g)).count() < 2 {
-        return;
-    }
-    let other_key = names::key(OTHER);
-    let other_hub = names::hub_file(&other_key);
-    let mut other = match groups.iter().position(|g| g.hub == other_hub) {
-        Some(k) => groups.remove(k),
-        None => new_group(lib, pointers, other_key, OTHER.to_owned(), other_hub),
-    };
-    let mut kept = Vec::new();
-    for g in std::mem::take(groups) {
-        if single(&g) {
-            other.lines.extend(g.lines);
-            other.topics.extend(g.topics);
-            other.last_used = other.last_used.max(g.last_used);
-        } else {
-            kept.push(g);
-        }
-    }
-    let mut order: Vec<usize> = (0..other.lines.len()).collect();
-    order.sort_by_key(|&k| other.lines[k]);
-    other.lines = order.iter().map(|&k| other.lines[k]).collect();
-    other.topics = order.iter().map(|&k| other.topics[k].clone()).collect();
-    kept.push(other);
-    kept.sort_by_key(|g| g.lines.first().copied().unwrap_or(usize::MAX));
-    *groups = kept;
-    for (g, group) in groups.iter().enumerate() {
-        for &i in &group.lines {
-            roles[i] = Role::Entry(g);
-        }
-    }
-}
-
 /// A hub's `modified`, when it has a readable one.
 fn modified(lib: &Library, file: &str) -> Option<Timestamp> {
     lib.file(file)?.modified()
@@ -476,121 +729,143 @@ mod tests {
     use super::*;
 
     fn layout_of(l: &Library) -> Layout {
-        classify(l, &parse(l.index_text()))
+        classify(l, &parse(l.index_text()), &HashMap::new())
     }
 
-    fn keys(layout: &Layout) -> Vec<&str> {
-        layout.groups.iter().map(|g| g.key.as_str()).collect()
+    fn titles(layout: &Layout) -> Vec<&str> {
+        layout.groups.iter().map(|g| g.title.as_str()).collect()
     }
 
     #[test]
-    fn frontmatter_first_then_headings_then_prefixes() {
+    fn the_users_section_is_the_unit_and_type_only_ranks_its_pieces() {
         let l = lib(
-            "# Memory\n- [a](feedback_a.md)\n- [a2](feedback_a2.md)\n- [b](b.md)\n- [b2](b2.md)\n## Tools & Co\n- [d](d.md)\n- [d2](d2.md)\n- [e](project_e.md)\n- [e2](project_e2.md)\n",
+            "# Memory\n## Git branch policy\n- [a](feedback_a.md)\n- [b](project_b.md)\n- [c](reference_c.md)\n## Tools & Co\n- [d](d.md)\n- [d2](d2.md)\n",
             &[
-                ("feedback_a.md", "---\ntype: project\n---\n"),
-                ("feedback_a2.md", "---\nmetadata:\n  type: project\n---\n"),
-                ("b.md", "---\ngroup: Build Stuff\ntype: user\n---\n"),
-                ("b2.md", "---\ngroup: Build Stuff\n---\n"),
-                ("d.md", "no frontmatter"),
+                ("feedback_a.md", "---\ntype: feedback\n---\n"),
+                ("project_b.md", "---\nmetadata:\n  type: project\n---\n"),
+                ("reference_c.md", "---\ntype: reference\n---\n"),
+                ("d.md", "---\n[broken\n---\n"),
                 ("d2.md", "---\nname: d2\n---\n"),
-                ("project_e.md", "---\n[broken\n---\n"),
-                ("project_e2.md", ""),
             ],
         );
         let layout = layout_of(&l);
-        assert_eq!(keys(&layout), ["project", "build-stuff", "tools-co"]);
+        assert_eq!(titles(&layout), ["Git branch policy", "Tools & Co"]);
         assert_eq!(
-            layout.groups[0].title, "Project",
-            "frontmatter wins over the prefix"
+            layout.groups[0].hubs,
+            ["reference_git-branch-policy_hub.md"]
         );
-        assert_eq!(layout.groups[2].lines, [6, 7, 8, 9]);
+        let ranks: Vec<(usize, Rank)> = (layout.pieces.iter()).map(|p| (p.group, p.rank)).collect();
         assert_eq!(
-            layout.roles[0],
-            Role::Title,
-            "the H1 title is never a group"
+            ranks,
+            [
+                (0, Rank::Feedback),
+                (0, Rank::Project),
+                (0, Rank::Reference),
+                (1, Rank::Other)
+            ]
         );
-        assert_eq!(layout.roles[5], Role::Heading);
+        assert_eq!(layout.roles[0], Role::Title, "the H1 title is never a unit");
+        assert_eq!(layout.unreadable, [6], "d.md's frontmatter does not parse");
     }
 
     #[test]
-    fn rule_lines_outward_links_and_comments_stay() {
+    fn flat_lists_form_topics_by_stem_then_title_word_never_type_buckets() {
         let l = lib(
-            "- Always answer in Korean.\n- Deploy with `make ship` only.\n- See [runbook](~/notes/run.md)\n<!--\n- [x](user_x.md)\n-->\n1. [y](user_y.md) and [z](user_z.md)\n",
-            &[("user_x.md", ""), ("user_y.md", ""), ("user_z.md", "")],
-        );
-        let layout = layout_of(&l);
-        let roles: Vec<Role> = layout.roles.clone();
-        assert_eq!(
-            &roles[..6],
-            &[Role::Keep; 6],
-            "rules, ~/ (no HOME: outside), a comment"
-        );
-        assert!(matches!(roles[6], Role::Entry(_)));
-    }
-
-    #[test]
-    fn pointers_crowns_and_section_hubs() {
-        let l = lib(
-            "## ⚠️ Read first\n- [must](user_m.md)\n- [crown hub](reference_c_hub.md)\n## Build\n- [Build hub](reference_b_hub.md) — all\n- [b1](user_b1.md)\n- [b2](user_b2.md)\n## Hubs\n- [x](reference_x_hub.md)\n- [y](reference_y_hub.md)\n",
+            "- [Profile](user_profile.md)\n- [Semaphore API](feedback_semaphore_api.md)\n- [Odoo modules](feedback_x.md)\n- [Semaphore vars](feedback_semaphore_vars.md)\n- [Odoo invoices](feedback_y.md)\n- [Ask first](feedback_ask.md)\n- [Status](project_status.md)\n",
             &[
-                ("user_m.md", ""),
-                ("reference_c_hub.md", ""),
-                ("reference_b_hub.md", "---\nmodified: 2026-01-02\n---\n"),
-                ("user_b1.md", "---\ntype: user\n---\n"),
-                ("user_b2.md", "---\ntype: user\n---\n"),
-                ("reference_x_hub.md", ""),
-                ("reference_y_hub.md", ""),
+                ("user_profile.md", "---\ntype: user\n---\n"),
+                ("feedback_semaphore_api.md", "---\ntype: feedback\n---\n"),
+                ("feedback_x.md", "---\ntype: feedback\n---\n"),
+                ("feedback_semaphore_vars.md", "---\ntype: feedback\n---\n"),
+                ("feedback_y.md", "---\ntype: feedback\n---\n"),
+                ("feedback_ask.md", "---\ntype: feedback\n---\n"),
+                ("project_status.md", "---\ntype: project\n---\n"),
             ],
         );
         let layout = layout_of(&l);
-        assert_eq!(&layout.roles[..2], &[Role::Crown, Role::Crown]);
-        assert_eq!(layout.roles[2], Role::Pointer(0));
+        let units: Vec<(&str, &[usize])> = (layout.groups.iter())
+            .map(|g| (g.title.as_str(), g.lines.as_slice()))
+            .collect();
+        assert_eq!(
+            units,
+            [
+                ("", &[0][..]),
+                ("Semaphore", &[1, 3][..]),
+                ("Odoo", &[2, 4][..]),
+                ("", &[5][..]),
+                ("", &[6][..])
+            ],
+            "the user profile, the standalone rule and the status are never one bucket"
+        );
+        let topic = &layout.pieces[1];
+        let alone = layout.pieces.iter().find(|p| p.lines == [5]).unwrap();
         assert!(
-            !layout.pointers[0].foldable,
-            "a crown section's pointer stays"
+            topic.order_key() < alone.order_key(),
+            "a topic's rules move before a rule alone"
         );
-        let g = &layout.groups[0];
+    }
+
+    #[test]
+    fn crowns_as_users_write_them_never_move_and_are_listed() {
+        let l = lib(
+            "## 🚨 Hard rules\n- [a](feedback_a.md)\n### Sub\n- [b](feedback_b.md)\n## Misc\n- [c](feedback_c.md) — NEVER push\n- [d](feedback_d.md)\n- [e](feedback_e.md)\n## 🌡 Warm — 按需读取\n- [f](feedback_f.md) — 禁止 GET+SET\n",
+            &[
+                ("feedback_a.md", ""),
+                ("feedback_b.md", ""),
+                ("feedback_c.md", ""),
+                ("feedback_d.md", ""),
+                ("feedback_e.md", ""),
+                ("feedback_f.md", ""),
+            ],
+        );
+        let l = set_pins(l, &["feedback_d.md"]);
+        let layout = layout_of(&l);
+        let crowns: Vec<(usize, &str, &str)> = (layout.crowns.iter())
+            .map(|c| (c.line, c.marker.as_str(), c.kind))
+            .collect();
         assert_eq!(
-            (g.hub.as_str(), g.title.as_str(), g.linked, g.hub_exists),
-            ("reference_b_hub.md", "Build", true, true),
-            "a section with its own hub keeps feeding it, whatever the frontmatter says"
+            crowns,
+            [
+                (1, "\u{1F6A8}", "heading"),
+                (3, "\u{1F6A8}", "heading"),
+                (5, "NEVER", "entry"),
+                (6, "[tier] pins", "pin")
+            ]
         );
-        assert!(g.last_used.is_some());
-        assert_eq!(layout.hubs_heading, Some(7));
-        assert!(layout.pointers[2].foldable);
+        assert!(
+            matches!(layout.roles[9], Role::Entry(p) if layout.pieces[p].rank == Rank::OnDemand)
+        );
+    }
+
+    fn set_pins(mut l: Library, pins: &[&str]) -> Library {
+        l.config.tier.pins = pins.iter().map(|p| (*p).to_owned()).collect();
+        l
     }
 
     #[test]
-    fn single_entries_join_other_and_a_lone_single_is_never_pushed() {
-        let l = lib(
-            "- [a](user_a.md)\n- [b](project_b.md)\n- [c](feedback_c.md)\n- [c2](feedback_c2.md)\n",
-            &[
-                ("user_a.md", ""),
-                ("project_b.md", ""),
-                ("feedback_c.md", ""),
-                ("feedback_c2.md", ""),
-            ],
-        );
+    fn big_units_get_a_hub_per_max_entries_and_hub_names_never_double() {
+        let mut index = String::from("## Reference links\n");
+        let mut files = Vec::new();
+        for k in 0..20 {
+            index.push_str(&format!("- [r{k}](reference_r{k}.md)\n"));
+            files.push((
+                format!("reference_r{k}.md"),
+                "---\ntype: reference\n---\n".to_owned(),
+            ));
+        }
+        let l = lib(&index, &files);
         let layout = layout_of(&l);
-        assert_eq!(keys(&layout), ["other", "feedback"]);
-        assert_eq!(layout.groups[0].lines, [0, 1]);
-        assert!(layout.groups.iter().all(Group::pushable));
-        let l = lib(
-            "- [a](user_a.md)\n- [c](feedback_c.md)\n- [c2](feedback_c2.md)\n",
-            &[
-                ("user_a.md", ""),
-                ("feedback_c.md", ""),
-                ("feedback_c2.md", ""),
-            ],
+        assert_eq!(
+            layout.groups[0].hubs,
+            [
+                "reference_references-links_hub.md",
+                "reference_references-links-2_hub.md"
+            ]
         );
-        let layout = layout_of(&l);
-        assert_eq!(keys(&layout), ["user", "feedback"]);
-        assert!(!layout.groups[0].pushable(), "one entry never makes a hub");
     }
 
     #[test]
-    fn broken_lines_are_entries_grouped_without_frontmatter() {
+    fn broken_lines_are_entries_of_their_section() {
         let l = lib(
             "## Archive\n- [gone](feedback_gone.md) — renamed\n- [[lost-name]]\n- [ok](user_ok.md)\n",
             &[("user_ok.md", "---\ntype: user\n---\n")],
@@ -601,6 +876,6 @@ mod tests {
             .collect();
         assert_eq!(targets, ["feedback_gone.md", "lost-name"]);
         assert!(matches!(layout.roles[1], Role::Entry(_)));
-        assert_eq!(layout.groups[0].key, "archive");
+        assert_eq!(layout.groups[0].title, "Archive");
     }
 }

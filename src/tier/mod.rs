@@ -1,35 +1,40 @@
 //! `ccmem tier`: a hub-first restructure of an over-budget MEMORY.md, planned as a pure
 //! function of a [`Library`] snapshot and proved by five invariants ([`proof`]).
 //!
-//! Shape: the title stays on top, crown entries (⭐ / ⚠️ / pinned in `ccmem.toml`) verbatim
-//! right under it, plain rule lines and prose where they are; entries move verbatim, in groups
-//! ([`groups`]: frontmatter first, then headings, then file-name prefixes), into hubs
-//! `reference_<key>_hub.md` with ASCII names ([`crate::memory::names`], which the audit's
-//! `large-group` fix uses too), each group leaving one pointer line under the index's `## Hubs`
-//! heading. Slimming stops as soon as the index fits the target and
-//! never overshoots ([`plan`]): groups pushed into hubs → blank lines dropped → the pointer
+//! Shape ([`POLICY`], `src/tier/policy.md`): the title, crowns ([`crown`]), plain rule lines
+//! and prose stay where they are; entries move verbatim, by unit (the user's section, or a
+//! topic of a flat list, [`groups`]) and rank (project status first, the rules last), into hubs
+//! `reference_<key>_hub.md` with ASCII names ([`crate::memory::names`]), each unit leaving one
+//! pointer line per hub where it was. Slimming stops as soon as the index fits the target and
+//! uses the whole budget ([`plan`]): pieces pushed into hubs → blank lines dropped → the pointer
 //! lines of the least recently needed hubs aggregated onto `- More hubs:` lines that link every
 //! hub directly (a pointer line the user wrote moves verbatim into
 //! `reference_more-hubs_hub.md`), so every hub stays one link from MEMORY.md and every entry
 //! two. Broken links and long lines never block: they move (or stay) verbatim and the plan
 //! reports them. Nor do files tier cannot read (invalid UTF-8, FIFOs, dangling links): they
 //! are reported and left alone; only MEMORY.md and the files a plan writes must be readable.
-//! Symbolic links are written through, as `crate::write` does.
+//! A symbolic link is written through only to another file of the memory folder that the
+//! library does not hold under its own name, as `crate::write` does; the dry run names it
+//! (`MEMORY.md -> MEMORY.txt`), and [`check_writes`] refuses the rest.
 //!
-//! Data flow: the memory library ([`crate::memory::Library`], loaded by the command) →
-//! [`check_readable`] → [`plan::plan`] → [`check_writes`] → [`proof::prove`] on the planned library
-//! ([`applied`]) → (with `--write`) `crate::write` → the library loaded again →
-//! [`proof::prove`] on disk.
+//! Data flow ([`run::run`], what the command calls): the memory library
+//! ([`crate::memory::Library`], read once) → [`check_readable`] → [`plan::plan`] →
+//! [`check_writes`] → [`proof::Baseline::prove`] on the planned library ([`applied`]) → (with
+//! `--write`) `crate::write` → the written files read again ([`Library::reread`]) → the proof on
+//! disk.
 //!
 //! Tier plans with the files directly in the memory folder ([`topic`]); files in sub-folders
 //! are only link targets.
 
 pub mod add;
 pub mod budget;
+pub mod compress;
+pub mod crown;
 pub mod groups;
 pub mod parse;
 pub mod plan;
 pub mod proof;
+pub mod run;
 mod shape;
 
 use std::fmt;
@@ -42,6 +47,9 @@ use crate::constants::INDEX_FILE;
 use crate::memory::Library;
 use crate::memory::file::{Content, MemFile, Role, Unreadable};
 pub use proof::{Check, Proof};
+
+/// The policy `ccmem explain tier` prints and the README repeats: what stays, what moves, why.
+pub const POLICY: &str = include_str!("policy.md");
 
 /// Why planning refused to go on (nothing is written).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -179,31 +187,87 @@ pub fn check_readable(lib: &Library, allow_missing: bool) -> Result<Readable, Re
     Ok(Readable { exists, skipped })
 }
 
-/// Refuses planned `files` that would write a file of `lib` it could not read (its content
-/// would be lost, or the writer would refuse it half-way).
-/// A link is written through (the link kept), unless it leads to another file of the folder:
-/// one file under two names would have its lines counted, and changed, twice.
-pub fn check_writes(lib: &Library, files: &[FilePlan]) -> Result<(), Refusal> {
+/// How the client reads a memory folder's files through links, for [`check_writes`]: decided
+/// by the loader (`load::agent::memory`), passed in by the command.
+#[derive(Debug, Clone, Default)]
+pub struct ClientLinks {
+    /// Why the client will not read MEMORY.md through a link here (a subagent's memory in a
+    /// working copy: `lstat` must find a regular file); `None`: it follows one.
+    pub index_must_be_file: Option<String>,
+}
+
+/// Refuses a plan that would write where the client would not read, or what ccmem never
+/// writes: through a link the client will not follow, through a link out of the memory folder,
+/// or to a file of the folder under two names (a link and its file), a read-only file, or a
+/// file tier cannot read. The dry run refuses alike.
+pub fn check_writes(lib: &Library, files: &[FilePlan], links: &ClientLinks) -> Result<(), Refusal> {
     let root = std::fs::canonicalize(&lib.root).ok();
     for planned in files {
-        let Some(f) = lib.file(&planned.name) else {
-            continue;
-        };
-        if f.symlink
-            && let (Some(root), Ok(real)) = (&root, std::fs::canonicalize(&f.path))
-            && let Ok(inside) = real.strip_prefix(root)
+        let path = lib.root.join(&planned.name);
+        if let Ok(meta) = std::fs::symlink_metadata(&path)
+            && meta.file_type().is_symlink()
         {
-            return Err(Refusal::at(
-                &f.path,
-                format!(
-                    "is a symbolic link to {}, another file of this folder; tier writes through \
-                     links, but one file under two names would be changed twice: make the link \
-                     point outside the folder, or replace it by the file, then run again",
-                    inside.display()
-                ),
-            ));
+            if planned.name == INDEX_FILE
+                && let Some(why) = &links.index_must_be_file
+            {
+                return Err(Refusal::at(
+                    &path,
+                    format!(
+                        "is a symbolic link, and the client does not read MEMORY.md through one \
+                         here ({why}); ccmem writes only where the client reads: replace the \
+                         link by the file, then run again"
+                    ),
+                ));
+            }
+            let real = std::fs::canonicalize(&path).ok();
+            let inside = match (&root, &real) {
+                (Some(root), Some(real)) => real.parent() == Some(root.as_path()),
+                _ => false,
+            };
+            if !inside {
+                let to = real.map_or_else(
+                    || "a file that does not exist".to_owned(),
+                    |r| r.display().to_string(),
+                );
+                return Err(Refusal::at(
+                    &path,
+                    format!(
+                        "is a symbolic link to {to}, outside the memory folder; ccmem writes \
+                         only inside the folder it works on and never through such a link: \
+                         replace the link by a copy of the file, then run again"
+                    ),
+                ));
+            }
+            let target = real
+                .as_ref()
+                .and_then(|r| r.file_name())
+                .map(|n| n.to_string_lossy());
+            if let Some(t) = target.filter(|t| lib.file(t).is_some()) {
+                return Err(Refusal::at(
+                    &path,
+                    format!(
+                        "is a symbolic link to {t}, another file of this folder; one file under \
+                         two names would be changed twice: replace the link by a copy of the \
+                         file, then run again"
+                    ),
+                ));
+            }
         }
-        if let Content::Unread(why) = &f.content {
+        if let Ok(meta) = std::fs::metadata(&path) {
+            let mode = crate::sys::mode(&meta);
+            if meta.is_file() && mode & 0o200 == 0 {
+                return Err(Refusal::at(
+                    &path,
+                    format!(
+                        "is read-only (mode {mode:04o}); ccmem does not replace a read-only file: \
+                         make it writable (`chmod u+w`) if the change is wanted, then run again"
+                    ),
+                ));
+            }
+        }
+        if let Some(f) = lib.file(&planned.name)
+            && let Content::Unread(why) = &f.content
+        {
             return Err(Refusal::at(
                 &f.path,
                 format!(
@@ -215,6 +279,25 @@ pub fn check_writes(lib: &Library, files: &[FilePlan]) -> Result<(), Refusal> {
         }
     }
     Ok(())
+}
+
+/// The file a planned write of `name` really changes when `name` is a symbolic link (its
+/// name in the folder), for the dry run's `name -> target`; `None`: not a link.
+pub fn link_target(lib: &Library, name: &str) -> Option<String> {
+    let path = lib.root.join(name);
+    let meta = std::fs::symlink_metadata(&path).ok()?;
+    if !meta.file_type().is_symlink() {
+        return None;
+    }
+    Some(match std::fs::canonicalize(&path) {
+        Ok(real) => real.file_name().map_or_else(
+            || real.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
+        Err(_) => {
+            std::fs::read_link(&path).map_or_else(|_| "?".to_owned(), |t| t.display().to_string())
+        }
+    })
 }
 
 fn unread_cause(why: &Unreadable) -> String {
@@ -249,19 +332,22 @@ fn index_refusal(lib: &Library, path: &Path, why: &Unreadable) -> Refusal {
                 )
             } else {
                 format!(
-                    "it is also more than ccmem edits ({} bytes): split it by hand",
-                    crate::write::MAX_FILE
+                    "it is also more than ccmem edits ({}): split it by hand",
+                    crate::constants::Bytes(crate::write::MAX_FILE)
                 )
             };
             let client = if len > crate::constants::MAX_FILE_BYTES {
                 format!(
-                    "; the client skips a MEMORY.md over {} bytes whole, so none of it loads now",
-                    crate::constants::MAX_FILE_BYTES
+                    "; the client skips a MEMORY.md over {} whole, so none of it loads now",
+                    crate::constants::MAX_FILE_SIZE
                 )
             } else {
                 String::new()
             };
-            format!("is {len} bytes, more than tier reads ({cap}, `max-file-bytes`){client}: {fix}")
+            format!(
+                "is {} bytes, more than tier reads ({cap}, `max-file-bytes`){client}: {fix}",
+                crate::constants::Count(len as usize)
+            )
         }
         (other, _) => format!(
             "cannot be read: {other}; tier reads MEMORY.md whole before it rewrites it: make it \

@@ -1,19 +1,25 @@
 //! The planner: a pure function from a [`Library`] to the new contents of MEMORY.md and the
 //! hubs, slimming only as far as the target needs.
 //!
-//! **It never overshoots.** Tier moves a group only while MEMORY.md is over the target. When
-//! one more group would bring it within the target, it moves the smallest group that does (not
-//! the biggest); afterwards it gives back every group MEMORY.md still fits without, so that
-//! putting back any one group it moved would put MEMORY.md over the target again. Blank lines
-//! are dropped, and pointer lines aggregated one hub at a time (two at least: one alone saves
-//! nothing), only when moving every group is not enough.
+//! **Most load-bearing last, and never more than needed.** Tier moves pieces (the entries of
+//! one rank of a unit, see [`super::groups`]) in order of importance: project status first,
+//! then reference, other, user, feedback; within a rank the clustered before the standalone,
+//! the least read in recorded sessions first, the biggest first. Crowns never move. It stops
+//! as soon as MEMORY.md fits, then gives back every piece MEMORY.md still fits with, the most
+//! important first, so the whole budget is used: putting back any piece it moved would put
+//! MEMORY.md over the target again. A piece whose move would not make MEMORY.md smaller (its
+//! pointer costs what it saves) is not moved. Blank lines are dropped, and pointer lines
+//! aggregated one hub at a time (two at least: one alone saves nothing), only when moving
+//! every piece is not enough.
 
 use serde::Serialize;
 
 use super::budget::{Size, measure};
-use super::groups::{Layout, Role, classify};
+use std::collections::HashMap;
+
+use super::groups::{Layout, Rank, classify};
 use super::parse::{Index, parse};
-use super::shape::{Choice, Dest, Unit, destinations, hub_files, pointer, render_index};
+use super::shape::{Choice, Dest, Unit, destinations, hub_files, render_index};
 use super::{Options, Refusal, Target};
 use crate::constants::{INDEX_FILE as INDEX, INDEX_LINE_LONG_UTF16};
 use crate::memory::Library;
@@ -34,16 +40,18 @@ pub struct FilePlan {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "step", rename_all = "kebab-case")]
 pub enum Step {
-    /// Crown lines moved to the top.
-    CrownsToTop {
+    /// Crowns found: they stay where they are.
+    CrownsKept {
         /// How many.
         count: usize,
     },
-    /// A group's lines moved verbatim into its hub.
+    /// A piece of a unit (its entries of one rank) moved verbatim into the unit's hub.
     Pushed {
-        /// The group.
+        /// The unit.
         group: String,
-        /// The hub file.
+        /// The rank of the entries moved.
+        rank: Rank,
+        /// The (first) hub file.
         hub: String,
         /// Lines moved.
         lines: usize,
@@ -85,6 +93,13 @@ pub enum Note {
         /// The hub it moved into (`None`: it stayed in MEMORY.md).
         moved_to: Option<String>,
     },
+    /// An entry whose frontmatter the client cannot read: it moved (or stayed) with its unit.
+    Unreadable {
+        /// 1-based line in MEMORY.md before the plan.
+        line: usize,
+        /// The hub it moved into (`None`: it stayed in MEMORY.md).
+        moved_to: Option<String>,
+    },
     /// A line of MEMORY.md longer than the client calls too long, kept as written.
     LongLine {
         /// 1-based line in MEMORY.md before the plan.
@@ -113,6 +128,37 @@ pub struct Plan {
     pub notes: Vec<Note>,
     /// `--compress` proposals.
     pub suggestions: Vec<Suggestion>,
+    /// Lines `--compress` left as they are, and why.
+    pub unshortened: Vec<Unshortened>,
+    /// What the plan decided for each entry, and why.
+    pub decisions: Vec<Decision>,
+    /// Whether recorded sessions' reads ordered the moves within a rank.
+    pub usage: bool,
+}
+
+/// A long line `--compress` leaves as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Unshortened {
+    /// 1-based line in the planned MEMORY.md.
+    pub line: usize,
+    /// Why.
+    pub why: String,
+}
+
+/// One entry of MEMORY.md: kept or moved, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Decision {
+    /// 1-based line in MEMORY.md before the plan.
+    pub line: usize,
+    /// The entry's title (its link text, else the start of the line).
+    pub entry: String,
+    /// `kept` or `moved`.
+    pub action: &'static str,
+    /// Why: `crown (🚨)`, `rule`, `user profile`, `fits`, `project status moves first`…
+    pub why: String,
+    /// The hub it moved into.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hub: Option<String>,
 }
 
 impl Plan {
@@ -139,80 +185,63 @@ impl Planner<'_> {
         self.target.fits(measure(&self.render(choice).0))
     }
 
-    /// What pushing group `g` saves, estimated: (lines, UTF-16 units).
-    fn saving(&self, g: usize) -> (isize, isize) {
-        let group = &self.layout.groups[g];
-        let mut lines = group.lines.len() as isize;
-        let mut utf16: isize = (group.lines.iter())
-            .map(|&i| utf16_len(self.idx.lines[i].text) as isize + 1)
-            .sum();
-        if !group.linked {
-            lines -= 1;
-            utf16 -= utf16_len(&pointer(group)) as isize + 1;
-        }
-        (lines, utf16)
-    }
-
-    /// Pushes groups until MEMORY.md fits, never one more than needed: when one group would
-    /// do, the smallest that does; else the biggest (in the dimension most over the target).
-    /// Then gives back every group MEMORY.md still fits without. Returns the groups pushed, in
-    /// order.
+    /// Moves pieces in order of importance until MEMORY.md fits, skipping a piece whose move
+    /// does not shrink it; then gives back every piece MEMORY.md still fits with, the most
+    /// important first. Returns the pieces moved, in order.
     fn push(&self, choice: &mut Choice) -> Vec<usize> {
-        let mut order = Vec::new();
+        let layout = &self.layout;
+        let mut order: Vec<usize> = (0..layout.pieces.len())
+            .filter(|&p| self.pushable(p))
+            .collect();
+        order.sort_by_key(|&p| layout.pieces[p].order_key());
+        let mut moved = Vec::new();
         let mut size = measure(&self.render(choice).0);
-        while !self.target.fits(size) {
-            let rest: Vec<usize> = (0..self.layout.groups.len())
-                .filter(|&g| !choice.pushed[g] && self.layout.groups[g].pushable())
-                .collect();
-            if rest.is_empty() {
+        for &p in &order {
+            if self.target.fits(size) {
                 break;
             }
-            let over =
-                |have: usize, limit: usize| have.saturating_sub(limit) as f64 / limit.max(1) as f64;
-            let by_lines =
-                over(size.lines, self.target.lines) >= over(size.utf16, self.target.utf16);
-            let rank = |g: usize| {
-                let (l, u) = self.saving(g);
-                if by_lines { (l, u) } else { (u, l) }
-            };
-            let enough = |g: usize| {
-                let (l, u) = self.saving(g);
-                size.lines as isize - l <= self.target.lines as isize
-                    && size.utf16 as isize - u <= self.target.utf16 as isize
-            };
-            let pick = (rest.iter().copied().filter(|&g| enough(g)))
-                .min_by_key(|&g| rank(g))
-                .or_else(|| {
-                    rest.iter()
-                        .copied()
-                        .max_by_key(|&g| (rank(g), std::cmp::Reverse(g)))
-                });
-            let Some(g) = pick else { break };
-            choice.pushed[g] = true;
-            order.push(g);
-            size = measure(&self.render(choice).0);
+            choice.pushed[p] = true;
+            if !self.whole_hubs(choice) {
+                choice.pushed[p] = false;
+                continue;
+            }
+            let now = measure(&self.render(choice).0);
+            if now.lines < size.lines || now.utf16 < size.utf16 {
+                moved.push(p);
+                size = now;
+            } else {
+                choice.pushed[p] = false;
+            }
         }
         if self.target.fits(size) {
-            loop {
-                let mut changed = false;
-                for &g in order.iter().rev() {
-                    if !choice.pushed[g] {
-                        continue;
-                    }
-                    choice.pushed[g] = false;
-                    if self.fits(choice) {
-                        changed = true;
-                    } else {
-                        choice.pushed[g] = true;
-                    }
-                }
-                if !changed {
-                    break;
+            for &p in moved.iter().rev() {
+                choice.pushed[p] = false;
+                if !self.whole_hubs(choice) || !self.fits(choice) {
+                    choice.pushed[p] = true;
                 }
             }
         }
-        order.retain(|&g| choice.pushed[g]);
-        order
+        moved.retain(|&p| choice.pushed[p]);
+        moved
+    }
+
+    /// Whether every new hub of `choice` gets two entries at least (tier never makes a hub
+    /// for one entry).
+    fn whole_hubs(&self, choice: &Choice) -> bool {
+        let layout = &self.layout;
+        let mut moved = vec![0usize; layout.groups.len()];
+        for (p, piece) in layout.pieces.iter().enumerate() {
+            if choice.pushed[p] {
+                moved[piece.group] += piece.lines.len();
+            }
+        }
+        (layout.groups.iter().zip(moved)).all(|(g, n)| n != 1 || g.hub_exists || g.linked)
+    }
+
+    /// Whether piece `p` may move: never into a new hub for one entry alone.
+    fn pushable(&self, p: usize) -> bool {
+        let group = &self.layout.groups[self.layout.pieces[p].group];
+        group.lines.len() >= 2 || group.hub_exists || group.linked
     }
 
     /// What can go onto the aggregate line, least recently needed first (no `modified`
@@ -221,11 +250,13 @@ impl Planner<'_> {
         let layout = &self.layout;
         let mut units: Vec<(Option<jiff::Timestamp>, usize, &str, Unit)> = Vec::new();
         for (g, group) in layout.groups.iter().enumerate() {
-            if choice.pushed[g] && !group.linked {
+            let pushed = (layout.pieces.iter().enumerate())
+                .any(|(p, piece)| piece.group == g && choice.pushed[p]);
+            if pushed && !group.linked {
                 units.push((
                     group.last_used,
                     group.lines.len(),
-                    &group.hub,
+                    group.hub(),
                     Unit::Group(g),
                 ));
             }
@@ -242,9 +273,19 @@ impl Planner<'_> {
 
 /// Plans the restructure of `lib` within `opts.target`.
 pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
+    plan_with(lib, opts, &HashMap::new())
+}
+
+/// [`plan`], with usage evidence: `reads` counts the recorded reads of each file (by name in
+/// the memory folder); within a rank, the least read move first.
+pub fn plan_with(
+    lib: &Library,
+    opts: &Options,
+    reads: &HashMap<String, usize>,
+) -> Result<Plan, Refusal> {
     let index_text = lib.index_text();
     let idx = parse(index_text);
-    let layout = classify(lib, &idx);
+    let layout = classify(lib, &idx, reads);
     let before = measure(index_text);
     let planner = Planner {
         idx,
@@ -261,28 +302,35 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
         generated: Vec::new(),
         notes: Vec::new(),
         suggestions: Vec::new(),
+        unshortened: Vec::new(),
+        decisions: Vec::new(),
+        usage: !reads.is_empty(),
     };
     let mut choice = Choice {
-        pushed: vec![false; layout.groups.len()],
+        pushed: vec![false; layout.pieces.len()],
         aggregated: Vec::new(),
         compact: false,
     };
     if opts.target.fits(before) {
         let dest = vec![Dest::Stay; idx.lines.len()];
         result.notes = notes(idx, layout, &dest, &[]);
+        result.decisions = decisions(idx, layout, &dest);
         if opts.compress {
-            result.suggestions = super::proof::compress_suggestions(index_text);
+            (result.suggestions, result.unshortened) = super::compress::suggestions(index_text);
         }
         return Ok(result);
     }
-    let crowns = (layout.roles.iter()).filter(|r| **r == Role::Crown).count();
-    result.steps.push(Step::CrownsToTop { count: crowns });
-    for g in planner.push(&mut choice) {
-        let group = &layout.groups[g];
+    result.steps.push(Step::CrownsKept {
+        count: layout.crowns.len(),
+    });
+    for p in planner.push(&mut choice) {
+        let piece = &layout.pieces[p];
+        let group = &layout.groups[piece.group];
         result.steps.push(Step::Pushed {
             group: group.key.clone(),
-            hub: group.hub.clone(),
-            lines: group.lines.len(),
+            rank: piece.rank,
+            hub: group.hub().to_owned(),
+            lines: piece.lines.len(),
         });
     }
     if !planner.fits(&choice) {
@@ -301,7 +349,7 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
         let mut folded = 0;
         for unit in &choice.aggregated {
             match *unit {
-                Unit::Group(g) => hubs.push(layout.groups[g].hub.clone()),
+                Unit::Group(g) => hubs.extend(layout.groups[g].hubs.iter().cloned()),
                 Unit::Pointer(p) => {
                     folded += 1;
                     hubs.extend(layout.pointers[p].hubs.iter().cloned());
@@ -314,6 +362,7 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
     let (text, generated) = render_index(idx, layout, &choice, &dest);
     result.after = measure(&text);
     result.notes = notes(idx, layout, &dest, &generated);
+    result.decisions = decisions(idx, layout, &dest);
     result.generated = generated;
     if text != index_text {
         result.files.push(FilePlan {
@@ -327,7 +376,7 @@ pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
     result.generated.extend(generated);
     if opts.compress {
         let index = result.files.first().map_or(index_text, |f| &f.new);
-        result.suggestions = super::proof::compress_suggestions(index);
+        (result.suggestions, result.unshortened) = super::compress::suggestions(index);
     }
     Ok(result)
 }
@@ -344,9 +393,18 @@ fn notes(idx: &Index, layout: &Layout, dest: &[Dest], generated: &[String]) -> V
             },
         })
         .collect();
+    for &i in &layout.unreadable {
+        notes.push(Note::Unreadable {
+            line: idx.lines[i].no,
+            moved_to: match dest[i] {
+                Dest::Hub(h) => Some(h.to_owned()),
+                _ => None,
+            },
+        });
+    }
     for (i, line) in idx.lines.iter().enumerate() {
         let utf16 = utf16_len(line.text);
-        if matches!(dest[i], Dest::Stay | Dest::Top)
+        if matches!(dest[i], Dest::Stay)
             && utf16 > INDEX_LINE_LONG_UTF16
             && !generated.iter().any(|g| g == line.text)
         {
@@ -359,18 +417,82 @@ fn notes(idx: &Index, layout: &Layout, dest: &[Dest], generated: &[String]) -> V
     notes
 }
 
-/// Whether MEMORY.md would still fit the target if the plan had not moved the group whose hub
-/// is `hub` (the "never overshoots" property, checked by the tests).
+/// What the plan decided for every entry and crown, and why (issue 24, rule 11).
+fn decisions(idx: &Index, layout: &Layout, dest: &[Dest]) -> Vec<Decision> {
+    let mut out = Vec::new();
+    let title = |i: usize| {
+        let text = idx.lines[i].text;
+        super::parse::entry_title(text)
+            .map(str::to_owned)
+            .unwrap_or_else(|| {
+                super::shape::cut_words(text.trim_start_matches(['-', '*', ' ']), 60)
+            })
+    };
+    for c in &layout.crowns {
+        out.push(Decision {
+            line: idx.lines[c.line].no,
+            entry: title(c.line),
+            action: "kept",
+            why: match c.kind {
+                "pin" => "crown: pinned in [tier] pins".to_owned(),
+                "heading" => format!("crown: under a crown heading ({})", c.marker),
+                _ => format!("crown ({})", c.marker),
+            },
+            hub: None,
+        });
+    }
+    for piece in &layout.pieces {
+        let what = match piece.rank {
+            Rank::OnDemand => "in a section headed read-on-demand",
+            Rank::Project => "project status",
+            Rank::Reference => "reference",
+            Rank::Other => "no type",
+            Rank::User => "user profile",
+            Rank::Feedback => "rule",
+        };
+        for &i in &piece.lines {
+            let (action, why, hub) = match dest[i] {
+                Dest::Hub(h) => (
+                    "moved",
+                    format!("{what}: moved before what ranks higher"),
+                    Some(h.to_owned()),
+                ),
+                Dest::Stay => ("kept", format!("{what}: fits the target"), None),
+            };
+            out.push(Decision {
+                line: idx.lines[i].no,
+                entry: title(i),
+                action,
+                why,
+                hub,
+            });
+        }
+    }
+    out.sort_by_key(|d| d.line);
+    out
+}
+
+/// Whether MEMORY.md would still fit the target if the plan had not moved the piece of rank
+/// `rank` of the unit whose hub is `hub` (the "uses the budget" property, checked by the
+/// tests).
 #[cfg(test)]
-pub(super) fn fits_without(lib: &Library, opts: &Options, plan: &Plan, hub: &str) -> bool {
+pub(super) fn fits_without(
+    lib: &Library,
+    opts: &Options,
+    plan: &Plan,
+    hub: &str,
+    rank: Rank,
+) -> bool {
     let idx = parse(lib.index_text());
-    let layout = classify(lib, &idx);
-    let pushed: Vec<bool> = (layout.groups.iter())
-        .map(|g| {
-            g.hub != hub
-                && plan.steps.iter().any(
-                    |s| matches!(s, Step::Pushed { hub: h, group, .. } if *h == g.hub && *group == g.key),
-                )
+    let layout = classify(lib, &idx, &HashMap::new());
+    let pushed: Vec<bool> = (layout.pieces.iter())
+        .map(|piece| {
+            let g = &layout.groups[piece.group];
+            !(g.hub() == hub && piece.rank == rank)
+                && plan.steps.iter().any(|s| {
+                    matches!(s, Step::Pushed { hub: h, group, rank: r, .. }
+                        if h == g.hub() && *group == g.key && *r == piece.rank)
+                })
         })
         .collect();
     let planner = Planner {

@@ -4,12 +4,14 @@
 //! A heading stays while anything of its section stays in MEMORY.md; when nothing does, it moves
 //! verbatim with the first line of its section that leaves. A hub that receives lines from
 //! under a heading that stayed (or moved elsewhere) gets a copy of that heading, so every hub
-//! keeps the index's structure. Tier's own pointers go under a `## Hubs` heading: the index's
-//! own when it has one, else a new one at the end.
+//! keeps the index's structure. A unit's pointer goes where its first moved entry was (where
+//! the section was, when its heading left too): tier writes no heading of its own. Pointer
+//! lines and hub descriptions are retrieval keys built from the moved entries' own titles,
+//! in the library's language: no type name, count, file name or `…`.
 
 use jiff::Timestamp;
 
-use super::groups::{Group, HUBS_HEADING, Layout, Role};
+use super::groups::{Layout, Role};
 use super::parse::{Index, Kind, eol_of};
 use super::plan::FilePlan;
 use super::{text_of, topic};
@@ -46,32 +48,46 @@ pub(super) const MORE_HUBS: &str = "reference_more-hubs_hub.md";
 pub(super) enum Dest<'a> {
     /// Stays in place.
     Stay,
-    /// To the top of MEMORY.md (a crown).
-    Top,
     /// Into this hub.
     Hub(&'a str),
 }
 
-/// Where every line of the index goes under `choice`.
+/// Where every line of the index goes under `choice`: a moved entry into its unit's hub (the
+/// unit's moved entries fill its hubs in order, `max_entries` each); a heading whose whole
+/// section leaves goes with its first line.
 pub(super) fn destinations<'a>(idx: &Index, layout: &'a Layout, choice: &Choice) -> Vec<Dest<'a>> {
     let mut dest: Vec<Dest> = (layout.roles.iter())
         .map(|role| match *role {
-            Role::Keep | Role::Title | Role::Heading => Dest::Stay,
-            Role::Crown => Dest::Top,
             Role::Pointer(p) if choice.aggregated.contains(&Unit::Pointer(p)) => {
                 Dest::Hub(MORE_HUBS)
             }
-            Role::Pointer(_) => Dest::Stay,
-            Role::Entry(g) if choice.pushed[g] => Dest::Hub(&layout.groups[g].hub),
-            Role::Entry(_) => Dest::Stay,
+            _ => Dest::Stay,
         })
         .collect();
-    for h in 0..idx.lines.len() {
+    for group in &layout.groups {
+        let moving = |i: &&usize| matches!(layout.roles[**i], Role::Entry(p) if choice.pushed[p]);
+        let total = group.lines.iter().filter(moving).count();
+        // Balanced: 16 entries make two hubs of 8, not 15 and 1.
+        let per = total
+            .div_ceil(total.div_ceil(layout.max_entries).max(1))
+            .max(1);
+        let mut k = 0;
+        for &i in &group.lines {
+            if let Role::Entry(p) = layout.roles[i]
+                && choice.pushed[p]
+            {
+                let chunk = (k / per).min(group.hubs.len() - 1);
+                dest[i] = Dest::Hub(&group.hubs[chunk]);
+                k += 1;
+            }
+        }
+    }
+    for h in (0..idx.lines.len()).rev() {
         if layout.roles[h] != Role::Heading || layout.hubs_heading == Some(h) {
             continue;
         }
-        let content = (h + 1..idx.section_end(h))
-            .filter(|&i| !matches!(idx.lines[i].kind, Kind::Blank | Kind::Heading { .. }));
+        let content =
+            (h + 1..idx.section_end(h)).filter(|&i| !matches!(idx.lines[i].kind, Kind::Blank));
         let mut first_moved = None;
         let mut stays = false;
         for i in content {
@@ -88,98 +104,105 @@ pub(super) fn destinations<'a>(idx: &Index, layout: &'a Layout, choice: &Choice)
     dest
 }
 
-/// The index text for `choice`, and the lines it generated (pointers, `- More hubs:` lines,
-/// a new `## Hubs` heading).
+/// A pointer tier writes: the hub, and the line of the index it takes the place of.
+struct Written {
+    at: usize,
+    text: String,
+}
+
+/// The pointers tier writes under `dest`: one per hub that receives entries and that no line
+/// of MEMORY.md links yet, where the first of its entries was (or the heading that left with
+/// them): a section's pointer goes where the section was.
+fn written_pointers(idx: &Index, layout: &Layout, choice: &Choice, dest: &[Dest]) -> Vec<Written> {
+    let mut out = Vec::new();
+    for (g, group) in layout.groups.iter().enumerate() {
+        if choice.aggregated.contains(&Unit::Group(g)) {
+            continue;
+        }
+        for (c, hub) in group.hubs.iter().enumerate() {
+            if c == 0 && group.linked {
+                continue;
+            }
+            let mine: Vec<usize> = (group.lines.iter().copied())
+                .filter(|&i| dest[i] == Dest::Hub(hub))
+                .collect();
+            let Some(&first) = mine.first() else { continue };
+            let mut at = first;
+            while let Some(h) = idx.lines[at].section
+                && dest[h] == Dest::Hub(hub)
+            {
+                at = h;
+            }
+            let labels: Vec<&str> = (group.lines.iter().zip(&group.labels))
+                .filter(|(i, _)| mine.contains(i))
+                .map(|(_, l)| l.as_str())
+                .collect();
+            out.push(Written {
+                at,
+                text: pointer(&group.title, hub, &labels),
+            });
+        }
+    }
+    out
+}
+
+/// The index text for `choice`, and the lines it generated (pointers, `- More hubs:` lines).
 pub(super) fn render_index(
     idx: &Index,
     layout: &Layout,
     choice: &Choice,
     dest: &[Dest],
 ) -> (String, Vec<String>) {
-    let generated = generated_lines(layout, choice);
-    let heading = format!("## {HUBS_HEADING}");
+    let pointers = written_pointers(idx, layout, choice, dest);
+    let aggregate = aggregate_lines(layout, choice);
     let mut out: Vec<&str> = Vec::new();
     let blank = |i: usize| matches!(idx.lines[i].kind, Kind::Blank);
-    // The title and the prose right under it stay first; the crowns come right after.
-    let mut title_block = Vec::new();
-    if let Some(t) = idx.title {
-        title_block.push(t);
-        for i in t + 1..idx.lines.len() {
-            let prose = layout.roles[i] == Role::Keep && idx.lines[i].section.is_none();
-            if !prose || !matches!(idx.lines[i].kind, Kind::Text | Kind::Blank) {
-                break;
-            }
-            title_block.push(i);
-        }
-        while title_block.len() > 1 && title_block.last().is_some_and(|&i| blank(i)) {
-            title_block.pop();
-        }
-        let lines = title_block
-            .iter()
-            .filter(|&&i| !(choice.compact && blank(i)));
-        out.extend(lines.map(|&i| idx.lines[i].text));
-    }
-    let crowns: Vec<usize> = (0..idx.lines.len())
-        .filter(|&i| dest[i] == Dest::Top)
-        .collect();
-    for (k, &i) in crowns.iter().enumerate() {
-        let heading = matches!(idx.lines[i].kind, Kind::Heading { .. });
-        if !choice.compact && ((k == 0 && idx.title.is_some()) || (k > 0 && heading)) {
-            out.push("");
-        }
-        out.push(idx.lines[i].text);
-    }
-    if !crowns.is_empty() && !choice.compact {
-        out.push("");
-    }
-    // Tier's pointers go under the index's own `## Hubs` heading, after its last line.
+    // Aggregate lines go under the index's own `## Hubs` heading, after its last line.
     let anchor = layout.hubs_heading.map(|h| {
         (h + 1..idx.section_end(h))
             .rev()
             .find(|&i| dest[i] == Dest::Stay && !blank(i))
             .unwrap_or(h)
     });
+    let mut at: Vec<(usize, usize)> = pointers
+        .iter()
+        .enumerate()
+        .map(|(k, p)| (p.at, k))
+        .collect();
+    at.sort_unstable();
+    let mut next = 0;
     for (i, line) in idx.lines.iter().enumerate() {
-        if title_block.contains(&i) {
-            continue;
+        while next < at.len() && at[next].0 == i {
+            out.push(&pointers[at[next].1].text);
+            next += 1;
         }
         let skip_blank = choice.compact || out.last().is_none_or(|l| l.trim().is_empty());
         if dest[i] == Dest::Stay && !(blank(i) && skip_blank) {
             out.push(line.text);
         }
         if anchor == Some(i) {
-            out.extend(generated.iter().map(String::as_str));
+            out.extend(aggregate.iter().map(String::as_str));
         }
     }
     while out.last().is_some_and(|l| l.trim().is_empty()) {
         out.pop();
     }
-    let mut written = generated.clone();
-    if anchor.is_none() && !generated.is_empty() {
-        if !out.is_empty() && !choice.compact {
-            out.push("");
-        }
-        out.push(&heading);
-        written.insert(0, heading.clone());
-        out.extend(generated.iter().map(String::as_str));
+    if anchor.is_none() {
+        out.extend(aggregate.iter().map(String::as_str));
     }
     let mut text = idx.frontmatter.to_owned();
     for l in &out {
         text.push_str(l);
         text.push_str(idx.eol);
     }
+    let mut written: Vec<String> = pointers.into_iter().map(|p| p.text).collect();
+    written.extend(aggregate);
     (text, written)
 }
 
-/// Pointer lines of the pushed groups MEMORY.md does not link yet, then the `- More hubs:`
-/// lines.
-fn generated_lines(layout: &Layout, choice: &Choice) -> Vec<String> {
+/// The `- More hubs:` lines linking the aggregated units' hubs.
+fn aggregate_lines(layout: &Layout, choice: &Choice) -> Vec<String> {
     let mut generated = Vec::new();
-    for (g, group) in layout.groups.iter().enumerate() {
-        if choice.pushed[g] && !group.linked && !choice.aggregated.contains(&Unit::Group(g)) {
-            generated.push(pointer(group));
-        }
-    }
     if choice.aggregated.is_empty() {
         return generated;
     }
@@ -189,19 +212,31 @@ fn generated_lines(layout: &Layout, choice: &Choice) -> Vec<String> {
         links.push(format!("[all, described]({MORE_HUBS})"));
     }
     for unit in &choice.aggregated {
-        let (title, hubs): (&str, Vec<&str>) = match *unit {
-            Unit::Group(g) => (&layout.groups[g].title, vec![&layout.groups[g].hub]),
+        let (title, hubs): (String, Vec<&str>) = match *unit {
+            Unit::Group(g) => {
+                let group = &layout.groups[g];
+                let title = topic_of(
+                    &group.title,
+                    &group.labels.iter().map(String::as_str).collect::<Vec<_>>(),
+                )
+                .0;
+                (title, group.hubs.iter().map(String::as_str).collect())
+            }
             Unit::Pointer(p) => {
                 let pointer = &layout.pointers[p];
                 (
-                    &pointer.title,
+                    pointer.title.clone(),
                     pointer.hubs.iter().map(String::as_str).collect(),
                 )
             }
         };
         for (k, hub) in hubs.iter().enumerate() {
-            let label = if k == 0 { title } else { hub_label(hub) };
-            links.push(format!("[{}]({hub})", short(label)));
+            let label = if k == 0 {
+                title.as_str()
+            } else {
+                hub_label(hub)
+            };
+            links.push(format!("[{}]({hub})", cut_words(label, 40)));
         }
     }
     // One line, split only where it would pass the length the client calls too long.
@@ -225,40 +260,127 @@ fn hub_label(hub: &str) -> &str {
         .trim_end_matches("_hub.md")
 }
 
-/// `- [Title](reference_x_hub.md) — N entries: a, b, c…` (at most ~150 UTF-16 units).
-pub(super) fn pointer(group: &Group) -> String {
-    let n = group.lines.len();
-    let head = format!(
-        "- [{}]({}) — {n} {}",
-        short(&group.title),
-        group.hub,
-        if n == 1 { "entry" } else { "entries" }
-    );
-    let mut line = head;
-    for (i, t) in group.topics.iter().enumerate() {
-        let sep = if i == 0 { ": " } else { ", " };
-        if utf16_len(&line) + utf16_len(sep) + utf16_len(t) > INDEX_LINE_GUIDE_UTF16 - 2 {
-            line.push('…');
+/// Type names are no topic (see `groups`).
+fn is_type_word(t: &str) -> bool {
+    matches!(
+        t.trim().to_lowercase().as_str(),
+        "user"
+            | "users"
+            | "feedback"
+            | "feedbacks"
+            | "project"
+            | "projects"
+            | "reference"
+            | "references"
+            | "other"
+            | "others"
+    )
+}
+
+/// The pointer's topic and the labels left for its hook: the unit's title in the library's
+/// words (a heading cut at its first clause, without leading signs), else the first label.
+fn topic_of<'a>(title: &str, labels: &[&'a str]) -> (String, Vec<&'a str>) {
+    let t = title.trim_start_matches(|c: char| !c.is_alphanumeric() && c != '(' && c != '[');
+    let t = first_clause(t);
+    let t = cut_words(t, 48);
+    if t.is_empty() || is_type_word(&t) {
+        let first = labels.first().map(|l| cut_words(l, 48)).unwrap_or_default();
+        return (first, labels.iter().skip(1).copied().collect());
+    }
+    (t, labels.to_vec())
+}
+
+/// The first clause of `text`: up to its first `;`, ` — `, `. `, `。`, `；`, `(` or `（`
+/// (the whole text when none comes within it).
+pub(super) fn first_clause(text: &str) -> &str {
+    let stops = [
+        " — ", " – ", "; ", ". ", "。", "；", " (", "（", "(", ": ", "：",
+    ];
+    let at = stops
+        .iter()
+        .filter_map(|s| text.find(s))
+        .filter(|&at| at > 0)
+        .min()
+        .unwrap_or(text.len());
+    text[..at].trim_end_matches([',', '，', '、', ' ']).trim()
+}
+
+/// `text` within `max` UTF-16 units, cut at the last word boundary that fits (never inside a
+/// word; a text without spaces, as in Han or kana, is cut between characters).
+pub(super) fn cut_words(text: &str, max: usize) -> String {
+    let text = text.trim();
+    if utf16_len(text) <= max {
+        return text.to_owned();
+    }
+    let mut end = 0;
+    let mut last_space = None;
+    for (at, c) in text.char_indices() {
+        if utf16_len(&text[..at + c.len_utf8()]) > max {
             break;
         }
+        if c.is_whitespace() {
+            last_space = Some(at);
+        }
+        end = at + c.len_utf8();
+    }
+    let spaced = text.contains(' ');
+    let cut = match last_space {
+        Some(at) if spaced => at,
+        _ if spaced => 0,
+        _ => end,
+    };
+    text[..cut]
+        .trim_end_matches([',', ';', ':', '，', '、', ' ', '—', '-'])
+        .trim()
+        .to_owned()
+}
+
+/// A pointer line: `- [topic](hub) — label; label; …`, at most 150 UTF-16 units, the labels
+/// whole (a label that does not fit is left out, never cut with `…`). `[`/`]` in the topic
+/// become parentheses so the link stays one.
+pub(super) fn pointer(title: &str, hub: &str, labels: &[&str]) -> String {
+    let (topic, rest) = topic_of(title, labels);
+    let topic = topic.replace('[', "(").replace(']', ")");
+    let mut line = format!("- [{topic}]({})", hub);
+    let mut first = true;
+    for l in rest {
+        let l = l.replace(".md", "");
+        let l = l.trim();
+        if l.is_empty() || l == topic {
+            continue;
+        }
+        let sep = if first { " — " } else { "; " };
+        if utf16_len(&line) + utf16_len(sep) + utf16_len(l) > INDEX_LINE_GUIDE_UTF16 {
+            continue;
+        }
         line.push_str(sep);
-        line.push_str(t);
+        line.push_str(l);
+        first = false;
     }
     line
 }
 
-/// A title cut to 40 characters for pointer lines.
-fn short(title: &str) -> String {
-    if title.chars().count() <= 40 {
-        return title.to_owned();
+/// A hub's `description:`: its topic and its entries' labels, as its pointer says them.
+fn description(title: &str, labels: &[&str]) -> String {
+    let (topic, rest) = topic_of(title, labels);
+    let mut d = topic;
+    let mut first = true;
+    for l in rest {
+        let l = l.replace(".md", "");
+        let sep = if first { ": " } else { "; " };
+        if utf16_len(&d) + utf16_len(sep) + utf16_len(&l) > INDEX_LINE_GUIDE_UTF16 {
+            continue;
+        }
+        d.push_str(sep);
+        d.push_str(l.trim());
+        first = false;
     }
-    let cut: String = title.chars().take(39).collect();
-    format!("{}…", cut.trim_end())
+    d
 }
 
 /// What a new hub says about itself.
-struct About<'a> {
-    title: &'a str,
+struct About {
+    title: String,
     description: String,
 }
 
@@ -282,13 +404,24 @@ pub(super) fn hub_files(
     let mut files = Vec::new();
     let mut generated = Vec::new();
     for hub in order {
-        let about = match layout.groups.iter().find(|g| g.hub == hub) {
-            Some(g) => About {
-                title: &g.title,
-                description: format!("Hub of the {} entries moved out of MEMORY.md", g.title),
-            },
+        let about = match layout
+            .groups
+            .iter()
+            .find(|g| g.hubs.iter().any(|h| h == hub))
+        {
+            Some(g) => {
+                let labels: Vec<&str> = (g.lines.iter().zip(&g.labels))
+                    .filter(|(i, _)| dest[**i] == Dest::Hub(hub))
+                    .map(|(_, l)| l.as_str())
+                    .collect();
+                let title = topic_of(&g.title, &labels).0;
+                About {
+                    title,
+                    description: description(&g.title, &labels),
+                }
+            }
             None => About {
-                title: "More hubs",
+                title: "More hubs".to_owned(),
                 description:
                     "Hubs whose pointer lines were folded out of MEMORY.md, with their descriptions"
                         .to_owned(),

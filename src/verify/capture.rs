@@ -29,6 +29,10 @@
     reason = "capture writes the case folders a developer records (case.json, expected.txt, tree/), never a user's memory"
 )]
 
+use crate::constants::{
+    AGENTS_MD, CLAUDE_DIR, CLAUDE_LOCAL_MD, CLAUDE_MD, LOCAL_SETTINGS_FILE, RULES_DIR,
+    SETTINGS_FILE,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -170,7 +174,7 @@ fn walk(root: &Path, dir: &Path, found: &mut BTreeSet<PathBuf>, depth: usize) {
         };
         if kind.is_dir() {
             let skip = matches!(name.as_str(), ".git" | "node_modules" | "target")
-                || (name.starts_with('.') && name != ".claude");
+                || (name.starts_with('.') && name != CLAUDE_DIR);
             if !skip && depth < 40 {
                 walk(root, &path, found, depth + 1);
             }
@@ -190,11 +194,11 @@ fn wanted(root: &Path, path: &Path, name: &str) -> bool {
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
     let parent = parts.len().checked_sub(2).map(|i| parts[i].as_str());
-    matches!(name, "CLAUDE.md" | "CLAUDE.local.md" | "AGENTS.md")
-        || (parent == Some(".claude") && matches!(name, "settings.json" | "settings.local.json"))
+    matches!(name, CLAUDE_MD | CLAUDE_LOCAL_MD | AGENTS_MD)
+        || (parent == Some(CLAUDE_DIR) && matches!(name, SETTINGS_FILE | LOCAL_SETTINGS_FILE))
         || parts
             .windows(2)
-            .any(|w| w[0] == ".claude" && w[1] == "rules")
+            .any(|w| w[0] == CLAUDE_DIR && w[1] == RULES_DIR)
 }
 
 fn small_file(path: &Path) -> bool {
@@ -203,9 +207,10 @@ fn small_file(path: &Path) -> bool {
 
 /// Files under `root` named by `@token`s in `rel`.
 fn at_tokens(root: &Path, rel: &Path) -> Vec<PathBuf> {
-    let Ok(text) = std::fs::read_to_string(root.join(rel)) else {
+    let Ok(bytes) = crate::fsread::read_capped(&root.join(rel), MAX_FILE_BYTES) else {
         return Vec::new();
     };
+    let text = String::from_utf8_lossy(&bytes);
     let base = root
         .join(rel)
         .parent()
@@ -227,7 +232,8 @@ fn copy_one(src: &Path, dst: &Path) -> std::io::Result<()> {
         std::fs::create_dir_all(parent)?;
     }
     let name = src.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let bytes = std::fs::read(src)?;
+    let bytes = crate::fsread::read_regular(src, MAX_FILE_BYTES)?
+        .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))?;
     if name.starts_with("settings") && name.ends_with(".json") {
         if let Ok(serde_json::Value::Object(mut map)) = serde_json::from_slice(&bytes) {
             for k in SECRET_KEYS {

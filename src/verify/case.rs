@@ -41,10 +41,10 @@ impl Spec {
     /// Reads `CASE/case.json` (absent means the default spec).
     pub fn load(case: &Path) -> anyhow::Result<Spec> {
         let path = case.join("case.json");
-        match std::fs::read(&path) {
+        match crate::fsread::read_capped(&path, 1 << 20) {
             Ok(bytes) => serde_json::from_slice(&bytes)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", path.display())),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Spec::default()),
+            Err(crate::fsread::Unread::Missing) => Ok(Spec::default()),
             Err(e) => Err(anyhow::anyhow!("{}: {e}", path.display())),
         }
     }
@@ -66,6 +66,10 @@ pub struct Materialized {
 
 /// Copies `CASE/tree` to a fresh ROOT, builds its environment (`host`, ccmem's own, without the
 /// client's and the API's variables, plus the case's) and runs its setup.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "makes the home folder of the scratch folder ccmem just created, not a user's folder"
+)]
 pub fn materialize(
     case: &Path,
     spec: &Spec,
@@ -138,7 +142,7 @@ pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
         let (src, dst) = (entry.path(), to.join(entry.file_name()));
         let kind = entry.file_type()?;
         if kind.is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(&src)?, &dst)?;
+            symlink(&std::fs::read_link(&src)?, &dst)?;
         } else if kind.is_dir() {
             copy_tree(&src, &dst)?;
         } else {
@@ -146,6 +150,19 @@ pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// A symbolic link at `link` to `target`, as the recorded case has it (Windows: a file link;
+/// recorded cases link files, and making one there needs developer mode or the privilege).
+#[allow(
+    clippy::disallowed_methods,
+    reason = "copies a recorded case into a scratch folder to run the client in, not a user's file"
+)]
+fn symlink(target: &Path, link: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    return std::os::unix::fs::symlink(target, link);
+    #[cfg(windows)]
+    return std::os::windows::fs::symlink_file(target, link);
 }
 
 /// The client flags ccmem models, parsed from client arguments (`--flag V` or `--flag=V`);

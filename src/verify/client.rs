@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 use std::io::Read;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
@@ -16,6 +15,7 @@ use serde_json::Value;
 
 use super::stub::{Recorded, Stub};
 use super::{VerifyError, isolate};
+use crate::env::is_executable;
 
 /// The prompt the client is given.
 pub const PROMPT: &str = "hi";
@@ -51,7 +51,8 @@ pub struct Capture {
 }
 
 /// Finds the client: `given` as a path when it contains `/`, else a name looked up in `path`
-/// (`claude` when `given` is `None`).
+/// (`claude` when `given` is `None`) in its absolute entries only ([`crate::env::find_on_path`]:
+/// a relative entry such as `node_modules/.bin` would run a repository's own `claude`).
 pub fn resolve_bin(given: Option<&str>, path: Option<&str>) -> Result<PathBuf, VerifyError> {
     let name = given.unwrap_or("claude");
     let missing = || VerifyError::ClientMissing(name.to_owned());
@@ -62,16 +63,9 @@ pub fn resolve_bin(given: Option<&str>, path: Option<&str>) -> Result<PathBuf, V
             _ => Err(missing()),
         };
     }
-    std::env::split_paths(path.unwrap_or(""))
-        .filter(|d| !d.as_os_str().is_empty())
-        .map(|d| d.join(name))
-        .find(|p| is_executable(p))
+    crate::env::find_on_path(path, name)
+        .found
         .ok_or_else(missing)
-}
-
-fn is_executable(p: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// Runs the client once against a fresh stub and returns what it sent.
@@ -161,16 +155,16 @@ struct Output {
 /// Spawns in a new process group, drains both pipes, and kills the whole group on timeout.
 fn spawn_and_wait(cmd: &mut Command, bin: &Path, timeout: Duration) -> Result<Output, VerifyError> {
     let start = Instant::now();
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => VerifyError::ClientMissing(bin.display().to_string()),
-            _ => VerifyError::Io(format!("cannot start {}", bin.display()), e),
-        })?;
+    let mut child = crate::sys::new_process_group(
+        cmd.stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
+    .spawn()
+    .map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => VerifyError::ClientMissing(bin.display().to_string()),
+        _ => VerifyError::Io(format!("cannot start {}", bin.display()), e),
+    })?;
     let (tx, rx) = mpsc::channel();
     for (i, pipe) in [
         child
@@ -198,7 +192,7 @@ fn spawn_and_wait(cmd: &mut Command, bin: &Path, timeout: Duration) -> Result<Ou
         match child.try_wait() {
             Ok(Some(s)) => break s,
             Ok(None) if start.elapsed() >= timeout => {
-                kill_group(child.id());
+                crate::sys::kill_group(child.id());
                 let _ = child.wait();
                 return Err(VerifyError::TimedOut(timeout.as_secs_f64()));
             }
@@ -221,15 +215,6 @@ fn spawn_and_wait(cmd: &mut Command, bin: &Path, timeout: Duration) -> Result<Ou
         stderr: String::from_utf8_lossy(&streams[1]).into_owned(),
         elapsed,
     })
-}
-
-fn kill_group(pid: u32) {
-    if let Ok(pid) = libc::pid_t::try_from(pid) {
-        // SAFETY: plain syscall on the process group this function's caller created.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-    }
 }
 
 /// The last lines of some output, for error messages.

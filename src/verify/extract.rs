@@ -39,12 +39,10 @@ pub fn reminder(body: &Value) -> String {
     String::new()
 }
 
-/// The client's project slug of a path: every character outside `[A-Za-z0-9]` becomes `-`.
-pub fn slug(path: &str) -> String {
-    path.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect()
-}
+/// The client's project slug of a path (`J$`: one `-` per UTF-16 unit outside `[A-Za-z0-9]`,
+/// a hash suffix past 200 units), the one the loader uses, so a captured root of any length
+/// or script is written `{ROOT_SLUG}` wherever the client put its folder name.
+pub use crate::load::automem::slug::slug;
 
 /// Writes `root` as `{ROOT}` and its slug as `{ROOT_SLUG}` (in that order, as `capture.py`).
 pub fn normalize(text: &str, root: &str) -> String {
@@ -101,5 +99,11 @@ mod tests {
         );
         assert_eq!(denormalize(&norm, root), text);
         assert_eq!(slug("/a é"), "-a--");
+        // Per UTF-16 unit (an emoji is two) and hashed past 200 units, as the client names its
+        // folder: the root of a long path is still found in the text.
+        assert_eq!(slug("/a😀"), "-a--");
+        let long = format!("/{}", "r".repeat(230));
+        let text = format!("projects/{}/memory", slug(&long));
+        assert_eq!(normalize(&text, &long), "projects/{ROOT_SLUG}/memory");
     }
 }

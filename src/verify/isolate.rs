@@ -112,14 +112,19 @@ pub fn settings_override(settings: &Settings, base_url: &str) -> Value {
 /// Why the run must not start: managed policy sets an `apiKeyHelper` (flag settings cannot
 /// override policy, so the helper would run).
 pub fn policy_blocker(settings: &Settings) -> Option<String> {
-    let layer = settings.layer(Source::Policy)?;
-    let helper = layer.value.get("apiKeyHelper")?.as_str()?;
-    (!helper.is_empty()).then(|| {
-        format!(
-            "{} sets apiKeyHelper, which --settings cannot override; verify will not run it",
-            layer.origin
-        )
-    })
+    // Any policy file (managed-settings.json or a drop-in) that sets one: the merge keeps a
+    // helper unless a later file replaces it with another.
+    let layer = settings.layers.iter().find(|l| {
+        l.source == Source::Policy
+            && l.value
+                .get("apiKeyHelper")
+                .and_then(Value::as_str)
+                .is_some_and(|h| !h.is_empty())
+    })?;
+    Some(format!(
+        "{} sets apiKeyHelper, which --settings cannot override; verify will not run it",
+        layer.origin
+    ))
 }
 
 #[cfg(test)]

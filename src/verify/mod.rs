@@ -3,7 +3,7 @@
 //!
 //! Data flow: [`stub::Stub`] (127.0.0.1, ephemeral port) ← [`client::run`] (the real client,
 //! kept from every credential by [`isolate`]) → [`extract::reminder`] (the client's text); in parallel
-//! [`predict`] (`load::load_session` + `render::reminder::startup`, for the same directory,
+//! [`predict`] (`load::load_session` + `load::reminder::startup`, for the same directory,
 //! environment and flags) → [`Outcome`]. [`capture`] writes a conformance case from a run;
 //! [`replay`] runs a whole case corpus live; [`version`] caches `claude --version`.
 
@@ -20,7 +20,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::env::{CLIENT_VERSION, ClientEnv, ClientFlags};
+use crate::constants::CLIENT_VERSION;
+use crate::env::{ClientEnv, ClientFlags};
 use crate::settings::Settings;
 
 /// Why a verification could not run (exit status 2).
@@ -121,7 +122,7 @@ pub fn diff(old: &str, new: &str, old_name: &str, new_name: &str) -> String {
 /// ccmem's prediction for an environment: the startup reminder, or `""` when none is sent.
 pub fn predict(env: &ClientEnv) -> String {
     let session = crate::load::load_session_with(env, crate::load::Detail::Reminder);
-    crate::render::reminder::startup(&session.entries).unwrap_or_default()
+    crate::load::reminder::startup(&session.entries).unwrap_or_default()
 }
 
 /// The client's command-line flags for these flags, except `--settings` (passed separately).

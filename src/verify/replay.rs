@@ -131,7 +131,7 @@ fn one(
     if spec.read.is_some() {
         return result(Status::Skipped, "reading case".into(), 0);
     }
-    let expected = match std::fs::read(case.join("expected.txt")) {
+    let expected = match crate::fsread::read_capped(&case.join("expected.txt"), 64 << 20) {
         Ok(b) => String::from_utf8_lossy(&b).into_owned(),
         Err(e) => return result(Status::Error, format!("expected.txt: {e}"), 0),
     };
@@ -163,8 +163,10 @@ fn one(
 fn settle_managed(root: &str) {
     let owner = Path::new("/etc/claude-code/.oracle-owner");
     for _ in 0..200 {
-        match std::fs::read_to_string(owner) {
-            Ok(s) if s.trim() == root => std::thread::sleep(Duration::from_millis(50)),
+        match crate::fsread::read_capped(owner, 4096) {
+            Ok(s) if String::from_utf8_lossy(&s).trim() == root => {
+                std::thread::sleep(Duration::from_millis(50))
+            }
             _ => return,
         }
     }

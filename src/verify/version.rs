@@ -5,7 +5,8 @@
 //! Cache file: `CACHE_DIR/client-version.json`, an object keyed by the binary's real path:
 //! `{"/usr/bin/claude": {"mtime_ns": 1, "size": 2, "version": "2.1.332 (Claude Code)"}}`.
 //! `CACHE_DIR` is `$XDG_CACHE_HOME/ccmem`, else `$HOME/.cache/ccmem` ([`crate::env::cache_dir`]).
-//! It is written atomically (temp file + rename); a corrupt cache is ignored and rewritten.
+//! It is written atomically (temp file + rename, see [`crate::write::append::replace_own`]); a
+//! corrupt cache is ignored and rewritten.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -14,7 +15,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::client;
-use crate::env::CLIENT_VERSION;
+use crate::constants::CLIENT_VERSION;
 
 const FILE: &str = "client-version.json";
 
@@ -47,7 +48,7 @@ pub fn cached_version(bin: &Path, cache_dir: &Path) -> Option<String> {
         .map_or(0, |d| d.as_nanos() as i128);
     let key = real.to_string_lossy().into_owned();
     let file = cache_dir.join(FILE);
-    let mut cache: BTreeMap<String, Entry> = std::fs::read(&file)
+    let mut cache: BTreeMap<String, Entry> = crate::fsread::read_capped(&file, 1 << 20)
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
         .unwrap_or_default();
@@ -66,19 +67,15 @@ pub fn cached_version(bin: &Path, cache_dir: &Path) -> Option<String> {
             version: version.clone(),
         },
     );
-    let _ = store(cache_dir, &file, &cache);
+    let _ = store(&file, &cache);
     Some(version)
 }
 
-#[allow(
-    clippy::disallowed_methods,
-    reason = "ccmem's own version cache in its cache folder, not a user's file"
-)]
-fn store(dir: &Path, file: &Path, cache: &BTreeMap<String, Entry>) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(".{FILE}.{}", std::process::id()));
-    std::fs::write(&tmp, serde_json::to_vec_pretty(cache)?)?;
-    std::fs::rename(&tmp, file)
+/// Through the writer of ccmem's own files: a temp file of an unpredictable name, never
+/// written through a link planted in the cache folder.
+fn store(file: &Path, cache: &BTreeMap<String, Entry>) -> anyhow::Result<()> {
+    crate::write::append::replace_own(file, &serde_json::to_vec_pretty(cache)?)?;
+    Ok(())
 }
 
 /// One line when the installed client is not the version ccmem models, else `None`.

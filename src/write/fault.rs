@@ -44,10 +44,7 @@ pub(crate) fn point(what: &str) {
     let n = CALLS.fetch_add(1, Ordering::Relaxed) + 1;
     if PLAN.get().is_some_and(|p| p.kill_at == Some(n)) {
         let _ = what;
-        // SAFETY: kill(2) on our own pid; SIGKILL cannot be caught, so this never returns.
-        unsafe {
-            libc::kill(libc::getpid(), libc::SIGKILL);
-        }
+        crate::sys::kill_self();
     }
 }
 

@@ -19,17 +19,32 @@
 //! and the other writer's content kept. New files are renamed into place only if their name is
 //! still free (`RENAME_NOREPLACE`).
 //!
-//! Symbolic links are written through: the link's target is the file read and replaced, and the
-//! link itself is never touched. A dangling link is refused.
+//! A memory folder's writes stay in that folder: a symbolic link there is written through only
+//! when it leads to another file of the same folder (the link itself is never touched); a link
+//! out of the folder, a dangling one, and a read-only target (no owner write bit) are refused
+//! with the reason. A settings file is written through its links (the commands decide which
+//! links they accept, see `cli::hook::install`).
+//!
+//! ccmem's own state (the journal, the undo history, backups) is input like any other file:
+//! the state folder is used only when it is a private folder of this user (see [`state`]), and
+//! every record is checked against the folder before anything is done with it (see
+//! [`record`]).
+//!
+//! ccmem's own bounded logs are appended to by [`append`] (never through a link, rotated at a
+//! cap), not by this journaled writer.
 #![allow(
     clippy::disallowed_methods,
     reason = "this is the writer the rule sends every write to"
 )]
 
+pub mod append;
 pub mod fault;
 pub mod journal;
 pub mod merge;
 mod ops;
+pub mod record;
+mod recover;
+mod state;
 mod sys;
 mod target;
 
@@ -41,13 +56,33 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-pub use ops::{Applied, Merged, Preview, Recovered, Undone, needs_recovery, preview};
+pub use ops::{Applied, Merged, Recovered, Undone};
+pub use recover::{
+    Action, Discarded, Peek, Preview, PreviewFile, backup, has_journal, history, needs_recovery,
+    peek, preview,
+};
+pub use state::MAX_RECORD;
 pub use target::{MAX_FILE, settings_state};
 
-/// A SHA-256 content hash, lower-case hex.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// A SHA-256 content hash, lower-case hex. Parsing one checks that it is exactly that (a backup
+/// file is named by its hash: a record's hash never becomes a path).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(transparent)]
 pub struct Hash(String);
+
+impl<'de> Deserialize<'de> for Hash {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        if s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+            Ok(Hash(s))
+        } else {
+            Err(serde::de::Error::custom(format!(
+                "{:?} is not a SHA-256 hash (64 lower-case hex digits)",
+                s.chars().take(80).collect::<String>()
+            )))
+        }
+    }
+}
 
 impl Hash {
     /// The hash of `bytes`.
@@ -132,6 +167,74 @@ pub enum WriteError {
     /// The journal or a backup is unusable.
     #[error("{0}")]
     Journal(String),
+    /// A journal or undo record breaks ccmem's rules (see [`record`]): nothing was done with it.
+    #[error("{}: {bad}; ccmem did nothing with it{}", file.display(), .remedy)]
+    BadRecord {
+        /// The record's file.
+        file: PathBuf,
+        /// What is wrong, and where.
+        bad: record::Bad,
+        /// What to do (starts with `: ` or `; `), or empty.
+        remedy: String,
+    },
+    /// An interrupted write's journal is waiting in a folder where ccmem never applies one by
+    /// itself (a checked-in folder: a repository can ship a journal).
+    #[error(
+        "{f}: an interrupted ccmem write left a journal here (`{op}`), and this folder is {why}: \
+         a repository can ship such a journal, so ccmem never applies one here by itself and \
+         writes nothing here until it is dealt with. See what it would do: `ccmem undo --status \
+         {f}`; then apply it (`ccmem undo --recover {f}`) or drop it (`ccmem undo --discard {f}`)",
+        f = .folder.display()
+    )]
+    Held {
+        /// The memory folder.
+        folder: PathBuf,
+        /// The interrupted operation (`?` when its journal cannot be read).
+        op: String,
+        /// Why the folder counts as checked in.
+        why: String,
+    },
+    /// An operation stopped part-way (after its journal was written) and was rolled back.
+    #[error("{cause}; every file this `{op}` had written ({}) was restored: nothing is changed", .restored.join(", "))]
+    Stopped {
+        /// What stopped it, in words.
+        cause: String,
+        /// The operation.
+        op: String,
+        /// The files it had written and restored.
+        restored: Vec<String>,
+    },
+    /// An operation stopped part-way and could not be rolled back: its journal is pending.
+    #[error(
+        "{cause}; `{op}` stopped after writing {} and could not restore them ({undo_error}): its \
+         journal stays pending in {}: `ccmem undo --status` shows what is on disk, and `ccmem \
+         undo --recover` (or the next write) completes or restores it",
+        if .written.is_empty() { "nothing".to_owned() } else { .written.join(", ") },
+        journal.display()
+    )]
+    Interrupted {
+        /// What stopped it, in words.
+        cause: String,
+        /// The operation.
+        op: String,
+        /// The files it had written.
+        written: Vec<String>,
+        /// Why the roll-back failed.
+        undo_error: String,
+        /// The pending journal.
+        journal: PathBuf,
+    },
+}
+
+impl WriteError {
+    /// What went wrong, for a reader that wrote nothing either way (a refusal without its "nothing
+    /// was written").
+    pub fn cause(&self) -> String {
+        match self {
+            WriteError::Refused { path, why } => format!("{}: {why}", path.display()),
+            other => other.to_string(),
+        }
+    }
 }
 
 /// An I/O error in words, once: the OS message without its `(os error N)` suffix.
@@ -173,31 +276,37 @@ pub(crate) fn io_at(path: &Path) -> impl FnOnce(io::Error) -> WriteError + '_ {
 pub struct Lock {
     /// Where the targets live.
     folder: PathBuf,
-    /// The journal and backups.
-    state: journal::Paths,
+    /// Where the state folder is (journal, history, backups).
+    state_path: PathBuf,
+    /// The state folder, once opened (see [`state`]).
+    state: std::cell::OnceCell<state::StateDir>,
+    /// Its `backup/` folder, once opened.
+    backups: std::cell::OnceCell<state::StateDir>,
     /// Mode of files an operation creates.
     create_mode: u32,
     /// Whether names may only be plain file names in `folder` (memory folders).
     plain_names: bool,
     /// For a settings lock: the one file it edits (only its stale temp files are cleaned).
     target_name: Option<String>,
-    _dir: File,
+    /// The time journals are stamped with ([`Lock::stamped`]); `None`: the clock.
+    now: Option<jiff::Timestamp>,
+    /// The folder's open handle, holding its lock ([`Lock::verify_folder`] compares it).
+    dir: File,
 }
 
 /// Takes the lock of the memory folder `folder` without waiting. Nothing is created: a missing
 /// folder is an error.
 pub fn lock(folder: &Path) -> Result<Lock, WriteError> {
     let dir = take(folder, folder)?;
-    // The journal names files by absolute path: a relative folder is made real once.
+    // Records name files relative to the folder, which is made real once.
     let folder = &folder.canonicalize().map_err(io_at(folder))?;
-    Ok(Lock {
-        folder: folder.to_owned(),
-        state: journal::Paths::of(folder),
-        create_mode: target::library_mode(folder),
-        plain_names: true,
-        target_name: None,
-        _dir: dir,
-    })
+    Lock::new(
+        folder.to_owned(),
+        folder.join(journal::STATE_DIR),
+        target::library_mode(folder),
+        None,
+        dir,
+    )
 }
 
 /// Creates the memory folder `folder`, and the folders above it that are missing, as the client
@@ -205,10 +314,7 @@ pub fn lock(folder: &Path) -> Result<Lock, WriteError> {
 /// `recursive: true` and the default mode, 0o777 under the umask; SPEC-automemory 1.5). Nothing
 /// else is created; `undo` leaves the folder, which the client would create anyway.
 pub fn create_folder(folder: &Path) -> Result<(), WriteError> {
-    use std::os::unix::fs::DirBuilderExt;
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o777)
+    crate::sys::dir_mode(std::fs::DirBuilder::new().recursive(true), 0o777)
         .create(folder)
         .map_err(io_at(folder))
 }
@@ -239,14 +345,13 @@ pub fn lock_file(
         .unwrap_or(Path::new("/"))
         .to_owned();
     let dir = take(&existing, &folder)?;
-    let lock = Lock {
+    let lock = Lock::new(
         folder,
-        state: journal::Paths::in_dir(state.to_owned()),
+        state.to_owned(),
         create_mode,
-        plain_names: false,
-        target_name: Some(name.clone()),
-        _dir: dir,
-    };
+        Some(name.clone()),
+        dir,
+    )?;
     Ok((lock, name))
 }
 
@@ -258,15 +363,86 @@ fn take(dir: &Path, shown: &Path) -> Result<File, WriteError> {
             path: shown.to_owned(),
             why: "no such folder".into(),
         }),
-        Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => Err(WriteError::Refused {
-            path: shown.to_owned(),
-            why: "is not a folder".into(),
-        }),
+        Err(e) if crate::sys::os_error(&e) == Some(crate::sys::OsError::NotADirectory) => {
+            Err(WriteError::Refused {
+                path: shown.to_owned(),
+                why: "is not a folder".into(),
+            })
+        }
         Err(e) => Err(io_at(shown)(e)),
     }
 }
 
 impl Lock {
+    fn new(
+        folder: PathBuf,
+        state_path: PathBuf,
+        create_mode: u32,
+        target_name: Option<String>,
+        dir: File,
+    ) -> Result<Lock, WriteError> {
+        let lock = Lock {
+            folder,
+            state_path,
+            state: std::cell::OnceCell::new(),
+            backups: std::cell::OnceCell::new(),
+            create_mode,
+            plain_names: target_name.is_none(),
+            target_name,
+            now: None,
+            dir,
+        };
+        // A state folder that is not ccmem's own is refused before anything else happens.
+        lock.state(false)?;
+        Ok(lock)
+    }
+
+    /// Stamps the journals of this lock's operations with `now` instead of the clock: the
+    /// command's own "now" (`CCMEM_NOW` when set), so that runs compare byte for byte.
+    pub fn stamped(mut self, now: jiff::Timestamp) -> Lock {
+        self.now = Some(now);
+        self
+    }
+
+    /// The time an operation starting now is stamped with.
+    pub(crate) fn now(&self) -> jiff::Timestamp {
+        self.now.unwrap_or_else(jiff::Timestamp::now)
+    }
+
+    /// The state folder (`None`: there is none yet, and `create` is false).
+    pub(crate) fn state(&self, create: bool) -> Result<Option<&state::StateDir>, WriteError> {
+        if let Some(s) = self.state.get() {
+            return Ok(Some(s));
+        }
+        let opened = if create {
+            Some(state::StateDir::create(&self.state_path)?)
+        } else {
+            state::StateDir::open(&self.state_path)?
+        };
+        Ok(opened.map(|s| self.state.get_or_init(|| s)))
+    }
+
+    /// The backup folder (`None`: there is none yet, and `create` is false).
+    pub(crate) fn backups(&self, create: bool) -> Result<Option<&state::StateDir>, WriteError> {
+        if let Some(b) = self.backups.get() {
+            return Ok(Some(b));
+        }
+        let Some(state) = self.state(create)? else {
+            return Ok(None);
+        };
+        let opened = state.sub(journal::BACKUP_DIR, create)?;
+        Ok(opened.map(|b| self.backups.get_or_init(|| b)))
+    }
+
+    /// Where the record `place` would be kept.
+    pub(crate) fn record_place(&self) -> record::Place {
+        if self.plain_names {
+            record::Place::Memory
+        } else {
+            record::Place::Settings
+        }
+    }
+
     /// The folder the targets live in.
     pub fn folder(&self) -> &Path {
         &self.folder

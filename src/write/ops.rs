@@ -1,15 +1,17 @@
-//! Applying, recovering, undoing and redoing operations under a held [`Lock`].
+//! Applying, undoing and redoing operations under a held [`Lock`]; the undo history and the
+//! backups it needs. Recovery of an interrupted operation is in [`super::recover`].
 
 use std::collections::BTreeSet;
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Serialize;
 
-use super::journal::{self, Entry, Journal, Outcome, Paths, Progress};
-use super::sys::{self, Held, Meta, Renamed};
-use super::target::{self, stale_temps};
+use super::journal::{self, Entry, History, Journal, Outcome, Progress};
+use super::record::{self, Bad};
+use super::state::MAX_RECORD;
+use super::sys::{self, Held, Meta, OpenError, Renamed};
+use super::target::{self, is_temp_of};
 use super::{Change, Hash, Lock, WriteError, fault, io_at, merge};
 
 /// What an operation changed.
@@ -39,7 +41,7 @@ pub struct Merged {
 pub enum Undone {
     /// The operation was reversed.
     Reversed(Applied),
-    /// Nothing to do, and why (the last operation was already undone, or rolled back).
+    /// Nothing to do, and why (everything recorded was already undone, or nothing was).
     Nothing {
         /// The operation the sentence is about.
         op: String,
@@ -71,15 +73,30 @@ pub enum Recovered {
     },
 }
 
-/// What recovering an interrupted operation would leave, computed without writing anything.
-#[derive(Debug, Clone)]
-pub struct Preview {
-    /// The interrupted operation.
-    pub op: String,
-    /// Whether recovery would finish it (else it restores the old files).
-    pub forward: bool,
-    /// Each file of the operation and its content after recovery (`None`: absent).
-    pub files: Vec<(String, Option<Vec<u8>>)>,
+/// The error when the temp file that held what a swap replaced was removed before ccmem could
+/// check it (its operation's name is filled in by `stop`).
+fn temp_gone(path: &Path, temp: &Path) -> WriteError {
+    WriteError::Stopped {
+        cause: format!(
+            "{}: its temp file {} was removed by another process right after the swap, so what \
+             the swap replaced cannot be checked",
+            path.display(),
+            temp.display()
+        ),
+        op: String::new(),
+        restored: Vec::new(),
+    }
+}
+
+/// Which step of the undo history an operation is.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Step<'a> {
+    /// A new operation.
+    Apply,
+    /// The undo of an operation of the history.
+    Undo(&'a Journal),
+    /// The redo of an undo of the history.
+    Redo(&'a Journal),
 }
 
 /// How long the post-swap check waits for a writer that still has a replaced file open.
@@ -92,75 +109,275 @@ struct Staged {
     exchanged: bool,
 }
 
+/// What another writer left in a target's place during its swap.
+enum Theirs {
+    /// A file with these bytes.
+    Bytes(Vec<u8>),
+    /// Something that is not a regular file (a link, a folder…): its kind in words.
+    NotAFile(String),
+}
+
+/// What is at a target's path now.
+pub(super) enum Current {
+    /// Nothing.
+    Missing,
+    /// A regular file with this content hash.
+    File(Hash),
+    /// A link, a special file or a file too large for ccmem: someone else's.
+    Other,
+}
+
+impl Current {
+    /// How far `e` got, as far as this file tells.
+    pub(super) fn progress(&self, e: &Entry) -> Progress {
+        match self {
+            Current::Missing => journal::progress(e, None),
+            Current::File(h) => journal::progress(e, Some(h)),
+            Current::Other => Progress::Foreign,
+        }
+    }
+}
+
+/// What is at `path` now, opened without following a link.
+pub(super) fn current(path: &Path) -> Result<Current, WriteError> {
+    Ok(look(path)?.0)
+}
+
+/// What is at `path` now, and its bytes when it is a regular file ccmem may read.
+pub(super) fn look(path: &Path) -> Result<(Current, Option<Vec<u8>>), WriteError> {
+    match sys::open_read(path, target::MAX_FILE) {
+        Ok(h) => Ok((Current::File(Hash::of(&h.bytes)), Some(h.bytes))),
+        Err(OpenError::Missing) => Ok((Current::Missing, None)),
+        Err(OpenError::Symlink | OpenError::NotRegular(_) | OpenError::TooLarge(_)) => {
+            Ok((Current::Other, None))
+        }
+        Err(OpenError::Io(e)) => Err(io_at(path)(e)),
+    }
+}
+
+/// A new operation id: its start time and six random characters.
+fn new_id(started: &str) -> String {
+    format!("{started}-{}", sys::unique())
+}
+
+/// A [`WriteError::BadRecord`] for `bad` in the record file `file`.
+pub(super) fn bad_record(file: PathBuf, bad: Bad, remedy: &str) -> WriteError {
+    WriteError::BadRecord {
+        file,
+        bad,
+        remedy: remedy.to_owned(),
+    }
+}
+
+/// What to do with a bad journal.
+pub(super) const JOURNAL_REMEDY: &str = ": see it with `ccmem undo --status`, drop it with \
+                                         `ccmem undo --discard`";
+/// What to do with a bad undo history.
+const HISTORY_REMEDY: &str = ": move it away to start a new undo history (the operations it \
+                              lists can then no longer be undone by ccmem)";
+
+/// Parses and checks the record file `name` of `state` as a journal.
+pub(super) fn load_journal(
+    state: &super::state::StateDir,
+    name: &str,
+    folder: &Path,
+    place: record::Place,
+    cap: u64,
+) -> Result<Option<Journal>, WriteError> {
+    let path = state.path_of(name);
+    let Some(bytes) = state.read(name, cap)? else {
+        return Ok(None);
+    };
+    let mut j: Journal = serde_json::from_slice(&bytes).map_err(|e| {
+        bad_record(
+            path.clone(),
+            Bad {
+                entry: None,
+                why: format!("not a ccmem journal: {e}"),
+            },
+            if name == journal::PENDING {
+                JOURNAL_REMEDY
+            } else {
+                HISTORY_REMEDY
+            },
+        )
+    })?;
+    record::check(&mut j, folder, place).map_err(|b| {
+        let remedy = if name == journal::PENDING {
+            JOURNAL_REMEDY
+        } else {
+            HISTORY_REMEDY
+        };
+        bad_record(path.clone(), b, remedy)
+    })?;
+    Ok(Some(j))
+}
+
+/// The undo history in `state` (empty when there is none; from `last.json` when only an older
+/// ccmem wrote here), every record checked against `folder`.
+pub(super) fn load_history(
+    state: &super::state::StateDir,
+    folder: &Path,
+    place: record::Place,
+) -> Result<History, WriteError> {
+    let path = state.path_of(journal::HISTORY);
+    if let Some(bytes) = state.read(journal::HISTORY, MAX_RECORD)? {
+        let fail = |why: String| bad_record(path.clone(), Bad { entry: None, why }, HISTORY_REMEDY);
+        let mut h: History = serde_json::from_slice(&bytes)
+            .map_err(|e| fail(format!("not a ccmem undo history: {e}")))?;
+        if h.version == 0 || h.version > journal::VERSION {
+            return Err(fail(format!(
+                "format version {} is not one this ccmem knows",
+                h.version
+            )));
+        }
+        for (k, j) in h.done.iter_mut().chain(h.undone.iter_mut()).enumerate() {
+            let op = j.op.clone();
+            record::check(j, folder, place)
+                .map_err(|b| fail(format!("operation {} (`{op}`): {b}", k + 1)))?;
+        }
+        return Ok(h);
+    }
+    match load_journal(state, journal::LAST, folder, place, MAX_RECORD)? {
+        Some(last) => Ok(History::from_last(last)),
+        None => Ok(History::default()),
+    }
+}
+
+/// What a failed step says, without the "nothing was written" of an error raised before any
+/// write.
+fn cause_text(e: &WriteError) -> String {
+    e.cause()
+}
+
 impl Lock {
+    /// The path of a record's file (a plain name: see [`record`]).
+    /// A memory folder's path still names the folder whose handle the lock holds. Every step
+    /// that renames, creates or removes a file by path checks it first: a folder (or a folder
+    /// above it) swapped for a link or another folder while ccmem writes would otherwise send
+    /// those steps (a roll-back's restore, a created file's removal) into the link's target.
+    pub(super) fn verify_folder(&self) -> Result<(), WriteError> {
+        if !self.plain_names {
+            return Ok(());
+        }
+        let held = self.dir.metadata().map_err(io_at(&self.folder))?;
+        let same = std::fs::metadata(&self.folder)
+            .is_ok_and(|now| Meta::of(&now).id == Meta::of(&held).id);
+        if same {
+            return Ok(());
+        }
+        Err(WriteError::Refused {
+            path: self.folder.clone(),
+            why: "was replaced (by a link or another folder) while ccmem was writing in it: \
+                  nothing more is written, restored or removed through that path"
+                .into(),
+        })
+    }
+
+    pub(super) fn at(&self, name: &Path) -> PathBuf {
+        self.folder.join(name)
+    }
+
+    /// The file a change of `name` writes: in a memory folder, `name` itself or the file of the
+    /// same folder its link leads to; for a settings lock, the file it was taken for.
     fn target(&self, name: &str) -> Result<PathBuf, WriteError> {
-        let plain = !name.is_empty()
-            && !name.contains('/')
-            && name != "."
-            && name != ".."
-            && name != journal::STATE_DIR;
-        if self.plain_names && !plain {
+        if self.plain_names
+            && let Some(why) = record::plain_name_problem(name)
+        {
             return Err(WriteError::Refused {
                 path: self.folder.join(name),
-                why: "not a plain file name in the memory folder".into(),
+                why: format!("not a plain file name in the memory folder (it {why})"),
             });
         }
-        target::resolve(&self.folder.join(name))
-    }
-
-    /// Journals of format 1 named files relative to the folder: make every path absolute.
-    fn normalize(&self, journal: &mut Journal) {
-        for e in &mut journal.entries {
-            if e.path.as_os_str().is_empty() {
-                e.path = self.folder.join(&e.name);
-            }
-            if let Some(t) = &mut e.temp
-                && t.is_relative()
-            {
-                *t = self.folder.join(&*t);
-            }
+        let path = self.folder.join(name);
+        let real = target::resolve(&path)?;
+        if real == path {
+            return Ok(path);
+        }
+        let file = real.file_name().map(Path::new);
+        let folder = real.parent().and_then(|p| p.canonicalize().ok());
+        match (self.plain_names, file, folder) {
+            (true, Some(file), Some(folder)) if folder == self.folder => Ok(self.folder.join(file)),
+            (true, ..) => Err(WriteError::Refused {
+                path,
+                why: format!(
+                    "is a symbolic link to {}, outside the memory folder; ccmem writes only \
+                     inside the folder it works on and never through such a link: replace the \
+                     link by a copy of the file (or point it at a file of this folder), then run \
+                     again",
+                    real.display()
+                ),
+            }),
+            (false, ..) => Err(WriteError::Refused {
+                path,
+                why: format!(
+                    "became a symbolic link (to {}) while ccmem was working on it",
+                    real.display()
+                ),
+            }),
         }
     }
 
-    /// The last operation that ended here (`None`: ccmem never wrote here).
-    pub fn last(&self) -> Result<Option<Journal>, WriteError> {
-        let Some(bytes) = super::read_target(&self.state.last)? else {
-            return Ok(None);
-        };
-        Journal::parse(&self.state.last, &bytes)
-            .map(Some)
-            .map_err(WriteError::Journal)
+    /// The undo history of this folder, every record checked.
+    pub(super) fn history(&self) -> Result<History, WriteError> {
+        match self.state(false)? {
+            Some(state) => load_history(state, &self.folder, self.record_place()),
+            None => Ok(History::default()),
+        }
+    }
+
+    /// The undo history, for `undo --list`.
+    pub fn list(&self) -> Result<History, WriteError> {
+        self.history()
     }
 
     /// Applies `changes` as one operation named `op`. Every target's hash is checked first and
     /// again at its swap; see the module header for what happens when another writer is seen.
     pub fn apply(&self, op: &str, changes: &[Change]) -> Result<Applied, WriteError> {
-        self.run(op, None, changes)
+        self.run(op, Step::Apply, changes)
     }
 
-    fn run(
+    pub(super) fn run(
         &self,
         op: &str,
-        undo_of: Option<String>,
+        step: Step<'_>,
         changes: &[Change],
     ) -> Result<Applied, WriteError> {
+        // The history this operation will be recorded in must be sound before anything moves.
+        self.history()?;
         // 1. Check every target; nothing is created before all of them pass.
         let mut staged = Vec::new();
         let mut entries = Vec::new();
+        let mut files = BTreeSet::new();
         for c in changes {
             let path = self.target(&c.name)?;
+            let file = path
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if !files.insert(file.clone()) {
+                return Err(WriteError::Refused {
+                    path,
+                    why: "is written twice by this operation (under two names: a link and its \
+                          file)"
+                        .into(),
+                });
+            }
             let held = target::open(&path)?;
             let found = held.as_ref().map(|h| Hash::of(&h.bytes));
             if found != c.expect {
                 return Err(conflict(path, c.expect.clone(), found, None));
             }
-            let mode = held.as_ref().map_or(self.create_mode, |h| h.meta.mode);
+            let mode = held
+                .as_ref()
+                .map_or(self.create_mode, |h| h.meta.mode & 0o777);
             if let Some(h) = &held {
                 refuse_foreign_owner(&path, &h.meta)?;
+                refuse_read_only(&path, &h.meta)?;
             }
             entries.push(Entry {
                 name: c.name.clone(),
-                path,
+                path: PathBuf::from(file),
                 old: found,
                 new: c.new.as_deref().map(Hash::of),
                 temp: None,
@@ -172,99 +389,222 @@ impl Lock {
                 exchanged: false,
             });
         }
-        // 2. State folder, backups, the folders targets need, temp files.
-        sys::create_dirs(&self.state.backup, 0o700).map_err(io_at(&self.state.backup))?;
-        let mut created_dirs = Vec::new();
-        for e in &entries {
-            if let Some(parent) = e.path.parent() {
-                created_dirs.extend(sys::create_dirs(parent, 0o700).map_err(io_at(parent))?);
-            }
-        }
+        // 2. State folder, backups, the folder a first settings file needs, temp files.
+        self.verify_folder()?;
+        self.backups(true)?;
+        let created_dirs = if self.plain_names {
+            Vec::new()
+        } else {
+            sys::create_dirs(&self.folder, 0o700).map_err(io_at(&self.folder))?
+        };
         for (e, s) in entries.iter_mut().zip(&mut staged) {
             if let (Some(h), Some(hash)) = (&s.held, &e.old) {
-                store_backup(&self.state, hash, &h.bytes, h.meta.mode)?;
+                self.store_backup(hash, &h.bytes, h.meta.mode)?;
             }
             if let Some(c) = changes.iter().find(|c| c.name == e.name)
                 && let Some(bytes) = &c.new
             {
                 // The new content is kept too: an undo after another writer added lines to it
-                // merges them in, which needs to know what ccmem wrote.
+                // merges them in, which needs to know what ccmem wrote; a redo puts it back.
                 if let Some(hash) = &e.new {
-                    store_backup(&self.state, hash, bytes, e.mode)?;
+                    self.store_backup(hash, bytes, e.mode)?;
                 }
-                let temp = target::temp_for(&e.path);
+                let temp = target::temp_for(&self.at(&e.path));
                 let owner = s.held.as_ref().and_then(|h| owner_of(&h.meta));
                 sys::create_synced(&temp, bytes, e.mode, owner).map_err(io_at(&temp))?;
-                e.temp = Some(temp);
+                e.temp = temp.file_name().map(PathBuf::from);
             }
         }
-        for dir in parents(&entries) {
-            sys::sync_dir(&dir).map_err(io_at(&dir))?;
-        }
+        sys::sync_dir(&self.folder).map_err(io_at(&self.folder))?;
+        let started = self.now().to_string();
+        let (undo_of, reverses, redoes) = match step {
+            Step::Apply => (None, None, None),
+            Step::Undo(of) => (Some(of.op.clone()), Some(of.id.clone()), None),
+            Step::Redo(of) => (None, None, Some(of.id.clone())),
+        };
         let mut journal = Journal {
             version: journal::VERSION,
+            id: new_id(&started),
             op: op.to_owned(),
-            started: jiff::Timestamp::now().to_string(),
+            started,
             outcome: Outcome::Pending,
             undo_of,
+            reverses,
+            redoes,
             created_dirs,
             entries,
         };
-        self.write_journal(&self.state.pending, &journal)?;
+        if let Err(e) = self.write_pending(&journal) {
+            // Nothing was swapped: the temp files are all there is to take back.
+            for t in journal.entries.iter().filter_map(|e| e.temp.as_deref()) {
+                let _ = self.remove_temp(t);
+            }
+            return Err(e);
+        }
         // 3. Swap each target in, then check what was replaced.
-        let mut merged = Vec::new();
-        for (i, s) in staged.iter_mut().enumerate() {
-            if let Err(err) = self.swap(&journal.entries[i], s) {
-                self.abandon(&mut journal, i)?;
-                return Err(err);
+        let merged = match self.swap_all(&mut journal, &mut staged) {
+            Ok(m) => m,
+            Err(failed) => {
+                let (done, cause) = *failed;
+                return Err(self.stop(&mut journal, done, cause));
             }
-        }
-        for (i, s) in staged.iter_mut().enumerate() {
-            if let Some(theirs) = self.replaced_changed(&journal.entries[i], s)? {
-                // What was read, for the error: `take_in` records their version as the old one.
-                let read = journal.entries[i].old.clone();
-                match self.take_in(&mut journal, i, s, &theirs)? {
-                    Some(n) => merged.push(Merged {
-                        file: journal.entries[i].name.clone(),
-                        lines: n,
-                    }),
-                    None => {
-                        let path = journal.entries[i].path.clone();
-                        let n = journal.entries.len();
-                        self.abandon(&mut journal, n)?;
-                        return Err(conflict(
-                            path,
-                            read,
-                            Some(Hash::of(&theirs)),
-                            Some(format!(
-                                "another process changed it while ccmem was replacing it (not \
-                                 only by adding lines), so its version is kept and every file of \
-                                 this `{op}` was restored: run the command again"
-                            )),
-                        ));
-                    }
-                }
-            }
-        }
+        };
         // 4. Commit.
         journal.outcome = Outcome::Committed;
-        self.end(&journal)?;
-        for e in &journal.entries {
-            if let Some(t) = &e.temp {
-                remove_if_exists(t)?;
-            }
+        let files: Vec<String> = journal.entries.iter().map(|e| e.name.clone()).collect();
+        if let Err(e) = self.end(&journal) {
+            return Err(WriteError::Interrupted {
+                cause: cause_text(&e),
+                op: op.to_owned(),
+                written: files,
+                undo_error: "every file holds its new content; only the record of the operation \
+                             failed"
+                    .into(),
+                journal: self.state_path.join(journal::PENDING),
+            });
+        }
+        for t in journal.entries.iter().filter_map(|e| e.temp.as_deref()) {
+            self.remove_temp(t)?;
         }
         Ok(Applied {
             op: op.to_owned(),
-            files: journal.entries.iter().map(|e| e.name.clone()).collect(),
+            files,
             merged,
         })
     }
 
+    /// Swaps every target, then checks what each swap replaced. On an error: how many swaps
+    /// were made, and the error (boxed: it is the rare path).
+    fn swap_all(
+        &self,
+        journal: &mut Journal,
+        staged: &mut [Staged],
+    ) -> Result<Vec<Merged>, Box<(usize, WriteError)>> {
+        let n = journal.entries.len();
+        for (i, s) in staged.iter_mut().enumerate() {
+            self.swap(&journal.entries[i], s)
+                .map_err(|e| Box::new((i, e)))?;
+        }
+        let mut merged = Vec::new();
+        for (i, s) in staged.iter_mut().enumerate() {
+            let theirs = self
+                .replaced_changed(&journal.entries[i], s)
+                .map_err(|e| Box::new((n, e)))?;
+            let path = self.at(&journal.entries[i].path);
+            match theirs {
+                None => {}
+                Some(Theirs::NotAFile(kind)) => {
+                    // Their link (or folder) goes back where they put it; ours is dropped.
+                    if let Some(temp) = &journal.entries[i].temp {
+                        sys::exchange(&self.at(temp), &path)
+                            .map_err(io_at(&path))
+                            .map_err(|e| Box::new((n, e)))?;
+                    }
+                    return Err(Box::new((
+                        n,
+                        WriteError::Stopped {
+                            cause: format!(
+                                "{}: became {kind} while ccmem was replacing it (another process \
+                                 put it there); it was put back as they left it",
+                                path.display()
+                            ),
+                            op: journal.op.clone(),
+                            restored: Vec::new(),
+                        },
+                    )));
+                }
+                Some(Theirs::Bytes(theirs)) => {
+                    // What was read, for the error: `take_in` records their version as the old one.
+                    let read = journal.entries[i].old.clone();
+                    match self
+                        .take_in(journal, i, s, &theirs)
+                        .map_err(|e| Box::new((n, e)))?
+                    {
+                        Some(lines) => merged.push(Merged {
+                            file: journal.entries[i].name.clone(),
+                            lines,
+                        }),
+                        None => {
+                            return Err(Box::new((
+                                n,
+                                conflict(
+                                    path,
+                                    read,
+                                    Some(Hash::of(&theirs)),
+                                    Some(
+                                        "another process changed it while ccmem was replacing \
+                                         it (not only by adding lines), so its version is kept"
+                                            .into(),
+                                    ),
+                                ),
+                            )));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(merged)
+    }
+
+    /// Stops an operation after `done` swaps: rolls it back and says exactly what happened.
+    fn stop(&self, journal: &mut Journal, done: usize, cause: WriteError) -> WriteError {
+        let written: Vec<String> = journal.entries[..done.min(journal.entries.len())]
+            .iter()
+            .map(|e| e.name.clone())
+            .collect();
+        let op = journal.op.clone();
+        match self.abandon(journal, done) {
+            Ok(foreign) => {
+                let restored: Vec<String> = (written.iter())
+                    .filter(|w| !foreign.contains(w))
+                    .cloned()
+                    .collect();
+                match cause {
+                    WriteError::Conflict {
+                        path,
+                        expected,
+                        found,
+                        kept: Some(k),
+                    } => conflict(
+                        path,
+                        expected,
+                        found,
+                        Some(format!(
+                            "{k}, and every file of this `{op}` was restored: run the command \
+                             again"
+                        )),
+                    ),
+                    WriteError::Stopped { cause, op: by, .. } => WriteError::Stopped {
+                        cause,
+                        op: if by.is_empty() { op } else { by },
+                        restored,
+                    },
+                    // Nothing of the operation is left (tier plans again on such a conflict).
+                    c @ WriteError::Conflict { kept: None, .. } => c,
+                    other if restored.is_empty() => other,
+                    other => WriteError::Stopped {
+                        cause: cause_text(&other),
+                        op,
+                        restored,
+                    },
+                }
+            }
+            Err(e) => WriteError::Interrupted {
+                cause: cause_text(&cause),
+                op,
+                written,
+                undo_error: cause_text(&e),
+                journal: self.state_path.join(journal::PENDING),
+            },
+        }
+    }
+
     /// Puts one entry's new content in place.
     fn swap(&self, e: &Entry, s: &mut Staged) -> Result<(), WriteError> {
-        let path = &e.path;
-        match (&e.temp, &e.old) {
+        self.verify_folder()?;
+        let path = &self.at(&e.path);
+        let temp = e.temp.as_deref().map(|t| self.at(t));
+        match (&temp, &e.old) {
             (Some(temp), Some(old)) => {
                 fault::window();
                 #[cfg(test)]
@@ -304,14 +644,13 @@ impl Lock {
             }
             (None, None) => {}
         }
-        let dir = path.parent().unwrap_or(Path::new("/"));
-        sys::sync_dir(dir).map_err(io_at(dir))
+        sys::sync_dir(&self.folder).map_err(io_at(&self.folder))
     }
 
-    /// After every swap: the content of the file an entry replaced, when it is no longer what
-    /// ccmem checked (another writer replaced it or wrote to it in the window). Waits (a little)
-    /// for a writer that still has the replaced file open.
-    fn replaced_changed(&self, e: &Entry, s: &mut Staged) -> Result<Option<Vec<u8>>, WriteError> {
+    /// After every swap: what another writer left in the place of the file an entry replaced,
+    /// when it is no longer what ccmem checked (they replaced it or wrote to it in the window).
+    /// Waits (a little) for a writer that still has the replaced file open.
+    fn replaced_changed(&self, e: &Entry, s: &mut Staged) -> Result<Option<Theirs>, WriteError> {
         let (Some(held), Some(old)) = (&mut s.held, &e.old) else {
             return Ok(None);
         };
@@ -321,11 +660,33 @@ impl Lock {
         if s.exchanged
             && let Some(temp) = &e.temp
         {
-            let now = fs::symlink_metadata(temp).ok().map(|m| Meta::of(&m).id);
-            if now != Some(held.meta.id) {
+            let temp = self.at(temp);
+            let now = match std::fs::symlink_metadata(&temp) {
+                Ok(m) => m,
+                // The temp held what the swap took out; someone removed it since. What it was
+                // cannot be checked any more: stop (the roll-back restores the checked version
+                // from its backup), never take it for an empty file.
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                    return Err(temp_gone(&self.at(&e.path), &temp));
+                }
+                Err(err) => return Err(io_at(&temp)(err)),
+            };
+            if Meta::of(&now).id != held.meta.id {
                 // Another writer replaced the file between the check and the swap: what the
                 // swap took out is theirs.
-                return Ok(Some(super::read_target(temp)?.unwrap_or_default()));
+                if !now.is_file() {
+                    let kind = if now.file_type().is_symlink() {
+                        "a symbolic link".to_owned()
+                    } else {
+                        format!("a {}", crate::fsread::kind_of(&now))
+                    };
+                    return Ok(Some(Theirs::NotAFile(kind)));
+                }
+                // Gone between the stat and the read: the same as above, an error.
+                let Some(bytes) = super::read_target(&temp)? else {
+                    return Err(temp_gone(&self.at(&e.path), &temp));
+                };
+                return Ok(Some(Theirs::Bytes(bytes)));
             }
         }
         let deadline = std::time::Instant::now() + SETTLE;
@@ -334,8 +695,9 @@ impl Lock {
         {
             std::thread::sleep(Duration::from_millis(20));
         }
-        let bytes = sys::reread(&mut held.file, target::MAX_FILE).map_err(io_at(&e.path))?;
-        Ok((&Hash::of(&bytes) != old).then_some(bytes))
+        let bytes =
+            sys::reread(&mut held.file, target::MAX_FILE).map_err(io_at(&self.at(&e.path)))?;
+        Ok((&Hash::of(&bytes) != old).then_some(Theirs::Bytes(bytes)))
     }
 
     /// Another writer's `theirs` was found in the file entry `i` replaced. When it only added
@@ -353,205 +715,219 @@ impl Lock {
         let (Some(old), Some(temp)) = (&e.old, &e.temp) else {
             return Ok(None);
         };
-        let base = read_backup(&self.state, old)?;
-        let ours = super::read_target(&e.path)?.unwrap_or_default();
+        let (path, temp) = (self.at(&e.path), self.at(temp));
+        let base = self.read_backup(old)?;
+        // Ours was just swapped in; gone now means someone removed it: an error, never "empty".
+        let Some(ours) = super::read_target(&path)? else {
+            return Err(WriteError::Stopped {
+                cause: format!(
+                    "{}: removed by another process right after ccmem put its new version there",
+                    path.display()
+                ),
+                op: String::new(),
+                restored: Vec::new(),
+            });
+        };
         let theirs_hash = Hash::of(theirs);
-        store_backup(&self.state, &theirs_hash, theirs, e.mode)?;
+        self.store_backup(&theirs_hash, theirs, e.mode)?;
         journal.entries[i].old = Some(theirs_hash.clone());
         let put_back = |lock: &Lock| -> Result<(), WriteError> {
             // Their version back at the path, ours out (it is discarded).
-            if s.exchanged && super::hash_target(temp)?.as_ref() == Some(&theirs_hash) {
-                sys::exchange(temp, &e.path).map_err(io_at(&e.path))?;
+            if s.exchanged && super::hash_target(&temp)?.as_ref() == Some(&theirs_hash) {
+                sys::exchange(&temp, &path).map_err(io_at(&path))?;
             } else {
-                lock.restore_bytes(&e.path, theirs, e.mode)?;
+                lock.restore_bytes(&path, theirs, e.mode)?;
             }
             Ok(())
         };
         let Some((merged, n)) = merge::merge(&base, theirs, &ours) else {
-            self.write_journal(&self.state.pending, journal)?;
+            self.write_pending(journal)?;
             put_back(self)?;
             return Ok(None);
         };
         let merged_hash = Hash::of(&merged);
         journal.entries[i].interim = journal.entries[i].new.take();
-        journal.entries[i].new = Some(merged_hash);
-        self.write_journal(&self.state.pending, journal)?;
-        let staged = target::temp_for(&e.path);
+        journal.entries[i].new = Some(merged_hash.clone());
+        self.store_backup(&merged_hash, &merged, e.mode)?;
+        self.write_pending(journal)?;
+        let staged = target::temp_for(&path);
         let owner = s.held.as_ref().and_then(|h| owner_of(&h.meta));
         sys::create_synced(&staged, &merged, e.mode, owner).map_err(io_at(&staged))?;
         let ours_hash = Hash::of(&ours);
-        match sys::exchange(&staged, &e.path).map_err(io_at(&e.path))? {
+        match sys::exchange(&staged, &path).map_err(io_at(&path))? {
             Renamed::Done => {
                 let out = super::hash_target(&staged)?;
                 if out.as_ref() != Some(&ours_hash) {
                     // Yet another write, onto ccmem's version: undo the merge swap, give up.
-                    sys::exchange(&staged, &e.path).map_err(io_at(&e.path))?;
-                    remove_if_exists(&staged)?;
+                    sys::exchange(&staged, &path).map_err(io_at(&path))?;
+                    remove_file(&staged)?;
                     return Ok(None);
                 }
-                remove_if_exists(&staged)?;
+                remove_file(&staged)?;
             }
-            Renamed::Unsupported => sys::rename(&staged, &e.path).map_err(io_at(&e.path))?,
+            Renamed::Unsupported => sys::rename(&staged, &path).map_err(io_at(&path))?,
         }
-        let dir = e.path.parent().unwrap_or(Path::new("/"));
-        sys::sync_dir(dir).map_err(io_at(dir))?;
+        sys::sync_dir(&self.folder).map_err(io_at(&self.folder))?;
         Ok(Some(n))
     }
 
     /// Stops an operation after `done` swaps (and any merge): restores every file it changed,
-    /// removes its temp files, and records it as rolled back.
-    fn abandon(&self, journal: &mut Journal, done: usize) -> Result<(), WriteError> {
+    /// removes its temp files, and records it as rolled back. Returns the files someone else
+    /// changed meanwhile, left as they are.
+    pub(super) fn abandon(
+        &self,
+        journal: &mut Journal,
+        done: usize,
+    ) -> Result<Vec<String>, WriteError> {
         let mut foreign = Vec::new();
         let upto = done.min(journal.entries.len());
         self.roll_back(&journal.entries[..upto], &mut foreign)?;
-        for e in &journal.entries {
-            if let Some(t) = &e.temp {
-                remove_if_exists(t)?;
-            }
+        for t in journal.entries.iter().filter_map(|e| e.temp.as_deref()) {
+            self.remove_temp(t)?;
         }
         self.remove_created_dirs(journal);
         journal.outcome = Outcome::RolledBack;
-        self.end(journal)
+        self.end(journal)?;
+        Ok(foreign)
     }
 
-    /// Writes `journal` as `last.json` and removes the pending journal.
-    fn end(&self, journal: &Journal) -> Result<(), WriteError> {
-        self.write_journal(&self.state.last, journal)?;
-        remove_if_exists(&self.state.pending)?;
-        sys::sync_dir(&self.state.dir).map_err(io_at(&self.state.dir))?;
-        prune_backups(&self.state, journal);
+    /// Records an operation that ended in the undo history, removes the pending journal (and
+    /// an older ccmem's `last.json`, now in the history), and prunes the backups.
+    pub(super) fn end(&self, journal: &Journal) -> Result<(), WriteError> {
+        let mut history = self.history()?;
+        history.record(journal);
+        history.version = journal::VERSION;
+        let Some(state) = self.state(true)? else {
+            return Ok(());
+        };
+        state.put(journal::HISTORY, &history.to_bytes(), 0o600)?;
+        state.remove(journal::PENDING)?;
+        state.remove(journal::LAST)?;
+        state.sync()?;
+        self.prune_backups(&history);
         Ok(())
     }
 
-    fn write_journal(&self, to: &Path, journal: &Journal) -> Result<(), WriteError> {
-        let staged = target::temp_for(to);
-        sys::create_synced(&staged, &journal.to_bytes(), 0o600, None).map_err(io_at(&staged))?;
-        sys::rename(&staged, to).map_err(io_at(to))?;
-        sys::sync_dir(&self.state.dir).map_err(io_at(&self.state.dir))
-    }
-
-    /// Finishes or reverts an operation a previous run left unfinished, and removes stale temp
-    /// files. `None` when there was nothing to do.
-    pub fn recover(&self) -> Result<Option<Recovered>, WriteError> {
-        let Some(bytes) = super::read_target(&self.state.pending)? else {
-            return self.remove_stale_temps();
+    fn write_pending(&self, journal: &Journal) -> Result<(), WriteError> {
+        let Some(state) = self.state(true)? else {
+            return Ok(());
         };
-        let mut journal =
-            Journal::parse(&self.state.pending, &bytes).map_err(WriteError::Journal)?;
-        self.normalize(&mut journal);
-        let states = self.states(&journal)?;
-        let forward = journal.entries.iter().zip(&states).all(|(e, s)| match s {
-            Progress::Done => true,
-            Progress::Foreign | Progress::Interim => false,
-            Progress::NotDone => temp_intact(e),
-        });
-        let op = journal.op.clone();
-        if forward {
-            for (e, s) in journal.entries.iter().zip(&states) {
-                if *s == Progress::NotDone {
-                    finish(e)?;
-                }
-            }
-            for e in &journal.entries {
-                if let Some(t) = &e.temp {
-                    remove_if_exists(t)?;
-                }
-            }
-            journal.outcome = Outcome::Committed;
-            self.end(&journal)?;
-            self.remove_stale_temps()?;
-            return Ok(Some(Recovered::RolledForward { op }));
-        }
-        let mut foreign = Vec::new();
-        let n = journal.entries.len();
-        self.roll_back(&journal.entries[..n], &mut foreign)?;
-        for e in &journal.entries {
-            if let Some(t) = &e.temp {
-                remove_if_exists(t)?;
-            }
-        }
-        self.remove_created_dirs(&journal);
-        journal.outcome = Outcome::RolledBack;
-        self.end(&journal)?;
-        self.remove_stale_temps()?;
-        Ok(Some(Recovered::RolledBack { op, foreign }))
+        state.put(journal::PENDING, &journal.to_bytes(), 0o600)
     }
 
-    fn states(&self, journal: &Journal) -> Result<Vec<Progress>, WriteError> {
-        journal
-            .entries
-            .iter()
-            .map(|e| Ok(journal::progress(e, super::hash_target(&e.path)?.as_ref())))
-            .collect()
-    }
-
-    /// Reverses the last committed operation. Undoing twice is one undo: the second says so
-    /// and does nothing (see [`Lock::redo`]).
+    /// Reverses the newest operation of the undo history (`ccmem undo`; again and again, each
+    /// time the one before). When everything recorded was undone, says so and does nothing.
     pub fn undo(&self) -> Result<Undone, WriteError> {
-        let last = self.last_or_none()?;
-        if let Some(n) = nothing_to_undo(&last) {
-            return Ok(n);
+        self.undo_newest(true)
+    }
+
+    /// Reverses the newest operation of the undo history even right after a rolled-back one
+    /// (`hook uninstall` giving back what the install it found replaced).
+    pub fn undo_last_done(&self) -> Result<Undone, WriteError> {
+        self.undo_newest(false)
+    }
+
+    fn undo_newest(&self, say_rolled_back: bool) -> Result<Undone, WriteError> {
+        let mut history = self.history()?;
+        if let Some(rb) = history.rolled_back.take().filter(|_| say_rolled_back) {
+            // Said once: the next `undo` takes back the operation before it.
+            if let Some(state) = self.state(false)? {
+                state.put(journal::HISTORY, &history.to_bytes(), 0o600)?;
+            }
+            let next = history.done.last().map_or_else(
+                || "there is nothing before it to undo".to_owned(),
+                |d| {
+                    format!(
+                        "`ccmem undo` again takes back the one before it, `{}`",
+                        d.op
+                    )
+                },
+            );
+            return Ok(Undone::Nothing {
+                op: rb.op.clone(),
+                why: format!(
+                    "nothing to undo: the last operation, `{}` ({}), was rolled back, so none of \
+                     it is on disk; {next}",
+                    rb.op, rb.started
+                ),
+            });
         }
-        let changes = self.reversal(&last)?;
-        let applied = self.run(
-            &format!("undo of {}", last.op),
-            Some(last.op.clone()),
-            &changes,
-        )?;
-        self.remove_created_dirs(&last);
+        let Some(last) = history.done.last() else {
+            return self.nothing(&history, "undo");
+        };
+        let changes = self.reversal(last)?;
+        let applied = self.run(&format!("undo of {}", last.op), Step::Undo(last), &changes)?;
+        self.remove_created_dirs(last);
         Ok(Undone::Reversed(applied))
     }
 
-    /// Re-applies the operation the last `undo` reversed.
+    /// Re-applies the operation the newest undo reversed.
     pub fn redo(&self) -> Result<Undone, WriteError> {
-        let last = self.last_or_none()?;
-        let Some(orig) = last
+        let history = self.history()?;
+        let Some(last) = history.undone.last() else {
+            return self.nothing(&history, "redo");
+        };
+        let orig = last
             .undo_of
             .clone()
-            .filter(|_| last.outcome == Outcome::Committed)
-        else {
-            return Ok(Undone::Nothing {
-                op: last.op.clone(),
-                why: format!(
-                    "nothing to redo: the last operation, `{}` ({}), was not an undo",
-                    last.op, last.started
-                ),
-            });
-        };
-        let changes = self.reversal(&last)?;
-        Ok(Undone::Reversed(self.run(&orig, None, &changes)?))
+            .unwrap_or_else(|| (last.op.strip_prefix("undo of ").unwrap_or(&last.op)).to_owned());
+        let changes = self.reversal(last)?;
+        Ok(Undone::Reversed(self.run(
+            &orig,
+            Step::Redo(last),
+            &changes,
+        )?))
     }
 
-    fn last_or_none(&self) -> Result<Journal, WriteError> {
-        match self.last()? {
-            Some(mut j) => {
-                self.normalize(&mut j);
-                Ok(j)
-            }
-            None => Err(WriteError::Journal(format!(
-                "{}: ccmem has no record of writing here, so there is nothing to undo",
+    fn nothing(&self, history: &History, what: &str) -> Result<Undone, WriteError> {
+        if history.done.is_empty() && history.undone.is_empty() {
+            return Err(WriteError::Journal(format!(
+                "{}: ccmem has no record of writing here, so there is nothing to {what}",
                 self.folder.display()
-            ))),
+            )));
         }
+        let (op, why) = match (what, history.undone.last(), history.done.last()) {
+            ("undo", Some(u), _) => {
+                let orig = u.undo_of.as_deref().unwrap_or(&u.op);
+                (
+                    u.op.clone(),
+                    format!(
+                        "nothing to undo: `{orig}` was already undone ({}), and so was everything \
+                         ccmem recorded here before it; `ccmem undo --redo` applies it again",
+                        u.started
+                    ),
+                )
+            }
+            (_, _, Some(d)) => (
+                d.op.clone(),
+                format!(
+                    "nothing to redo: nothing was undone here since the last operation, `{}` ({})",
+                    d.op, d.started
+                ),
+            ),
+            _ => (String::new(), format!("nothing to {what}")),
+        };
+        Ok(Undone::Nothing { op, why })
     }
 
     /// The changes that take `last`'s files back to their old content. A file another writer
     /// changed since is taken back too when the change only added lines (they are kept);
-    /// otherwise the undo is refused with what to do.
+    /// otherwise the undo is refused, naming the file.
     fn reversal(&self, last: &Journal) -> Result<Vec<Change>, WriteError> {
         let mut changes = Vec::new();
         for e in last.entries.iter().rev() {
+            let path = self.at(&e.path);
             let old = match &e.old {
-                Some(h) => Some(read_backup(&self.state, h)?),
+                Some(h) => Some(self.read_backup(h)?),
                 None => None,
             };
-            let now = super::read_target(&e.path)?;
+            let now = super::read_target(&path)?;
             let now_hash = now.as_deref().map(Hash::of);
             let mut new = old;
             if now_hash != e.new {
                 let merged = match (&e.new, &now, &new) {
                     (Some(h), Some(theirs), Some(back)) => {
-                        let ours = read_backup(&self.state, h).ok();
+                        let ours = self.read_backup(h).ok();
                         ours.and_then(|ours| merge::merge(&ours, theirs, back))
                     }
                     _ => None,
@@ -560,7 +936,7 @@ impl Lock {
                     Some((bytes, _)) => new = Some(bytes),
                     None => {
                         return Err(WriteError::Conflict {
-                            path: e.path.clone(),
+                            path,
                             expected: e.new.clone(),
                             found: now_hash,
                             kept: Some(format!(
@@ -571,7 +947,10 @@ impl Lock {
                                 last.op,
                                 e.old.as_ref().map_or_else(
                                     || "no file (it did not exist)".to_owned(),
-                                    |h| self.state.backup_of(h).display().to_string()
+                                    |h| (self.state_path.join(journal::BACKUP_DIR))
+                                        .join(h.as_str())
+                                        .display()
+                                        .to_string()
                                 )
                             )),
                         });
@@ -579,7 +958,7 @@ impl Lock {
                 }
             }
             changes.push(Change {
-                name: e.name.clone(),
+                name: e.path.to_string_lossy().into_owned(),
                 expect: now_hash,
                 new,
             });
@@ -589,21 +968,27 @@ impl Lock {
 
     /// Restores entries whose targets hold their new content (those someone else changed are
     /// listed in `foreign` and left alone), newest first.
-    fn roll_back(&self, done: &[Entry], foreign: &mut Vec<String>) -> Result<(), WriteError> {
+    pub(super) fn roll_back(
+        &self,
+        done: &[Entry],
+        foreign: &mut Vec<String>,
+    ) -> Result<(), WriteError> {
         for e in done.iter().rev() {
-            let current = super::hash_target(&e.path)?;
-            match journal::progress(e, current.as_ref()) {
+            let path = self.at(&e.path);
+            match current(&path)?.progress(e) {
                 Progress::NotDone => {}
                 Progress::Foreign => foreign.push(e.name.clone()),
+                Progress::Done | Progress::Interim if self.verify_folder().is_err() => {
+                    return self.verify_folder();
+                }
                 Progress::Done | Progress::Interim => match &e.old {
                     Some(h) => {
-                        let bytes = read_backup(&self.state, h)?;
-                        self.restore_bytes(&e.path, &bytes, e.mode)?;
+                        let bytes = self.read_backup(h)?;
+                        self.restore_bytes(&path, &bytes, e.mode)?;
                     }
                     None => {
-                        sys::unlink(&e.path).map_err(io_at(&e.path))?;
-                        let dir = e.path.parent().unwrap_or(Path::new("/"));
-                        sys::sync_dir(dir).map_err(io_at(dir))?;
+                        sys::unlink(&path).map_err(io_at(&path))?;
+                        sys::sync_dir(&self.folder).map_err(io_at(&self.folder))?;
                     }
                 },
             }
@@ -612,136 +997,105 @@ impl Lock {
     }
 
     /// Replaces `path` with `bytes` (mode `mode`, the current owner) through a temp file.
-    fn restore_bytes(&self, path: &Path, bytes: &[u8], mode: u32) -> Result<(), WriteError> {
-        let owner = fs::symlink_metadata(path)
+    pub(super) fn restore_bytes(
+        &self,
+        path: &Path,
+        bytes: &[u8],
+        mode: u32,
+    ) -> Result<(), WriteError> {
+        let owner = std::fs::symlink_metadata(path)
             .ok()
             .and_then(|m| owner_of(&Meta::of(&m)));
         let temp = target::temp_for(path);
-        sys::create_synced(&temp, bytes, mode, owner).map_err(io_at(&temp))?;
+        sys::create_synced(&temp, bytes, mode & 0o777, owner).map_err(io_at(&temp))?;
         sys::rename(&temp, path).map_err(io_at(path))?;
-        let dir = path.parent().unwrap_or(Path::new("/"));
-        sys::sync_dir(dir).map_err(io_at(dir))
+        sys::sync_dir(&self.folder).map_err(io_at(&self.folder))
     }
 
-    /// Removes the folders an operation created, innermost first, where they are empty again.
-    fn remove_created_dirs(&self, journal: &Journal) {
+    /// Removes the folders an operation created, innermost first, where they are empty again
+    /// (only the settings file's folder and those above it pass [`record::check`]).
+    pub(super) fn remove_created_dirs(&self, journal: &Journal) {
+        if self.plain_names {
+            return;
+        }
         for d in journal.created_dirs.iter().rev() {
-            if fs::read_dir(d).is_ok_and(|mut r| r.next().is_none()) {
+            let empty = std::fs::symlink_metadata(d).is_ok_and(|m| m.is_dir())
+                && std::fs::read_dir(d).is_ok_and(|mut r| r.next().is_none());
+            if empty {
                 let _ = sys::rmdir(d);
             }
         }
     }
 
-    fn remove_stale_temps(&self) -> Result<Option<Recovered>, WriteError> {
-        let only = if self.plain_names {
-            None
-        } else {
-            // A settings folder holds other files: only this target's temps are ours to clean.
-            self.target_name.clone()
-        };
-        let mut files = Vec::new();
-        for p in stale_temps(&self.folder, only.as_deref()) {
-            sys::unlink(&p).map_err(io_at(&p))?;
-            files.push(
-                p.file_name()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-                    .into_owned(),
-            );
+    /// Removes one of ccmem's temp files in the folder (a name [`record::check`] let through,
+    /// or one this run made), if it is a regular file.
+    pub(super) fn remove_temp(&self, name: &Path) -> Result<(), WriteError> {
+        self.verify_folder()?;
+        let path = self.at(name);
+        let ours = name.to_str().is_some_and(|n| is_temp_of(n, None));
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if ours && m.is_file() => sys::unlink(&path).map_err(io_at(&path)),
+            _ => Ok(()),
         }
-        for p in stale_temps(&self.state.dir, None) {
-            sys::unlink(&p).map_err(io_at(&p))?;
-        }
-        Ok((!files.is_empty()).then_some(Recovered::TempsRemoved { files }))
     }
-}
 
-/// Whether `folder` holds traces of an interrupted operation (a pending journal or stale temp
-/// files), which [`Lock::recover`] would clean up. Reads only.
-pub fn needs_recovery(folder: &Path) -> bool {
-    Paths::of(folder).pending.exists() || !stale_temps(folder, None).is_empty()
-}
-
-/// What [`Lock::recover`] would leave in the memory folder `folder`, without writing anything
-/// and without the lock (`None`: no interrupted operation). For readers that must show the
-/// state the journal will restore rather than half-written files.
-pub fn preview(folder: &Path) -> Result<Option<Preview>, WriteError> {
-    let paths = Paths::of(folder);
-    let Some(bytes) = super::read_target(&paths.pending)? else {
-        return Ok(None);
-    };
-    let mut journal = Journal::parse(&paths.pending, &bytes).map_err(WriteError::Journal)?;
-    for e in &mut journal.entries {
-        if e.path.as_os_str().is_empty() {
-            e.path = folder.join(&e.name);
-        }
-        if let Some(t) = &mut e.temp
-            && t.is_relative()
+    /// Stores a backup of `bytes` under its hash (unless one is there already).
+    pub(super) fn store_backup(
+        &self,
+        hash: &Hash,
+        bytes: &[u8],
+        mode: u32,
+    ) -> Result<(), WriteError> {
+        let Some(b) = self.backups(true)? else {
+            return Ok(());
+        };
+        if matches!(b.read(hash.as_str(), target::MAX_FILE), Ok(Some(now)) if &Hash::of(&now) == hash)
         {
-            *t = folder.join(&*t);
+            return Ok(());
+        }
+        b.put(hash.as_str(), bytes, mode & 0o777)
+    }
+
+    /// The backup of content `hash`, checked against it.
+    pub(super) fn read_backup(&self, hash: &Hash) -> Result<Vec<u8>, WriteError> {
+        let path = self
+            .state_path
+            .join(journal::BACKUP_DIR)
+            .join(hash.as_str());
+        let bytes = match self.backups(false)? {
+            Some(b) => b.read(hash.as_str(), target::MAX_FILE)?,
+            None => None,
+        };
+        match bytes {
+            Some(bytes) if &Hash::of(&bytes) == hash => Ok(bytes),
+            Some(_) => Err(WriteError::Journal(format!(
+                "{}: backup is corrupt (hash mismatch)",
+                path.display()
+            ))),
+            None => Err(WriteError::Journal(format!(
+                "{}: backup is missing",
+                path.display()
+            ))),
         }
     }
-    let mut states = Vec::new();
-    for e in &journal.entries {
-        let now = super::read_target(&e.path)?;
-        states.push((
-            journal::progress(e, now.as_deref().map(Hash::of).as_ref()),
-            now,
-        ));
-    }
-    let forward = journal
-        .entries
-        .iter()
-        .zip(&states)
-        .all(|(e, (s, _))| match s {
-            Progress::Done => true,
-            Progress::Foreign | Progress::Interim => false,
-            Progress::NotDone => temp_intact(e),
-        });
-    let mut files = Vec::new();
-    for (e, (s, now)) in journal.entries.iter().zip(states) {
-        let content = match (forward, s) {
-            (_, Progress::Foreign) => now,
-            (_, Progress::Interim) => match &e.old {
-                Some(h) => Some(read_backup(&paths, h)?),
-                None => None,
-            },
-            (true, Progress::NotDone) => match &e.temp {
-                Some(t) => super::read_target(t)?,
-                None => None,
-            },
-            (true, Progress::Done) | (false, Progress::NotDone) => now,
-            (false, Progress::Done) => match &e.old {
-                Some(h) => Some(read_backup(&paths, h)?),
-                None => None,
-            },
-        };
-        files.push((e.name.clone(), content));
-    }
-    Ok(Some(Preview {
-        op: journal.op,
-        forward,
-        files,
-    }))
-}
 
-fn nothing_to_undo(last: &Journal) -> Option<Undone> {
-    let why = match (last.outcome, &last.undo_of) {
-        (Outcome::RolledBack, _) => format!(
-            "nothing to undo: the last operation, `{}` ({}), was rolled back, so none of it is on \
-             disk",
-            last.op, last.started
-        ),
-        (_, Some(orig)) => format!(
-            "nothing to undo: `{orig}` was already undone ({}); `ccmem undo --redo` applies it again",
-            last.started
-        ),
-        _ => return None,
-    };
-    Some(Undone::Nothing {
-        op: last.op.clone(),
-        why,
-    })
+    /// Drops the backups no record of the history needs (and stale temp files there). Only
+    /// regular files named by a hash or as ccmem's temp files are removed, never through a link.
+    fn prune_backups(&self, history: &History) {
+        let Ok(Some(b)) = self.backups(false) else {
+            return;
+        };
+        let keep: BTreeSet<&str> = (history.done.iter().chain(&history.undone))
+            .flat_map(Journal::hashes)
+            .map(Hash::as_str)
+            .collect();
+        for name in b.files() {
+            let hash_name = name.len() == 64 && name.bytes().all(|c| c.is_ascii_hexdigit());
+            if (hash_name && !keep.contains(name.as_str())) || is_temp_of(&name, None) {
+                let _ = b.remove(&name);
+            }
+        }
+    }
 }
 
 fn conflict(
@@ -758,10 +1112,16 @@ fn conflict(
     }
 }
 
+fn remove_file(p: &Path) -> Result<(), WriteError> {
+    match std::fs::symlink_metadata(p) {
+        Ok(_) => sys::unlink(p).map_err(io_at(p)),
+        Err(_) => Ok(()),
+    }
+}
+
 /// The owner a replacement must be given (`None`: ours already).
-fn owner_of(m: &Meta) -> Option<(u32, u32)> {
-    // SAFETY: getegid has no preconditions.
-    let egid = unsafe { libc::getegid() };
+pub(super) fn owner_of(m: &Meta) -> Option<(u32, u32)> {
+    let egid = sys::egid();
     (m.uid != sys::euid() || m.gid != egid).then_some((m.uid, m.gid))
 }
 
@@ -782,85 +1142,18 @@ fn refuse_foreign_owner(path: &Path, m: &Meta) -> Result<(), WriteError> {
     Ok(())
 }
 
-fn parents(entries: &[Entry]) -> BTreeSet<PathBuf> {
-    entries
-        .iter()
-        .filter_map(|e| e.path.parent().map(Path::to_path_buf))
-        .collect()
-}
-
-fn temp_intact(e: &Entry) -> bool {
-    match (&e.temp, &e.new) {
-        (Some(t), Some(h)) => {
-            matches!(super::hash_target(t), Ok(Some(found)) if &found == h)
-        }
-        (None, None) => true,
-        _ => false,
+/// A file without its owner's write permission is one its owner said must not change: ccmem
+/// does not replace it (a rename would, whatever its mode).
+fn refuse_read_only(path: &Path, m: &Meta) -> Result<(), WriteError> {
+    if m.mode & 0o200 == 0 {
+        return Err(WriteError::Refused {
+            path: path.to_owned(),
+            why: format!(
+                "is read-only (mode {:04o}); ccmem does not replace a read-only file: make it \
+                 writable (`chmod u+w`) if the change is wanted, then run again",
+                m.mode & 0o7777
+            ),
+        });
     }
-}
-
-/// Performs one entry's rename (or removal) during a roll-forward.
-fn finish(e: &Entry) -> Result<(), WriteError> {
-    match &e.temp {
-        Some(t) => sys::rename(t, &e.path).map_err(io_at(&e.path))?,
-        None => match sys::unlink(&e.path) {
-            Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
-                return Err(io_at(&e.path)(err));
-            }
-            _ => {}
-        },
-    }
-    let dir = e.path.parent().unwrap_or(Path::new("/"));
-    sys::sync_dir(dir).map_err(io_at(dir))
-}
-
-fn remove_if_exists(p: &Path) -> Result<(), WriteError> {
-    match fs::symlink_metadata(p) {
-        Ok(_) => sys::unlink(p).map_err(io_at(p)),
-        Err(_) => Ok(()),
-    }
-}
-
-/// Drops backups `last` does not need.
-fn prune_backups(paths: &Paths, last: &Journal) {
-    let keep: BTreeSet<String> = last
-        .entries
-        .iter()
-        .flat_map(|e| [e.old.as_ref(), e.new.as_ref()])
-        .flatten()
-        .map(|h| h.as_str().to_owned())
-        .collect();
-    if let Ok(dir) = fs::read_dir(&paths.backup) {
-        for entry in dir.flatten() {
-            if !keep.contains(entry.file_name().to_string_lossy().as_ref()) {
-                let _ = sys::unlink(&entry.path());
-            }
-        }
-    }
-}
-
-fn store_backup(paths: &Paths, hash: &Hash, bytes: &[u8], mode: u32) -> Result<(), WriteError> {
-    let path = paths.backup_of(hash);
-    if matches!(super::hash_target(&path), Ok(Some(h)) if &h == hash) {
-        return Ok(());
-    }
-    let staged = target::temp_for(&path);
-    sys::create_synced(&staged, bytes, mode & 0o777, None).map_err(io_at(&staged))?;
-    sys::rename(&staged, &path).map_err(io_at(&path))?;
-    sys::sync_dir(&paths.backup).map_err(io_at(&paths.backup))
-}
-
-fn read_backup(paths: &Paths, hash: &Hash) -> Result<Vec<u8>, WriteError> {
-    let path = paths.backup_of(hash);
-    match super::read_target(&path)? {
-        Some(bytes) if &Hash::of(&bytes) == hash => Ok(bytes),
-        Some(_) => Err(WriteError::Journal(format!(
-            "{}: backup is corrupt (hash mismatch)",
-            path.display()
-        ))),
-        None => Err(WriteError::Journal(format!(
-            "{}: backup is missing",
-            path.display()
-        ))),
-    }
+    Ok(())
 }

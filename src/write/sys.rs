@@ -1,15 +1,15 @@
 //! The write system calls, each behind a fault point (see [`super::fault`]), and the reads that
 //! never block: every file is opened with `O_NONBLOCK | O_NOFOLLOW` and checked with `fstat`
 //! before a byte is read, so a FIFO or a device in a target's place is refused, not waited on.
+//! The calls themselves, and what each means on Windows, are [`crate::sys`]'s.
 
-use std::ffi::CString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 
 use super::fault::point;
+use crate::sys::{self as os, OsError};
+pub(crate) use crate::sys::{Renamed, egid, euid, open_for_writing_elsewhere};
 
 /// What `fstat` said about an opened target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,17 +20,17 @@ pub(crate) struct Meta {
     pub uid: u32,
     /// Group.
     pub gid: u32,
-    /// Device and inode: which file this is.
+    /// Device and inode: which file this is (`(0, 0)` where the platform does not say: Windows).
     pub id: (u64, u64),
 }
 
 impl Meta {
     pub(crate) fn of(m: &fs::Metadata) -> Self {
         Meta {
-            mode: m.mode() & 0o7777,
-            uid: m.uid(),
-            gid: m.gid(),
-            id: (m.dev(), m.ino()),
+            mode: os::mode(m),
+            uid: os::uid(m),
+            gid: os::gid(m),
+            id: os::file_id(m).unwrap_or((0, 0)),
         }
     }
 }
@@ -61,15 +61,11 @@ pub(crate) enum OpenError {
 /// Opens `path` without following a final symlink and without blocking, checks that it is a
 /// regular file of at most `limit` bytes, and reads it.
 pub(crate) fn open_read(path: &Path, limit: u64) -> Result<Held, OpenError> {
-    let file = match OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_CLOEXEC)
-        .open(path)
-    {
+    let file = match os::open_no_follow(OpenOptions::new().read(true), path, true) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(OpenError::Missing),
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(OpenError::Symlink),
-        Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {
+        Err(e) if os::os_error(&e) == Some(OsError::Loop) => return Err(OpenError::Symlink),
+        Err(e) if os::os_error(&e) == Some(OsError::NoDevice) => {
             // O_NONBLOCK on a FIFO without a writer opens fine; ENXIO is a socket or a FIFO
             // opened for writing: not a regular file either way.
             return Err(OpenError::NotRegular("socket"));
@@ -113,20 +109,17 @@ pub(crate) fn create_synced(
     owner: Option<(u32, u32)>,
 ) -> io::Result<()> {
     point("open");
-    let mut f = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-        .open(path)?;
+    let mut opts = OpenOptions::new();
+    os::create_mode(opts.write(true).create_new(true), 0o600);
+    let mut f = os::open_no_follow(&mut opts, path, false)?;
     point("write");
     f.write_all(bytes)?;
     if let Some((uid, gid)) = owner {
         point("fchown");
-        std::os::unix::fs::fchown(&f, Some(uid), Some(gid))?;
+        os::fchown(&f, uid, gid)?;
     }
     point("fchmod");
-    f.set_permissions(fs::Permissions::from_mode(mode))?;
+    os::set_mode(&f, mode)?;
     point("fsync");
     f.sync_all()
 }
@@ -134,7 +127,7 @@ pub(crate) fn create_synced(
 /// Makes renames and creations in `dir` durable.
 pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
     point("fsync-dir");
-    File::open(dir)?.sync_all()
+    os::sync_dir(dir)
 }
 
 /// `mkdir -p` with `mode` for the folders it creates; returns the folders created, outermost
@@ -160,8 +153,7 @@ pub(crate) fn create_dirs(dir: &Path, mode: u32) -> io::Result<Vec<std::path::Pa
     for d in &missing {
         point("mkdir");
         let mut b = fs::DirBuilder::new();
-        std::os::unix::fs::DirBuilderExt::mode(&mut b, mode);
-        match b.create(d) {
+        match os::dir_mode(&mut b, mode).create(d) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(e),
@@ -188,66 +180,17 @@ pub(crate) fn rename(from: &Path, to: &Path) -> io::Result<()> {
     fs::rename(from, to)
 }
 
-/// How a `renameat2` flag fared.
-#[derive(Debug)]
-pub(crate) enum Renamed {
-    /// Done.
-    Done,
-    /// The file system (or the kernel) does not offer the flag.
-    Unsupported,
-}
-
-fn cstr(p: &Path) -> io::Result<CString> {
-    CString::new(p.as_os_str().as_bytes())
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path holds a NUL byte"))
-}
-
-#[cfg(target_os = "linux")]
-fn renameat2(from: &Path, to: &Path, flags: libc::c_uint) -> io::Result<Renamed> {
-    let (a, b) = (cstr(from)?, cstr(to)?);
-    // SAFETY: both are valid NUL-terminated paths; AT_FDCWD resolves them like rename(2).
-    let r = unsafe {
-        libc::renameat2(
-            libc::AT_FDCWD,
-            a.as_ptr(),
-            libc::AT_FDCWD,
-            b.as_ptr(),
-            flags,
-        )
-    };
-    if r == 0 {
-        return Ok(Renamed::Done);
-    }
-    let e = io::Error::last_os_error();
-    match e.raw_os_error() {
-        Some(libc::EINVAL | libc::ENOSYS | libc::EOPNOTSUPP) => Ok(Renamed::Unsupported),
-        _ => Err(e),
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn renameat2(_: &Path, _: &Path, _: u32) -> io::Result<Renamed> {
-    Ok(Renamed::Unsupported)
-}
-
 /// Swaps two paths atomically (`RENAME_EXCHANGE`): afterwards `a` names what `b` named.
 pub(crate) fn exchange(a: &Path, b: &Path) -> io::Result<Renamed> {
     point("rename-exchange");
-    #[cfg(target_os = "linux")]
-    return renameat2(a, b, libc::RENAME_EXCHANGE);
-    #[cfg(not(target_os = "linux"))]
-    return renameat2(a, b, 2);
+    os::rename_exchange(a, b)
 }
 
 /// Renames `from` to `to` only if `to` does not exist (`EEXIST` otherwise); a hard link and an
 /// unlink where the file system has no `RENAME_NOREPLACE`.
 pub(crate) fn rename_noreplace(from: &Path, to: &Path) -> io::Result<()> {
     point("rename-noreplace");
-    #[cfg(target_os = "linux")]
-    let done = renameat2(from, to, libc::RENAME_NOREPLACE)?;
-    #[cfg(not(target_os = "linux"))]
-    let done = renameat2(from, to, 1)?;
-    match done {
+    match os::rename_noreplace(from, to)? {
         Renamed::Done => Ok(()),
         Renamed::Unsupported => {
             fs::hard_link(from, to)?;
@@ -257,44 +200,9 @@ pub(crate) fn rename_noreplace(from: &Path, to: &Path) -> io::Result<()> {
     }
 }
 
-/// Whether any process holds the file open for writing: a read lease is refused (`EAGAIN`)
-/// exactly then. `None` when leases are not available here (another owner, NFS, no kernel
-/// support). The lease is dropped at once; its break signal is set to SIGURG, which is ignored
-/// by default, so a writer opening the file in that instant cannot kill us.
-#[cfg(target_os = "linux")]
-const F_SETSIG: libc::c_int = 10;
-
-#[cfg(target_os = "linux")]
-pub(crate) fn open_for_writing_elsewhere(file: &File) -> Option<bool> {
-    use std::os::fd::AsRawFd;
-    let fd = file.as_raw_fd();
-    // SAFETY: fcntl on a descriptor we own, with integer arguments.
-    unsafe {
-        if libc::fcntl(fd, F_SETSIG, libc::SIGURG) != 0 {
-            return None;
-        }
-        if libc::fcntl(fd, libc::F_SETLEASE, libc::F_RDLCK) == 0 {
-            libc::fcntl(fd, libc::F_SETLEASE, libc::F_UNLCK);
-            return Some(false);
-        }
-    }
-    match io::Error::last_os_error().raw_os_error() {
-        Some(libc::EAGAIN) => Some(true),
-        _ => None,
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-pub(crate) fn open_for_writing_elsewhere(_: &File) -> Option<bool> {
-    None
-}
-
 /// Takes an exclusive `flock` on a folder without waiting. `Ok(None)`: someone else holds it.
 pub(crate) fn lock_dir(dir: &Path) -> io::Result<Option<File>> {
-    let f = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC)
-        .open(dir)?;
+    let f = os::open_dir(dir)?;
     match f.try_lock() {
         Ok(()) => Ok(Some(f)),
         Err(fs::TryLockError::WouldBlock) => Ok(None),
@@ -319,10 +227,4 @@ pub(crate) fn unique() -> String {
     (0..6)
         .map(|i| ABC[((h >> (i * 6)) % 36) as usize] as char)
         .collect()
-}
-
-/// This process's effective user id.
-pub(crate) fn euid() -> u32 {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() }
 }

@@ -3,11 +3,11 @@
 
 use std::fs;
 use std::io;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use super::sys::{self, Held, OpenError};
 use super::{Hash, WriteError, io_at};
+use crate::constants::{Bytes, Count};
 
 /// Largest file ccmem will read back or replace (bytes).
 pub const MAX_FILE: u64 = 64 << 20;
@@ -52,7 +52,7 @@ pub(crate) fn resolve(path: &Path) -> Result<PathBuf, WriteError> {
                 });
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(at),
-            Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => {
+            Err(e) if crate::sys::os_error(&e) == Some(crate::sys::OsError::NotADirectory) => {
                 return Err(WriteError::Refused {
                     path: path.to_owned(),
                     why: "a part of this path is a file, not a folder".into(),
@@ -90,7 +90,11 @@ pub(crate) fn open(path: &Path) -> Result<Option<Held>, WriteError> {
         }),
         Err(OpenError::TooLarge(n)) => Err(WriteError::Refused {
             path: path.to_owned(),
-            why: format!("is {n} bytes, more than ccmem edits ({MAX_FILE})"),
+            why: format!(
+                "is {} bytes, more than ccmem edits ({})",
+                Count(n as usize),
+                Bytes(MAX_FILE)
+            ),
         }),
         Err(OpenError::Io(e)) => Err(io_at(path)(e)),
     }
@@ -133,7 +137,8 @@ pub(crate) fn stale_temps(folder: &Path, target: Option<&str>) -> Vec<PathBuf> {
         .flatten()
         .filter(|e| is_temp_of(&e.file_name().to_string_lossy(), target))
         .filter(|e| {
-            fs::symlink_metadata(e.path()).is_ok_and(|m| m.is_file() && m.uid() == sys::euid())
+            fs::symlink_metadata(e.path())
+                .is_ok_and(|m| m.is_file() && crate::sys::uid(&m) == sys::euid())
         })
         .map(|e| e.path())
         .collect();
@@ -148,7 +153,7 @@ pub(crate) fn library_mode(folder: &Path) -> u32 {
         fs::metadata(p)
             .ok()
             .filter(|m| m.is_file())
-            .map(|m| m.mode() & 0o777)
+            .map(|m| crate::sys::mode(&m) & 0o777)
     };
     if let Some(m) = mode(&folder.join("MEMORY.md")) {
         return m;
@@ -160,24 +165,14 @@ pub(crate) fn library_mode(folder: &Path) -> u32 {
                 && let Ok(m) = e.metadata()
                 && m.is_file()
             {
-                *counts.entry(m.mode() & 0o777).or_insert(0usize) += 1;
+                *counts.entry(crate::sys::mode(&m) & 0o777).or_insert(0usize) += 1;
             }
         }
     }
     counts
         .into_iter()
         .max_by_key(|(mode, n)| (*n, *mode))
-        .map_or_else(|| 0o644 & !umask(), |(m, _)| m)
-}
-
-/// The process umask (read by setting it and putting it back).
-fn umask() -> u32 {
-    // SAFETY: umask has no preconditions; the value is restored at once.
-    unsafe {
-        let m = libc::umask(0o022);
-        libc::umask(m);
-        m as u32
-    }
+        .map_or_else(|| 0o644 & !crate::sys::umask(), |(m, _)| m)
 }
 
 /// The state folder (journal, backups) for a settings file whose real path is `real`, under

@@ -203,6 +203,21 @@ fn symlinks_are_written_through_and_never_replaced() {
         new: Some(vec![]),
     };
     assert!(lock.apply("t", &[bad]).is_err());
+    // A link out of the folder is never written through.
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("CLAUDE.md"), "mine\n").unwrap();
+    std::os::unix::fs::symlink(outside.path().join("CLAUDE.md"), dir.path().join("o.md")).unwrap();
+    let out = Change {
+        name: "o.md".into(),
+        expect: Some(Hash::of(b"mine\n")),
+        new: Some(b"theirs".to_vec()),
+    };
+    let err = lock.apply("t", &[out]).unwrap_err().to_string();
+    assert!(err.contains("outside the memory folder"), "{err}");
+    assert_eq!(
+        fs::read(outside.path().join("CLAUDE.md")).unwrap(),
+        b"mine\n"
+    );
 }
 
 #[test]
@@ -219,9 +234,11 @@ fn recovery_rolls_forward_with_intact_temps_and_back_without() {
         let new = snapshot(dir.path());
         // Rebuild the moment after the first rename of a second run of the same operation.
         assert!(matches!(lock.undo().unwrap(), Undone::Reversed(_)));
-        let paths = journal::Paths::of(dir.path());
-        let mut j = Journal::parse(&paths.last, &fs::read(&paths.last).unwrap()).unwrap();
-        j.op = "tier".into();
+        let state = dir.path().join(".ccmem");
+        let history: journal::History =
+            serde_json::from_slice(&fs::read(state.join("history.json")).unwrap()).unwrap();
+        let mut j = history.undone.last().unwrap().clone();
+        (j.op, j.id, j.undo_of, j.reverses) = ("tier".into(), "again".into(), None, None);
         for e in &mut j.entries {
             std::mem::swap(&mut e.old, &mut e.new);
             e.temp = Some(format!(".{}.ccmem-tmp", e.name).into());
@@ -232,18 +249,17 @@ fn recovery_rolls_forward_with_intact_temps_and_back_without() {
         let memory_new: &[u8] = if intact { b"M2" } else { b"M" };
         fs::write(dir.path().join(".MEMORY.md.ccmem-tmp"), memory_new).unwrap();
         for (_, bytes) in &old {
-            fs::write(paths.backup_of(&Hash::of(bytes)), bytes).unwrap();
+            fs::write(state.join("backup").join(Hash::of(bytes).as_str()), bytes).unwrap();
         }
-        fs::write(&paths.pending, j.to_bytes()).unwrap();
+        let pending = state.join("journal.json");
+        fs::write(&pending, j.to_bytes()).unwrap();
         let r = lock.recover().unwrap().unwrap();
         let expected = if intact { &new } else { &old };
         assert_eq!(&snapshot(dir.path()), expected, "{r:?}");
-        assert!(!paths.pending.exists());
+        assert!(!pending.exists());
         assert!(lock.recover().unwrap().is_none());
     }
 }
-
-use super::journal::Journal;
 
 fn clear_hook() {
     HOOK.with(|h| *h.borrow_mut() = None);
@@ -302,7 +318,10 @@ fn modes_and_backups_keep_the_originals_mode_and_new_files_take_the_librarys() {
     let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(&m), 0o600);
     assert_eq!(mode(&dir.path().join("hub.md")), 0o600);
-    let backup = journal::Paths::of(dir.path()).backup_of(&Hash::of(&before));
+    let backup = dir
+        .path()
+        .join(".ccmem/backup")
+        .join(Hash::of(&before).as_str());
     assert_eq!(mode(&backup), 0o600);
     assert_eq!(mode(&dir.path().join(".ccmem")), 0o700);
 }
@@ -311,11 +330,9 @@ fn modes_and_backups_keep_the_originals_mode_and_new_files_take_the_librarys() {
 fn a_fifo_target_is_refused_without_blocking_and_left_alone() {
     let dir = folder();
     let fifo = dir.path().join("p.md");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    crate::sys::mkfifo(&fifo, 0o644).unwrap();
     let temp = dir.path().join(".p.md.ccmem-tmp.abcdef");
-    let c = std::ffi::CString::new(temp.to_str().unwrap()).unwrap();
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    crate::sys::mkfifo(&temp, 0o644).unwrap();
     let lock = lock(dir.path()).unwrap();
     let ch = Change {
         name: "p.md".into(),
@@ -332,3 +349,326 @@ fn a_fifo_target_is_refused_without_blocking_and_left_alone() {
 }
 
 use std::os::unix::fs::FileTypeExt;
+
+#[test]
+fn undo_is_a_stack_and_redo_walks_it_back_up() {
+    let dir = folder();
+    let lock = lock(dir.path()).unwrap();
+    let s0 = snapshot(dir.path());
+    lock.apply("first", &[change(dir.path(), "a.md", Some(b"A1\n"))])
+        .unwrap();
+    let s1 = snapshot(dir.path());
+    lock.apply(
+        "second",
+        &[
+            change(dir.path(), "MEMORY.md", Some(b"M2\n")),
+            change(dir.path(), "h.md", Some(b"H2\n")),
+        ],
+    )
+    .unwrap();
+    let s2 = snapshot(dir.path());
+    let undone = |u: Undone| match u {
+        Undone::Reversed(a) => a.op,
+        Undone::Nothing { why, .. } => panic!("nothing done: {why}"),
+    };
+    assert_eq!(undone(lock.undo().unwrap()), "undo of second");
+    assert_eq!(snapshot(dir.path()), s1);
+    assert_eq!(undone(lock.undo().unwrap()), "undo of first");
+    assert_eq!(snapshot(dir.path()), s0);
+    assert!(matches!(lock.undo().unwrap(), Undone::Nothing { .. }));
+    assert_eq!(undone(lock.redo().unwrap()), "first");
+    assert_eq!(snapshot(dir.path()), s1);
+    assert_eq!(undone(lock.redo().unwrap()), "second");
+    assert_eq!(snapshot(dir.path()), s2);
+    // A new operation after an undo ends what can be redone.
+    assert_eq!(undone(lock.undo().unwrap()), "undo of second");
+    lock.apply("third", &[change(dir.path(), "a.md", Some(b"A3\n"))])
+        .unwrap();
+    assert!(matches!(lock.redo().unwrap(), Undone::Nothing { .. }));
+    let h = lock.list().unwrap();
+    let ops: Vec<&str> = h.done.iter().map(|j| j.op.as_str()).collect();
+    assert_eq!(ops, ["first", "third"]);
+}
+
+#[test]
+fn an_undo_whose_file_changed_since_is_refused_naming_it() {
+    let dir = folder();
+    let lock = lock(dir.path()).unwrap();
+    lock.apply("t", &[change(dir.path(), "a.md", Some(b"one\ntwo\n"))])
+        .unwrap();
+    fs::write(dir.path().join("a.md"), "one\nTWO\n").unwrap();
+    let err = lock.undo().unwrap_err().to_string();
+    assert!(
+        err.contains("a.md") && err.contains("the undo stopped"),
+        "{err}"
+    );
+    assert_eq!(fs::read(dir.path().join("a.md")).unwrap(), b"one\nTWO\n");
+}
+
+#[test]
+fn the_history_keeps_a_bounded_number_of_operations_and_prunes_backups() {
+    let dir = folder();
+    let lock = lock(dir.path()).unwrap();
+    for i in 0..journal::MAX_HISTORY + 5 {
+        let text = format!("version {i}\n");
+        lock.apply(
+            &format!("op {i}"),
+            &[change(dir.path(), "a.md", Some(text.as_bytes()))],
+        )
+        .unwrap();
+    }
+    let h = lock.list().unwrap();
+    assert_eq!(h.done.len(), journal::MAX_HISTORY);
+    assert_eq!(h.done[0].op, "op 5");
+    let backups = fs::read_dir(dir.path().join(".ccmem/backup"))
+        .unwrap()
+        .count();
+    assert_eq!(
+        backups,
+        journal::MAX_HISTORY + 1,
+        "one old and one new per kept op"
+    );
+}
+
+#[test]
+fn an_older_last_json_is_read_and_migrated() {
+    let dir = folder();
+    let before = snapshot(dir.path());
+    let lock = lock(dir.path()).unwrap();
+    lock.apply("tier", &[change(dir.path(), "a.md", Some(b"new\n"))])
+        .unwrap();
+    let state = dir.path().join(".ccmem");
+    let h: journal::History =
+        serde_json::from_slice(&fs::read(state.join("history.json")).unwrap()).unwrap();
+    // What ccmem 2 wrote: one record, absolute paths, no id.
+    let mut last = h.done[0].clone();
+    last.version = 2;
+    last.id.clear();
+    for e in &mut last.entries {
+        e.path = lock.folder().join(&e.path);
+    }
+    fs::remove_file(state.join("history.json")).unwrap();
+    fs::write(state.join("last.json"), last.to_bytes()).unwrap();
+    assert!(matches!(lock.undo().unwrap(), Undone::Reversed(_)));
+    assert_eq!(snapshot(dir.path()), before);
+    assert!(!state.join("last.json").exists());
+    assert!(state.join("history.json").exists());
+}
+
+#[test]
+fn a_read_only_target_is_refused_naming_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = folder();
+    let m = dir.path().join("MEMORY.md");
+    fs::set_permissions(&m, fs::Permissions::from_mode(0o444)).unwrap();
+    let before = fs::read(&m).unwrap();
+    let lock = lock(dir.path()).unwrap();
+    let err = lock
+        .apply("t", &[change(dir.path(), "MEMORY.md", Some(b"x"))])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("MEMORY.md: is read-only (mode 0444)"), "{err}");
+    assert_eq!(fs::read(&m).unwrap(), before);
+}
+
+#[test]
+fn a_target_swapped_for_a_link_mid_way_is_put_back_and_the_rest_restored() {
+    let dir = folder();
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("elsewhere.md"), "theirs\n").unwrap();
+    let before_a = fs::read(dir.path().join("a.md")).unwrap();
+    let lock = lock(dir.path()).unwrap();
+    let changes = [
+        change(dir.path(), "h.md", Some(b"hub\n")),
+        change(dir.path(), "a.md", Some(b"A2")),
+        change(dir.path(), "MEMORY.md", Some(b"M2")),
+    ];
+    let link_to = outside.path().join("elsewhere.md");
+    set_hook(move |p| {
+        if p.ends_with("MEMORY.md") {
+            fs::remove_file(p).unwrap();
+            std::os::unix::fs::symlink(&link_to, p).unwrap();
+        }
+    });
+    let err = lock.apply("tier", &changes).unwrap_err();
+    clear_hook();
+    let text = err.to_string();
+    assert!(matches!(err, WriteError::Stopped { .. }), "{text}");
+    assert!(
+        text.contains("MEMORY.md: became a symbolic link while ccmem was replacing it")
+            && text.contains("every file this `tier` had written (h.md, a.md) was restored"),
+        "{text}"
+    );
+    let m = dir.path().join("MEMORY.md");
+    assert!(fs::symlink_metadata(&m).unwrap().is_symlink());
+    assert_eq!(
+        fs::read(outside.path().join("elsewhere.md")).unwrap(),
+        b"theirs\n"
+    );
+    assert_eq!(fs::read(dir.path().join("a.md")).unwrap(), before_a);
+    assert!(!dir.path().join("h.md").exists());
+    assert!(!dir.path().join(".ccmem/journal.json").exists());
+    assert!(
+        snapshot(dir.path())
+            .iter()
+            .all(|(n, _)| !n.contains("ccmem-tmp"))
+    );
+}
+
+#[test]
+fn a_bad_record_is_reported_and_nothing_is_done() {
+    let dir = folder();
+    let lock = lock(dir.path()).unwrap();
+    lock.apply("t", &[change(dir.path(), "a.md", Some(b"x"))])
+        .unwrap();
+    let after = snapshot(dir.path());
+    let pending = dir.path().join(".ccmem/journal.json");
+    let journal = format!(
+        r#"{{"version":3,"op":"add","started":"","entries":[
+            {{"name":"a.md","path":"a.md","old":null,"new":"{}","temp":null,"mode":420}},
+            {{"name":"x","path":"../../etc/x","old":null,"new":"{}","temp":".x.ccmem-tmp.aaaaaa","mode":493}}]}}"#,
+        Hash::of(b"x"),
+        Hash::of(b"evil")
+    );
+    fs::write(&pending, journal).unwrap();
+    let err = lock.recover().unwrap_err().to_string();
+    assert!(
+        err.contains("journal.json: entry 2 (\"x\"): its file: \"../../etc/x\" is a path"),
+        "{err}"
+    );
+    assert!(err.contains("ccmem did nothing with it"), "{err}");
+    assert!(pending.exists());
+    assert_eq!(snapshot(dir.path()), after);
+}
+
+#[test]
+fn after_a_rolled_back_operation_undo_says_so_once_then_goes_on() {
+    for said_first in [true, false] {
+        let dir = folder();
+        let s0 = snapshot(dir.path());
+        let lock = lock(dir.path()).unwrap();
+        lock.apply("add", &[change(dir.path(), "n.md", Some(b"new\n"))])
+            .unwrap();
+        let changes = [change(dir.path(), "MEMORY.md", Some(b"M2"))];
+        set_hook(|p| {
+            if p.ends_with("MEMORY.md") {
+                fs::write(p, b"rewritten by the client").unwrap();
+            }
+        });
+        assert!(lock.apply("tier", &changes).is_err());
+        clear_hook();
+        fs::write(
+            dir.path().join("MEMORY.md"),
+            b"- [a](a.md)\r\n\xef\xbb\xbfx\n",
+        )
+        .unwrap();
+        if said_first {
+            let Undone::Nothing { why, .. } = lock.undo().unwrap() else {
+                panic!("undo went past the rolled-back tier without a word");
+            };
+            assert!(
+                why.contains("`tier`")
+                    && why.contains("was rolled back")
+                    && why.contains("takes back the one before it, `add`"),
+                "{why}"
+            );
+            assert!(matches!(lock.undo().unwrap(), Undone::Reversed(_)));
+        } else {
+            assert!(matches!(
+                lock.undo_last_done().unwrap(),
+                Undone::Reversed(_)
+            ));
+        }
+        assert_eq!(snapshot(dir.path()), s0);
+    }
+}
+
+#[test]
+fn a_temp_removed_after_its_swap_loses_no_line() {
+    // A sync tool (or another process) deletes ccmem's temp file of MEMORY.md after the
+    // exchange put the old index there and before ccmem checked it: what the swap took out can
+    // no longer be read. That is an error and a roll-back to the checked version, never an
+    // empty MEMORY.md.
+    let dir = tempfile::tempdir().unwrap();
+    let index = "# Memory index\n- [Deploys](project_deploys.md) — staging first\n\
+                 - [Café menu](reference_menu.md) — carte du jour\n";
+    fs::write(dir.path().join("MEMORY.md"), index).unwrap();
+    fs::write(dir.path().join("project_deploys.md"), "staging first\n").unwrap();
+    let lock = lock(dir.path()).unwrap();
+    let changes = [
+        change(
+            dir.path(),
+            "MEMORY.md",
+            Some(format!("{index}- [Ops](project_ops.md) — on call\n").as_bytes()),
+        ),
+        change(
+            dir.path(),
+            "project_deploys.md",
+            Some(b"staging first, then canary\n"),
+        ),
+    ];
+    let folder = dir.path().to_owned();
+    set_hook(move |p| {
+        if p.ends_with("project_deploys.md") {
+            for e in fs::read_dir(&folder).unwrap().flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if target::is_temp_of(&name, Some("MEMORY.md")) {
+                    fs::remove_file(e.path()).unwrap();
+                }
+            }
+        }
+    });
+    let result = lock.apply("add", &changes);
+    HOOK.with(|h| *h.borrow_mut() = None);
+    let err = result.unwrap_err();
+    assert!(err.to_string().contains("temp"), "{err}");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("MEMORY.md")).unwrap(),
+        index
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("project_deploys.md")).unwrap(),
+        "staging first\n"
+    );
+}
+
+#[test]
+fn a_folder_swapped_for_a_link_mid_write_is_never_written_through() {
+    // Between two swaps, the memory folder is moved away and a link to another folder put in
+    // its place (the other folder holds what ccmem was about to write, so a path-based
+    // roll-back would take it for its own and "restore" it). Nothing is written, restored or
+    // removed through the link.
+    let base = tempfile::tempdir().unwrap();
+    let mem = base.path().join("memory");
+    let victim = base.path().join("victim");
+    fs::create_dir_all(&mem).unwrap();
+    fs::create_dir_all(&victim).unwrap();
+    let index = "# Index\n- [Deploys](project_deploys.md) — staging first\n";
+    let new_index = format!("{index}- [Ops](project_ops.md) — rota\n");
+    fs::write(mem.join("MEMORY.md"), index).unwrap();
+    fs::write(mem.join("project_deploys.md"), "staging first\n").unwrap();
+    fs::write(victim.join("MEMORY.md"), &new_index).unwrap();
+    let before = snapshot_all(&victim);
+    let lock = lock(&mem).unwrap();
+    let changes = [
+        change(&mem, "MEMORY.md", Some(new_index.as_bytes())),
+        change(&mem, "project_deploys.md", Some(b"staging, then canary\n")),
+    ];
+    let (m, v, moved) = (mem.clone(), victim.clone(), base.path().join("moved"));
+    let moved_to = moved.clone();
+    set_hook(move |p| {
+        if p.ends_with("project_deploys.md") {
+            fs::rename(&m, &moved_to).unwrap();
+            std::os::unix::fs::symlink(&v, &m).unwrap();
+        }
+    });
+    let result = lock.apply("add", &changes);
+    HOOK.with(|h| *h.borrow_mut() = None);
+    let err = result.unwrap_err();
+    assert!(err.to_string().contains("was replaced"), "{err}");
+    assert_eq!(snapshot_all(&victim), before);
+    assert_eq!(
+        fs::read_to_string(victim.join("MEMORY.md")).unwrap(),
+        new_index
+    );
+}

@@ -1,10 +1,11 @@
 //! Shared by the oracle replays (`conformance`, `sessions`): cases on disk, materialized the way
 //! the capture harness did it (tree copied to a fresh ROOT, HOME = ROOT/home, the case's env and
 //! setup script; `/etc/claude-code` redirected into ROOT through `CCMEM_MANAGED_DIR`), and
-//! ccmem run in the case's cwd with its output normalized (ROOT written `{ROOT}`). And by the
-//! CLI tests that build their own trees ([`tree`], [`ccmem`], [`json`]).
+//! ccmem run in the case's cwd with its output normalized (ROOT written `{ROOT}`). [`cli`] is the
+//! one way every test runs ccmem.
 #![allow(dead_code)]
 
+pub(crate) mod cli;
 pub(crate) mod shapes;
 
 use std::collections::BTreeMap;
@@ -15,12 +16,33 @@ use std::process::Command;
 use serde_json::Value;
 
 pub(crate) const MANAGED: &str = "/etc/claude-code";
+/// The macOS build's managed folder (`cases-macos/`).
+pub(crate) const MANAGED_MACOS: &str = "/Library/Application Support/ClaudeCode";
 
 pub(crate) struct Case {
     pub name: String,
     pub dir: PathBuf,
     pub spec: Value,
     pub expected: String,
+}
+
+impl Case {
+    /// The platform model the case replays with: `macos` for `cases-macos/` (captured with the
+    /// darwin build), else the case's `platform`, else none (the host's, Linux here).
+    pub(crate) fn platform(&self) -> Option<&str> {
+        if self.name.starts_with("cases-macos/") {
+            return Some("macos");
+        }
+        self.spec.get("platform").and_then(Value::as_str)
+    }
+
+    /// The managed folder the case's client read.
+    pub(crate) fn managed(&self) -> &'static str {
+        match self.platform() {
+            Some("macos") => MANAGED_MACOS,
+            _ => MANAGED,
+        }
+    }
 }
 
 pub(crate) fn cases(folders: &[&str]) -> Vec<Case> {
@@ -53,37 +75,6 @@ pub(crate) fn cases(folders: &[&str]) -> Vec<Case> {
     out
 }
 
-/// A fresh folder holding `files` (path relative to it, text), subfolders made as needed.
-pub(crate) fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, text) in files {
-        let p = dir.path().join(name);
-        fs::create_dir_all(p.parent().unwrap()).unwrap();
-        fs::write(p, text).unwrap();
-    }
-    dir
-}
-
-/// ccmem with `args`, run in `cwd` with colours off, the clock at 2026-11-29 (`CCMEM_NOW`) and
-/// no injected fault.
-pub(crate) fn ccmem(args: &[&str], cwd: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_ccmem"))
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .env("CCMEM_NOW", "2026-11-29T00:00:00Z")
-        .env_remove("CCMEM_FAULT_AT")
-        .output()
-        .unwrap()
-}
-
-/// [`ccmem`]'s stdout as JSON; panics with ccmem's stderr when it is not JSON.
-pub(crate) fn json(args: &[&str], cwd: &Path) -> Value {
-    let out = ccmem(args, cwd);
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stderr)))
-}
-
 pub(crate) fn copy_tree(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for entry in fs::read_dir(from).unwrap().flatten() {
@@ -99,17 +90,18 @@ pub(crate) fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// The client's project slug (`J$`), the loader's own.
 pub(crate) fn slug(p: &str) -> String {
-    p.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect()
+    ccmem::load::automem::slug::slug(p)
 }
 
 /// A case laid out on disk.
 pub(crate) struct Materialized {
     pub tmp: tempfile::TempDir,
     pub root: String,
+    /// The managed folder inside ROOT, and the client's own it stands for.
     pub managed: String,
+    pub managed_real: &'static str,
     pub cwd: PathBuf,
     pub env: BTreeMap<String, String>,
 }
@@ -122,15 +114,14 @@ impl Materialized {
 
     /// Runs ccmem with `args` in the case's cwd; returns (stdout normalized, stderr, success).
     pub(crate) fn ccmem(&self, args: &[String]) -> (String, String, bool) {
-        let out = Command::new(env!("CARGO_BIN_EXE_ccmem"))
-            .args(args)
-            .current_dir(&self.cwd)
+        let out = cli::Test::at(self.tmp.path())
             .env_clear()
             .envs(&self.env)
-            .output()
-            .unwrap();
+            .current_dir(&self.cwd)
+            .args(args)
+            .run();
         let got = String::from_utf8_lossy(&out.stdout)
-            .replace(&self.managed, MANAGED)
+            .replace(&self.managed, self.managed_real)
             .replace(&self.root, "{ROOT}")
             .replace(&slug(&self.root), "{ROOT_SLUG}");
         (
@@ -167,7 +158,10 @@ pub(crate) fn materialize(case: &Case) -> Materialized {
     let managed = format!("{root}/etc-claude-code");
     let mut env: BTreeMap<String, String> = std::env::vars()
         .filter(|(k, _)| {
-            !k.starts_with("CLAUDE") && !k.starts_with("ANTHROPIC") && k != "CCMEM_MANAGED_DIR"
+            !k.starts_with("CLAUDE")
+                && !k.starts_with("ANTHROPIC")
+                && k != "CCMEM_MANAGED_DIR"
+                && k != "CCMEM_PLATFORM"
         })
         .collect();
     env.insert("HOME".into(), format!("{root}/home"));
@@ -178,13 +172,16 @@ pub(crate) fn materialize(case: &Case) -> Materialized {
     );
     env.insert("DISABLE_AUTOUPDATER".into(), "1".into());
     env.insert("CCMEM_MANAGED_DIR".into(), managed.clone());
+    if let Some(platform) = case.platform() {
+        env.insert("CCMEM_PLATFORM".into(), platform.into());
+    }
     if let Some(vars) = case.spec.get("env").and_then(Value::as_object) {
         for (k, v) in vars {
             env.insert(k.clone(), v.as_str().unwrap_or("").replace("{ROOT}", &root));
         }
     }
     if let Some(setup) = case.spec.get("setup").and_then(Value::as_str) {
-        let setup = setup.replace(MANAGED, &managed);
+        let setup = setup.replace(case.managed(), &managed);
         let ok = Command::new("bash")
             .args(["-ec", &setup])
             .current_dir(tmp.path())
@@ -202,6 +199,7 @@ pub(crate) fn materialize(case: &Case) -> Materialized {
         tmp,
         root,
         managed,
+        managed_real: case.managed(),
         cwd,
         env,
     }

@@ -13,6 +13,7 @@ const PACKAGES = {
   "linux-arm64": "@ccmem/cli-linux-arm64",
   "darwin-x64": "@ccmem/cli-darwin-x64",
   "darwin-arm64": "@ccmem/cli-darwin-arm64",
+  "win32-x64": "@ccmem/cli-win32-x64",
 };
 
 function isMusl() {
@@ -26,7 +27,7 @@ function binaryPath() {
   const pkg = PACKAGES[`${platform}-${arch}`];
   if (!pkg || (platform === "linux" && isMusl())) return null;
   try {
-    return require.resolve(`${pkg}/ccmem`);
+    return require.resolve(`${pkg}/${platform === "win32" ? "ccmem.exe" : "ccmem"}`);
   } catch (e) {
     if (e && e.code !== "MODULE_NOT_FOUND") throw e;
     return null;

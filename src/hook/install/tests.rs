@@ -129,7 +129,7 @@ fn other_values_keep_their_bytes_when_the_file_has_hooks() {
         out.contains("1.0e+2") && out.contains("\"k\":   \"\\u00e9\""),
         "{out}"
     );
-    let d = diff(Path::new("/s.json"), original, &out);
+    let d = diff("/s.json", original, &out);
     let removed: Vec<&str> = d
         .lines()
         .filter(|l| l.starts_with('-') && !l.starts_with("---"))
@@ -296,7 +296,7 @@ fn deep_nesting_a_bom_and_bytes_that_are_not_utf8_are_kept() {
 
 #[test]
 fn diff_shows_the_added_lines() {
-    let d = diff(Path::new("/s.json"), "{}\n", "{\n  \"a\": 1\n}\n");
+    let d = diff("/s.json", "{}\n", "{\n  \"a\": 1\n}\n");
     assert!(d.contains("--- /s.json (before)"));
     assert!(d.contains("+  \"a\": 1"));
 }

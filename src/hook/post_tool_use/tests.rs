@@ -34,18 +34,19 @@ fn over_the_line_cap_names_dark_entries_and_fix() {
     let out = run(&input_for("Write", path.to_str().unwrap()))
         .unwrap()
         .unwrap();
-    let msg = out.system_message.unwrap();
+    let msg = out.message().unwrap().to_owned();
     assert!(msg.contains("203 lines"), "{msg}");
     assert!(msg.contains("3 lines (201–203) will be dark"), "{msg}");
     assert!(msg.contains("first: \"- [e201](e201.md)"), "{msg}");
     assert!(msg.ends_with("fix: ccmem tier"), "{msg}");
-    let ctx = out.hook_specific_output.unwrap();
-    assert_eq!(ctx.hook_event_name, Event::PostToolUse);
     assert!(
-        ctx.additional_context
-            .contains("line 203: - [e203](e203.md)")
+        out.to_line()
+            .unwrap()
+            .contains("\"hookEventName\":\"PostToolUse\"")
     );
-    assert!(!ctx.additional_context.contains("line 200:"));
+    let ctx = out.context().unwrap();
+    assert!(ctx.contains("line 203: - [e203](e203.md)"));
+    assert!(!ctx.contains("line 200:"));
 }
 
 #[test]
@@ -55,15 +56,10 @@ fn past_the_safety_line_warns_without_dark_entries() {
     let out = run(&input_for("Edit", path.to_str().unwrap()))
         .unwrap()
         .unwrap();
-    let msg = out.system_message.unwrap();
+    let msg = out.message().unwrap().to_owned();
     assert!(msg.contains("195/200 lines"), "{msg}");
     assert!(msg.contains("5 more lines"), "{msg}");
-    assert!(
-        out.hook_specific_output
-            .unwrap()
-            .additional_context
-            .contains("Nothing is cut yet")
-    );
+    assert!(out.context().unwrap().contains("Nothing is cut yet"));
 }
 
 #[test]
@@ -74,7 +70,12 @@ fn size_past_the_safety_line_warns() {
     let out = run(&input_for("MultiEdit", path.to_str().unwrap()))
         .unwrap()
         .unwrap();
-    assert!(out.system_message.unwrap().contains("past the safety line"));
+    assert!(
+        out.message()
+            .unwrap()
+            .to_owned()
+            .contains("past the safety line")
+    );
 }
 
 #[test]
@@ -104,8 +105,7 @@ fn non_memory_paths_exit_before_reading_anything() {
     let dir = tempfile::tempdir().unwrap();
     // A FIFO would block any read; the hook must not open it, nor resolve the (missing) cwd.
     let fifo = dir.path().join("main.rs");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    crate::sys::mkfifo(&fifo, 0o644).unwrap();
     let mut inp = input_for("Write", fifo.to_str().unwrap());
     inp.common.cwd = "/no/such/dir".into();
     assert!(run(&inp).unwrap().is_none());
@@ -129,7 +129,7 @@ fn a_memory_md_outside_any_memory_folder_is_left_alone() {
 fn a_huge_index_is_reported_as_skipped() {
     let out = index_verdict("/m/MEMORY.md", &IndexState::TooLarge { bytes: 5 << 20 }).unwrap();
     assert!(
-        out.system_message
+        out.message()
             .unwrap()
             .contains("over the client's 4 MiB read limit")
     );

@@ -19,7 +19,7 @@ use serde::Serialize;
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 
-use crate::constants::{AGENT_NAME_MAX_UTF16, AGENTS_DIR};
+use crate::constants::{AGENT_NAME_MAX_UTF16, AGENTS_DIR, CLAUDE_DIR, MAX_FILE_BYTES};
 use crate::env::ClientEnv;
 use crate::settings::{Settings, Source};
 use crate::text::{frontmatter, js};
@@ -142,7 +142,7 @@ pub fn all(env: &ClientEnv, settings: &Settings) -> Vec<Definition> {
     }
     list.extend(from_json(env));
     list.extend(markdown_dir(
-        &env.managed_dir.join(".claude").join(AGENTS_DIR),
+        &env.managed_dir.join(CLAUDE_DIR).join(AGENTS_DIR),
         Origin::Managed,
     ));
     let mut out: Vec<Definition> = Vec::new();
@@ -169,7 +169,7 @@ fn project_dirs(env: &ClientEnv) -> Vec<PathBuf> {
         if dir == env.home {
             break;
         }
-        out.push(dir.join(".claude").join(AGENTS_DIR));
+        out.push(dir.join(CLAUDE_DIR).join(AGENTS_DIR));
         if git_root.as_deref() == Some(dir) {
             break;
         }
@@ -211,19 +211,22 @@ fn collect_md(dir: &Path, depth: usize, out: &mut Vec<String>) {
     }
 }
 
-/// `aUn`: a Markdown agent file, or `None` when the client skips it.
+/// `aUn`: a Markdown agent file, or `None` when the client skips it (or it is not a regular
+/// file of at most 4 MiB: the client reads any size, but no agent definition is that long).
 fn parse_markdown(path: &str, origin: Origin) -> Option<Definition> {
-    let bytes = std::fs::read(path).ok()?;
+    let bytes = crate::fsread::read_capped(Path::new(path), MAX_FILE_BYTES).ok()?;
     let text = String::from_utf8_lossy(&bytes);
     let split = frontmatter::split(&text);
-    let front = split.yaml.map(parse_yaml).unwrap_or(Value::Null);
-    let name = front.get("name")?.as_str()?;
-    let description = front.get("description").and_then(Value::as_str);
+    let parsed = split.yaml.map(frontmatter::parse)?.ok()?;
+    let front = parsed.table()?;
+    let text_of = |key: &str| front.get(key).and_then(frontmatter::Value::as_str);
+    let name = text_of("name")?;
+    let description = text_of("description");
     if !valid_name(name) || description.is_none_or(str::is_empty) {
         return None;
     }
     let (memory, invalid_memory) = match front.get("memory") {
-        None | Some(Value::Null) => (None, None),
+        None | Some(frontmatter::Value::Null) => (None, None),
         Some(v) => match v.as_str().and_then(Scope::parse) {
             Some(scope) => (Some(scope), None),
             None => (None, Some(display(v))),
@@ -236,8 +239,8 @@ fn parse_markdown(path: &str, origin: Origin) -> Option<Definition> {
         path: Some(path.to_owned()),
         memory,
         invalid_memory,
-        omit_claude_md: omit == Some(&Value::Bool(true))
-            || omit.and_then(Value::as_str) == Some("true"),
+        omit_claude_md: omit == Some(&frontmatter::Value::Bool(true))
+            || omit.and_then(frontmatter::Value::as_str) == Some("true"),
     })
 }
 
@@ -249,14 +252,19 @@ fn valid_name(name: &str) -> bool {
         && !name.nfkc().any(|c| c == ':')
 }
 
-/// The frontmatter as the client's YAML reader sees it (`qd` → `DDr`, one port for every
-/// frontmatter: [`crate::text::frontmatter::parse`]), as JSON.
-fn parse_yaml(yaml: &str) -> Value {
-    crate::text::frontmatter::parse(yaml).map_or(Value::Null, |p| p.value.to_json())
-}
+/// Longest `memory:` value shown, in bytes of its text or JSON (a value aliases can make
+/// name millions of nodes is shown cut).
+const SHOWN_VALUE_MAX_BYTES: usize = 200;
 
-fn display(v: &Value) -> String {
-    v.as_str().map_or_else(|| v.to_string(), str::to_owned)
+/// An invalid `memory:` value as it is shown: a string as it is, anything else as JSON.
+fn display(v: &frontmatter::Value) -> String {
+    match v.as_str() {
+        Some(s) => match s.char_indices().nth(SHOWN_VALUE_MAX_BYTES) {
+            Some((at, _)) => format!("{}…", &s[..at]),
+            None => s.to_owned(),
+        },
+        None => v.write_json(SHOWN_VALUE_MAX_BYTES),
+    }
 }
 
 /// `vXn`: the agents of `--agents JSON` (an object of name → definition). Invalid JSON or an

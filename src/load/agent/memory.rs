@@ -19,7 +19,8 @@ use serde::Serialize;
 
 use super::defs::Scope;
 use crate::constants::{
-    AGENT_MEMORY_DIR, AGENT_MEMORY_LOCAL_DIR, INDEX_FILE as INDEX, REMOTE_MEMORY_DIR_ENV,
+    AGENT_MEMORY_DIR, AGENT_MEMORY_LOCAL_DIR, CLAUDE_DIR, INDEX_FILE as INDEX, PROJECTS_DIR,
+    REMOTE_MEMORY_DIR_ENV,
 };
 use crate::env::ClientEnv;
 use crate::fsread::Unread;
@@ -107,12 +108,12 @@ pub fn folder(env: &ClientEnv, agent: &str, scope: Scope) -> String {
     let cwd = env.cwd.to_string_lossy();
     let remote = env.var(REMOTE_MEMORY_DIR_ENV).filter(|v| !v.is_empty());
     let path = match (scope, remote) {
-        (Scope::Project, _) => folder::join(&[&cwd, ".claude", AGENT_MEMORY_DIR, &name]),
+        (Scope::Project, _) => folder::join(&[&cwd, CLAUDE_DIR, AGENT_MEMORY_DIR, &name]),
         (Scope::Local, Some(r)) => {
             let project = slug::slug(&folder::project_key(env));
-            folder::join(&[r, "projects", &project, AGENT_MEMORY_LOCAL_DIR, &name])
+            folder::join(&[r, PROJECTS_DIR, &project, AGENT_MEMORY_LOCAL_DIR, &name])
         }
-        (Scope::Local, None) => folder::join(&[&cwd, ".claude", AGENT_MEMORY_LOCAL_DIR, &name]),
+        (Scope::Local, None) => folder::join(&[&cwd, CLAUDE_DIR, AGENT_MEMORY_LOCAL_DIR, &name]),
         (Scope::User, _) => {
             let base = remote.map_or_else(
                 || env.config_dir().to_string_lossy().into_owned(),
@@ -232,7 +233,8 @@ fn placement(dir: &Path, cwd: &Path) -> Placement {
 
 /// The client's `ir`: ENOENT or ENOTDIR.
 fn missing(e: &std::io::Error) -> bool {
-    e.kind() == std::io::ErrorKind::NotFound || e.raw_os_error() == Some(libc::ENOTDIR)
+    e.kind() == std::io::ErrorKind::NotFound
+        || crate::sys::os_error(e) == Some(crate::sys::OsError::NotADirectory)
 }
 
 /// `Ia`: the nearest ancestor that `lstat` finds, and the missing components below it.

@@ -8,8 +8,6 @@
 //! `- [name](path) — description`, at most 140 lines and 17,500 UTF-16 units.
 
 use std::fs;
-use std::io::Read;
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 use unicode_normalization::UnicodeNormalization;
@@ -95,9 +93,12 @@ fn scan(dir: &Path, prefix: &str, out: &mut Vec<Topic>, depth: usize) {
         };
         if meta.is_dir() {
             scan(&e.path(), &rel, out, depth + 1);
-        } else if meta.is_file() && meta.nlink() == 1 && rel.ends_with(".md") && name != INDEX_FILE
+        } else if meta.is_file()
+            && crate::sys::nlink(&meta) == 1
+            && rel.ends_with(".md")
+            && name != INDEX_FILE
         {
-            let mtime_ms = meta.mtime() as f64 * 1000.0 + (meta.mtime_nsec() / 1_000_000) as f64;
+            let mtime_ms = crate::sys::mtime_ms(&meta);
             out.push(Topic {
                 rel,
                 mtime_ms,
@@ -109,12 +110,7 @@ fn scan(dir: &Path, prefix: &str, out: &mut Vec<Topic>, depth: usize) {
 
 /// The frontmatter `description` in the first 30 lines / 64 KiB of a topic file.
 fn description(path: &Path) -> Option<String> {
-    let mut bytes = Vec::new();
-    fs::File::open(path)
-        .ok()?
-        .take(HEAD_BYTES)
-        .read_to_end(&mut bytes)
-        .ok()?;
+    let bytes = crate::fsread::read_head(path, HEAD_BYTES).ok()?;
     let text = String::from_utf8_lossy(&bytes);
     let head_end = text
         .match_indices('\n')

@@ -1,14 +1,21 @@
 //! Which folder holds auto memory (`$u.resolveEntry`, chunk-6bm6jz2w): the cowork override,
 //! else the first settings source (policy, flag, local, project, user) that sets
 //! `autoMemoryDirectory` (validated; an invalid value falls to the default, never to a lower
-//! source), else `<base>/projects/<name>/memory/`. All paths are strings handled as node's
-//! `path.posix` would (`join`, `normalize`), then NFC-normalized.
+//! source), else `<base>/projects/<name>/memory/`. All paths are strings handled as the
+//! platform's node `path` would (`join`, `normalize`; on Windows `C:\Users\me\.claude\projects\
+//! C--Users-me-p\memory\`, ending in `path.sep`), then NFC-normalized (on every platform).
 
 use unicode_normalization::UnicodeNormalization;
 
 use super::slug::{slug, valid_project_dir_name};
 use crate::env::ClientEnv;
+use crate::load::instructions::access;
+use crate::platform::Platform;
 use crate::settings::{Settings, Source};
+use crate::text::path;
+
+/// node's `path.posix.join` and `normalize` (agent memory folders, which are posix here yet).
+pub use crate::text::path::posix::{join, normalize};
 
 /// The resolved folder and where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,8 +29,9 @@ pub struct Folder {
 /// Resolves the auto-memory folder (`None` only when no project root is known).
 pub fn resolve(env: &ClientEnv, settings: &Settings) -> Option<Folder> {
     let home = env.home.to_string_lossy();
+    let plat = env.platform;
     if let Some(v) = env.var("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")
-        && let Some(path) = validate(v, false, &home)
+        && let Some(path) = validate(plat, v, false, &home)
     {
         return Some(Folder {
             path,
@@ -31,7 +39,7 @@ pub fn resolve(env: &ClientEnv, settings: &Settings) -> Option<Folder> {
         });
     }
     if let Some((value, origin)) = setting(env, settings)
-        && let Some(path) = value.as_str().and_then(|v| validate(v, true, &home))
+        && let Some(path) = value.as_str().and_then(|v| validate(plat, v, true, &home))
     {
         return Some(Folder {
             path,
@@ -57,8 +65,8 @@ fn setting<'a>(
         .into_iter()
         .filter(|s| settings.is_enabled(*s))
         .find_map(|s| {
-            let value = settings.get(s, "/autoMemoryDirectory")?;
-            Some((value, settings.layer(s)?.origin.as_str()))
+            let (value, layer) = settings.get_with_layer(s, "/autoMemoryDirectory")?;
+            Some((value, layer.origin.as_str()))
         })
 }
 
@@ -80,12 +88,17 @@ fn default_folder(env: &ClientEnv) -> Folder {
         }
         _ => (slug(&key), format!("slug of {key}")),
     };
-    let path = format!(
-        "{}/",
-        join(&[&base, "projects", &name, crate::constants::MEMORY_DIR])
-    )
-    .nfc()
-    .collect();
+    let plat = env.platform;
+    let folder = path::join(
+        plat,
+        &[
+            &base,
+            crate::constants::PROJECTS_DIR,
+            &name,
+            crate::constants::MEMORY_DIR,
+        ],
+    );
+    let path = format!("{folder}{}", plat.sep()).nfc().collect();
     let source = match remote {
         Some(_) => format!("CLAUDE_CODE_REMOTE_MEMORY_DIR, {how}"),
         None => format!("default, {how}"),
@@ -93,84 +106,70 @@ fn default_folder(env: &ClientEnv) -> Folder {
     Folder { path, source }
 }
 
-/// The canonical git root of the project root, else the project root itself.
+/// The canonical git root of the project root, else the project root itself, written as the
+/// platform's `realpath` returns it (NFC on macOS, so an NFD folder `café` gets the slug of
+/// `café` in NFC: captured in `cases-macos/mem-dir-slug-decomposed`; no `\\?\` on Windows).
 pub fn project_key(env: &ClientEnv) -> String {
     let root =
         crate::load::memo::git_roots(&env.cwd).map_or_else(|| env.cwd.clone(), |(_, main)| main);
-    root.to_string_lossy().into_owned()
+    let root = root.to_string_lossy();
+    match env.platform {
+        Platform::Macos if !root.is_ascii() => root.nfc().collect(),
+        Platform::Windows => path::strip_verbatim(&root).into_owned(),
+        _ => root.into_owned(),
+    }
 }
 
-/// The client's `Bu(v, tilde)`: `~/` expansion (when allowed), normalization, trailing
-/// separators removed, then rejected unless absolute, at least 3 units long, not a bare drive
-/// letter, without NUL and not a special macOS path. Returns the folder with a trailing `/`.
-pub fn validate(v: &str, tilde: bool, home: &str) -> Option<String> {
+/// The client's `Ku(v, tilde)` (chunk-fsawyn72 of the win32 build, `Bu` of linux): `~/` (and
+/// `~\\`) expansion when allowed, normalization, trailing separators removed, then rejected
+/// unless absolute, at least 3 UTF-16 units long, not a bare drive letter (`C:`), without NUL
+/// and not a path the platform refuses as a memory folder ([`access::invalid_memory_dir`]:
+/// UNC even to `\\wsl$`, network mounts, macOS's special folders). Returns the folder ending
+/// in `path.sep`, NFC-normalized.
+pub fn validate(plat: Platform, v: &str, tilde: bool, home: &str) -> Option<String> {
     if v.is_empty() {
         return None;
     }
     let mut o = v.to_owned();
     if tilde && (v.starts_with("~/") || v.starts_with("~\\")) {
         let rest = &v[2..];
-        let y = normalize(if rest.is_empty() { "." } else { rest });
-        if y == "." || y == ".." || y.starts_with("../") || y.starts_with("..\\") {
+        let y = path::normalize(plat, if rest.is_empty() { "." } else { rest });
+        let up = format!("..{}", plat.sep());
+        if y == "."
+            || y == ".."
+            || y.starts_with(&up)
+            || y.starts_with("../")
+            || y.starts_with("..\\")
+        {
             return None;
         }
-        o = join(&[home, rest]);
+        o = path::join(plat, &[home, rest]);
     }
-    let g = normalize(&o);
+    let g = path::normalize(plat, &o);
     let g = g.trim_end_matches(['/', '\\']);
     let drive = g.len() == 2 && g.as_bytes()[0].is_ascii_alphabetic() && g.as_bytes()[1] == b':';
-    let special = ["/.vol", "/.file", "/.nofollow", "/.resolve"]
-        .iter()
-        .any(|p| g == *p || g.starts_with(&format!("{p}/")));
-    if !g.starts_with('/')
+    if !path::is_absolute(plat, g)
         || crate::text::js::utf16_len(g) < 3
         || drive
         || g.contains('\0')
-        || special
+        || access::invalid_memory_dir(plat, g)
     {
         return None;
     }
-    Some(format!("{g}/").nfc().collect())
+    Some(format!("{g}{}", plat.sep()).nfc().collect())
 }
 
-/// node's `path.posix.join`.
-pub fn join(parts: &[&str]) -> String {
-    let joined: Vec<&str> = parts.iter().copied().filter(|p| !p.is_empty()).collect();
-    if joined.is_empty() {
-        return ".".into();
-    }
-    normalize(&joined.join("/"))
-}
-
-/// node's `path.posix.normalize`.
-pub fn normalize(p: &str) -> String {
-    if p.is_empty() {
-        return ".".into();
-    }
-    let absolute = p.starts_with('/');
-    let trailing = p.ends_with('/');
-    let mut out: Vec<&str> = Vec::new();
-    for seg in p.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                if out.last().is_some_and(|l| *l != "..") {
-                    out.pop();
-                } else if !absolute {
-                    out.push("..");
-                }
-            }
-            s => out.push(s),
-        }
-    }
-    let mut s = out.join("/");
-    if s.is_empty() && !absolute {
-        s = ".".into();
-    }
-    if !s.is_empty() && trailing {
-        s.push('/');
-    }
-    if absolute { format!("/{s}") } else { s }
+/// Every project's memory folder under the client's `projects/` folder (`<config>/projects/
+/// <name>/memory/`, where [`resolve`] puts them by default), sorted: what `ccmem audit --all`
+/// reads (a link to a folder counts as a folder).
+pub fn every_project(projects: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    let mut out: Vec<std::path::PathBuf> = std::fs::read_dir(projects)?
+        .flatten()
+        .map(|e| e.path().join(crate::constants::MEMORY_DIR))
+        .filter(|p| p.is_dir())
+        .collect();
+    out.sort();
+    Ok(out)
 }
 
 #[cfg(test)]

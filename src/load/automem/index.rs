@@ -18,10 +18,11 @@ pub struct Processed {
     pub content: String,
 }
 
-/// Reads and processes a MEMORY.md file; `Err` holds the state when it does not load.
-pub fn read(path: &Path) -> Result<Processed, IndexState> {
+/// Reads and processes a MEMORY.md file, returning its bytes too; `Err` holds the state when
+/// it does not load.
+pub fn read(path: &Path) -> Result<(Processed, Vec<u8>), IndexState> {
     match fsread::read_capped(path, MAX_FILE_BYTES) {
-        Ok(bytes) => Ok(process_file(&bytes)),
+        Ok(bytes) => Ok((process_file(&bytes), bytes)),
         Err(Unread::Missing) => Err(IndexState::Missing),
         Err(Unread::NotRegular(what)) => Err(IndexState::NotRegular { what: what.into() }),
         Err(Unread::TooLarge(bytes)) => Err(IndexState::TooLarge { bytes }),
@@ -151,7 +152,7 @@ pub fn first_line_over(file_text: &str, lines: usize, utf16: usize) -> Option<us
 /// commands).
 pub fn measure(path: &Path) -> IndexState {
     match read(path) {
-        Ok(p) => IndexState::Loaded(p.measure),
+        Ok((p, _)) => IndexState::Loaded(p.measure),
         Err(state) => state,
     }
 }

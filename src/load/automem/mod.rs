@@ -15,6 +15,7 @@ pub mod slug;
 
 use foldhash::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -38,6 +39,10 @@ pub struct Report {
     /// The MEMORY.md entry, if it is in the reminder.
     #[serde(skip)]
     pub entry: Option<Loaded>,
+    /// MEMORY.md's bytes as read here, for the readers that need the file itself (the memory
+    /// library, the history's lines of today's index): it is read once per command.
+    #[serde(skip)]
+    pub index_bytes: Option<Arc<[u8]>>,
     /// Topic files (read on demand), with whether the loaded index reaches them. The loader
     /// leaves this empty: the receipt fills it from the memory library
     /// (`crate::memory::session`), whose reachability `audit` and `tier` share.
@@ -171,8 +176,9 @@ pub fn load(env: &ClientEnv, settings: &Settings, processed: &HashSet<String>) -
             (Some(p), Why::AutoMemIndex)
         }
         None => match index::read(&on_disk.join(crate::constants::INDEX_FILE)) {
-            Ok(p) => {
+            Ok((p, bytes)) => {
                 report.index = IndexState::Loaded(p.measure.clone());
+                report.index_bytes = Some(bytes.into());
                 (Some(p), Why::AutoMemIndex)
             }
             Err(IndexState::Missing) if !store_mode && !env.is_truthy("CLAUDE_CODE_REMOTE") => {
@@ -196,7 +202,13 @@ pub fn load(env: &ClientEnv, settings: &Settings, processed: &HashSet<String>) -
     };
     report.entry = processed_index
         .filter(|p| !index::is_empty(&p.content))
-        .filter(|_| !store_mode && !processed.contains(&index_path))
+        .filter(|_| {
+            !store_mode
+                && !processed.contains(&crate::load::instructions::paths::dedup_key(
+                    env.platform,
+                    &index_path,
+                ))
+        })
         .map(|p| entry(index_path, p, why));
     report
 }

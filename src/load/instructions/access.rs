@@ -2,11 +2,19 @@
 //! (network, device, protected folders), the 4 MiB capped read with WHATWG UTF-8 decoding, and
 //! the text-extension allow-list.
 
+mod refused;
+
 use std::path::Path;
+
+use unicode_normalization::UnicodeNormalization;
 
 use crate::constants::MAX_FILE_BYTES;
 use crate::fsread::{self, Unread};
 use crate::load::{SkipWhy, memo};
+use crate::platform::Platform;
+use crate::text::path as node_path;
+
+pub use refused::{invalid_memory_dir, refused};
 
 /// Reads a file as the client does: capped at 4 MiB, decoded as UTF-8 with U+FFFD for every
 /// invalid sequence (WHATWG decoder, BOM kept).
@@ -41,8 +49,30 @@ pub struct Resolved {
 }
 
 impl Resolved {
-    /// Resolves `path`.
-    pub fn of(path: &str) -> Self {
+    /// Resolves `path` on `platform`: the real path is written as the client's `realpath`
+    /// returns it there (the darwin build's `BT.realpath` ends in `fn`, NFC; Windows paths lose
+    /// the verbatim prefix Rust's `canonicalize` adds).
+    pub fn of(platform: Platform, path: &str) -> Self {
+        let mut r = Self::raw(path);
+        if r.canonical {
+            match platform {
+                Platform::Macos if !r.path.is_ascii() => {
+                    r.path = r.path.nfc().collect();
+                    r.is_symlink = r.path != path;
+                }
+                Platform::Windows => {
+                    if let std::borrow::Cow::Owned(p) = node_path::strip_verbatim(&r.path) {
+                        r.path = p;
+                        r.is_symlink = r.path != path;
+                    }
+                }
+                _ => {}
+            }
+        }
+        r
+    }
+
+    fn raw(path: &str) -> Self {
         // Most walk candidates do not exist: one lstat settles those without the
         // per-component readlink calls of realpath(3).
         let meta = match memo::lstat(Path::new(path)) {
@@ -105,12 +135,13 @@ fn into_string(p: std::path::PathBuf) -> String {
         .unwrap_or_else(|os| os.to_string_lossy().into_owned())
 }
 
-/// Paths the client never reads instruction files from: network paths, device and process
-/// files, and protected download/work/scratchpad folders.
-pub fn blocked(path: &str) -> Option<SkipWhy> {
-    if path.starts_with("//") || path.starts_with("/net/") {
+/// Paths the client never reads instruction files from: network and special paths (the
+/// platform's [`refused`]), device and process files, and protected download/work/scratchpad
+/// folders.
+pub fn blocked(platform: Platform, path: &str) -> Option<SkipWhy> {
+    if let Some(reason) = refused(platform, path) {
         return Some(SkipWhy::Other {
-            reason: "network path".into(),
+            reason: reason.into(),
         });
     }
     if ["/dev", "/proc"].iter().any(|d| {
@@ -156,12 +187,12 @@ pub fn blocked(path: &str) -> Option<SkipWhy> {
 
 /// [`blocked`] for a path or what it resolves to, the resolved path asked only when it differs
 /// (it is the same string for every candidate that does not exist).
-pub fn blocked_either(path: &str, resolved: &str) -> Option<SkipWhy> {
-    blocked(path).or_else(|| {
+pub fn blocked_either(platform: Platform, path: &str, resolved: &str) -> Option<SkipWhy> {
+    blocked(platform, path).or_else(|| {
         if resolved == path {
             None
         } else {
-            blocked(resolved)
+            blocked(platform, resolved)
         }
     })
 }
@@ -297,13 +328,33 @@ mod tests {
         std::fs::File::create(&file).unwrap();
         std::fs::File::create(format!("{b}/CLAUDE.md")).unwrap();
         memo::reset();
-        assert_eq!(Resolved::of(&file).path, file);
+        let l = Platform::Linux;
+        assert_eq!(Resolved::of(l, &file).path, file);
         std::fs::remove_dir_all(&a).unwrap();
         std::os::unix::fs::symlink(&b, &a).unwrap();
         memo::reset();
-        let r = Resolved::of(&file);
+        let r = Resolved::of(l, &file);
         assert_eq!(r.path, format!("{b}/CLAUDE.md"));
         assert!(r.is_symlink && !r.absent);
-        assert!(Resolved::of(&format!("{root}/nope/CLAUDE.md")).absent);
+        assert!(Resolved::of(l, &format!("{root}/nope/CLAUDE.md")).absent);
+    }
+
+    #[test]
+    fn macos_real_paths_are_nfc() {
+        // APFS finds an NFC name for an NFD folder; here a link plays that part.
+        let t = tempfile::tempdir().unwrap();
+        let root = super::super::paths::to_string(&t.path().canonicalize().unwrap());
+        let nfd = format!("{root}/cafe\u{301}");
+        std::fs::create_dir_all(&nfd).unwrap();
+        std::fs::File::create(format!("{nfd}/x.md")).unwrap();
+        let nfc = format!("{root}/caf\u{e9}");
+        std::os::unix::fs::symlink(&nfd, &nfc).unwrap();
+        memo::reset();
+        let linux = Resolved::of(Platform::Linux, &format!("{nfc}/x.md"));
+        assert_eq!(linux.path, format!("{nfd}/x.md"));
+        memo::reset();
+        let mac = Resolved::of(Platform::Macos, &format!("{nfc}/x.md"));
+        assert_eq!(mac.path, format!("{nfc}/x.md"));
+        assert!(!mac.is_symlink, "the NFC form is the path itself");
     }
 }

@@ -20,9 +20,11 @@ use foldhash::HashSet;
 use serde_json::Value;
 
 use super::file::{Emitted, Loader};
-use super::paths::{dirname, is_strictly_below, join};
+use super::paths::{self, is_strictly_below};
 use super::walk::WalkDir;
+use crate::constants::{AGENTS_MD, CLAUDE_DIR_CLAUDE_MD, CLAUDE_LOCAL_MD, CLAUDE_MD};
 use crate::load::{Kind, SkipWhy, Skipped, Why};
+use crate::platform::Platform;
 use crate::settings::{Settings, Source};
 use crate::text::js;
 
@@ -124,9 +126,15 @@ pub fn apply(
         return Vec::new();
     }
     let mut loader = main.fork();
+    let plat = main.platform;
     let candidates: Vec<String> = dirs
         .iter()
-        .flat_map(|d| [join(&d.dir, "AGENTS.md"), join(&d.dir, ".claude/AGENTS.md")])
+        .flat_map(|d| {
+            [
+                paths::join(plat, &d.dir, AGENTS_MD),
+                paths::join(plat, &d.dir, ".claude/AGENTS.md"),
+            ]
+        })
         .collect();
     if mode == Mode::ClaudeMd {
         for c in candidates
@@ -175,7 +183,7 @@ pub fn apply(
                 continue;
             }
             taken.insert(e.loaded.path.clone());
-            let group = root_dir(&e.root);
+            let group = root_dir(plat, &e.root);
             match groups.last_mut() {
                 Some((g, items)) if *g == group => items.push(e),
                 _ => groups.push((group, vec![e])),
@@ -185,7 +193,7 @@ pub fn apply(
     let mut added = Vec::new();
     for (group, items) in groups {
         added.extend(items.iter().map(|e| e.loaded.path.clone()));
-        let pos = placement(list, &group);
+        let pos = placement(plat, list, &group);
         list.splice(pos..pos, items);
     }
     added
@@ -196,13 +204,13 @@ fn suppressor(loader: &Loader<'_>, dirs: &[WalkDir]) -> Option<String> {
     dirs.iter().find_map(|d| {
         let mut names = Vec::new();
         if d.project {
-            names.push(("CLAUDE.md", Kind::Project));
-            names.push((".claude/CLAUDE.md", Kind::Project));
+            names.push((CLAUDE_MD, Kind::Project));
+            names.push((CLAUDE_DIR_CLAUDE_MD, Kind::Project));
         }
-        names.push(("CLAUDE.local.md", Kind::Local));
+        names.push((CLAUDE_LOCAL_MD, Kind::Local));
         names
             .into_iter()
-            .map(|(n, k)| (join(&d.dir, n), k))
+            .map(|(n, k)| (paths::join(loader.platform, &d.dir, n), k))
             .find(|(p, k)| loader.would_load(p, *k))
             .map(|(p, _)| p)
     })
@@ -225,18 +233,23 @@ fn duplicate_of(e: &Emitted, list: &[Emitted], taken: &HashSet<String>) -> Optio
 /// The directory a chain root belongs to: the part before the LAST `/.claude/`, else its
 /// dirname (so `p/.claude/w/CLAUDE.md` belongs to `p`; captured in
 /// `instr-agents-both-claude-dir-path`).
-fn root_dir(root: &str) -> String {
-    match root.rfind("/.claude/") {
+fn root_dir(plat: Platform, root: &str) -> String {
+    let marker = if plat.is_windows() {
+        "\\.claude\\"
+    } else {
+        "/.claude/"
+    };
+    match root.rfind(marker) {
         Some(i) => root[..i].to_owned(),
-        None => dirname(root),
+        None => paths::dirname(plat, root),
     }
 }
 
-fn placement(list: &[Emitted], group: &str) -> usize {
+fn placement(plat: Platform, list: &[Emitted], group: &str) -> usize {
     let local_like = |e: &Emitted| matches!(e.loaded.kind, Kind::Project | Kind::Local);
     if let Some(i) = list
         .iter()
-        .position(|e| local_like(e) && is_strictly_below(&root_dir(&e.root), group))
+        .position(|e| local_like(e) && is_strictly_below(plat, &root_dir(plat, &e.root), group))
     {
         return i;
     }
@@ -315,11 +328,14 @@ mod tests {
 
     #[test]
     fn chain_root_directory() {
-        assert_eq!(root_dir("/r/p/.claude/rules/x.md"), "/r/p");
-        assert_eq!(root_dir("/r/p/CLAUDE.md"), "/r/p");
-        assert_eq!(root_dir("/r/p/.claude/w/CLAUDE.md"), "/r/p");
+        assert_eq!(root_dir(Platform::Linux, "/r/p/.claude/rules/x.md"), "/r/p");
+        assert_eq!(root_dir(Platform::Linux, "/r/p/CLAUDE.md"), "/r/p");
         assert_eq!(
-            root_dir("/r/p/.claude/w/.claude/rules/r.md"),
+            root_dir(Platform::Linux, "/r/p/.claude/w/CLAUDE.md"),
+            "/r/p"
+        );
+        assert_eq!(
+            root_dir(Platform::Linux, "/r/p/.claude/w/.claude/rules/r.md"),
             "/r/p/.claude/w"
         );
     }

@@ -5,12 +5,17 @@
 //! - a leading `!` negates that one pattern (so `!**/p/CLAUDE.md` matches every other path);
 //! - for an absolute pattern whose literal prefix directory (`dirname` of the text before the
 //!   first `*?{[`) resolves through a symlink, the realpath variant is added too;
-//! - only kinds User, Project and Local are ever excluded (never Managed or AutoMem).
+//! - only kinds User, Project and Local are ever excluded (never Managed or AutoMem);
+//! - on Windows (`HLn`): picomatch's `windows` option is on (`gU`), and the non-negated
+//!   patterns are also tried against the path with its drive letter's case flipped (`TLn`), so
+//!   `c:/tmp/**` excludes `C:\tmp\x`; anything else is compared case-sensitively, there too
+//!   (`**/P/CLAUDE.md` does not exclude `p\CLAUDE.md`).
 
 use picomatch_rs::{CompileOptions, Matcher, compile_matcher};
 
 use super::paths::dirname;
 use crate::load::Kind;
+use crate::platform::Platform;
 use crate::settings::Settings;
 
 /// One compiled pattern and where it came from.
@@ -20,12 +25,15 @@ struct Pattern {
     /// The settings file that holds it.
     origin: String,
     matcher: Matcher,
+    /// A leading `!` (such a pattern is not tried with the drive letter flipped).
+    negated: bool,
 }
 
 /// The compiled `claudeMdExcludes` of a session.
 #[derive(Default)]
 pub struct Excludes {
     patterns: Vec<Pattern>,
+    platform: Platform,
 }
 
 impl std::fmt::Debug for Excludes {
@@ -47,28 +55,29 @@ pub struct ExcludeHit {
 
 impl Excludes {
     /// Collects `claudeMdExcludes` from every settings layer (arrays concatenated).
-    pub fn from_settings(settings: &Settings) -> Self {
+    pub fn from_settings(platform: Platform, settings: &Settings) -> Self {
         let raw: Vec<(String, String)> = settings
             .concat("/claudeMdExcludes")
             .into_iter()
             .filter_map(|(v, layer)| Some((v.as_str()?.to_owned(), layer.origin.clone())))
             .collect();
-        Self::new(raw)
+        Self::new(platform, raw)
     }
 
     /// Compiles `(pattern, origin)` pairs the way the client does.
-    pub fn new(raw: Vec<(String, String)>) -> Self {
+    pub fn new(platform: Platform, raw: Vec<(String, String)>) -> Self {
         let mut list: Vec<(String, String)> = raw
             .into_iter()
             .map(|(p, o)| (p.replace('\\', "/"), o))
             .collect();
         let variants: Vec<(String, String)> = list
             .iter()
-            .filter_map(|(p, o)| realpath_variant(p).map(|v| (v, o.clone())))
+            .filter_map(|(p, o)| realpath_variant(platform, p).map(|v| (v, o.clone())))
             .collect();
         list.extend(variants);
         let options = CompileOptions {
             dot: true,
+            windows: platform.is_windows(),
             ..CompileOptions::default()
         };
         let patterns = list
@@ -77,13 +86,14 @@ impl Excludes {
             .filter_map(|(text, origin)| {
                 let matcher = compile_matcher(&text, &options).ok()?;
                 Some(Pattern {
+                    negated: text.starts_with('!'),
                     text,
                     origin,
                     matcher,
                 })
             })
             .collect();
-        Excludes { patterns }
+        Excludes { patterns, platform }
     }
 
     /// The first pattern excluding `path` for a file of this kind.
@@ -92,13 +102,22 @@ impl Excludes {
             return None;
         }
         let path = path.replace('\\', "/");
-        self.patterns
-            .iter()
-            .find(|p| p.matcher.is_match(&path).unwrap_or(false))
-            .map(|p| ExcludeHit {
-                pattern: p.text.clone(),
-                origin: p.origin.clone(),
-            })
+        let flipped = self
+            .platform
+            .is_windows()
+            .then(|| flip_drive(&path))
+            .flatten();
+        let hit = |p: &&Pattern| {
+            p.matcher.is_match(&path).unwrap_or(false)
+                || (!p.negated
+                    && flipped
+                        .as_ref()
+                        .is_some_and(|f| p.matcher.is_match(f).unwrap_or(false)))
+        };
+        self.patterns.iter().find(hit).map(|p| ExcludeHit {
+            pattern: p.text.clone(),
+            origin: p.origin.clone(),
+        })
     }
 
     /// Whether there are no patterns at all.
@@ -107,9 +126,23 @@ impl Excludes {
     }
 }
 
+/// `TLn`: the path with its drive letter's case flipped (`None` without a drive letter).
+fn flip_drive(path: &str) -> Option<String> {
+    let b = path.as_bytes();
+    (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':').then(|| {
+        let c = char::from(b[0]);
+        let flipped = if c.is_ascii_lowercase() {
+            c.to_ascii_uppercase()
+        } else {
+            c.to_ascii_lowercase()
+        };
+        format!("{flipped}{}", &path[1..])
+    })
+}
+
 /// `LQr`: for an absolute pattern whose literal prefix directory is reached through a symlink,
 /// the same pattern with that directory replaced by its real path.
-fn realpath_variant(pattern: &str) -> Option<String> {
+fn realpath_variant(platform: Platform, pattern: &str) -> Option<String> {
     if !pattern.starts_with('/') {
         return None;
     }
@@ -117,7 +150,7 @@ fn realpath_variant(pattern: &str) -> Option<String> {
         Some(i) => &pattern[..i],
         None => pattern,
     };
-    let dir = dirname(literal);
+    let dir = dirname(platform, literal);
     let real = std::fs::canonicalize(&dir).ok()?;
     let real = real.to_string_lossy().replace('\\', "/");
     (real != dir && pattern.len() >= dir.len()).then(|| format!("{real}{}", &pattern[dir.len()..]))
@@ -128,7 +161,12 @@ mod tests {
     use super::*;
 
     fn ex(patterns: &[&str]) -> Excludes {
+        ex_on(Platform::Linux, patterns)
+    }
+
+    fn ex_on(platform: Platform, patterns: &[&str]) -> Excludes {
         Excludes::new(
+            platform,
             patterns
                 .iter()
                 .map(|p| (p.to_string(), "s.json".to_string()))
@@ -175,5 +213,34 @@ mod tests {
         let e = ex(&[&format!("{}/CLAUDE.md", link.display())]);
         let hit = e.hit(&format!("{}/CLAUDE.md", real.display()), Kind::Project);
         assert!(hit.is_some());
+    }
+
+    #[test]
+    fn windows_flips_the_drive_letter_of_plain_patterns_only() {
+        let w = ex_on(Platform::Windows, &["c:/tmp/**/p/CLAUDE.local.md"]);
+        assert!(w.hit(r"C:\tmp\r\p\CLAUDE.local.md", Kind::Local).is_some());
+        assert!(w.hit(r"c:\tmp\r\p\CLAUDE.local.md", Kind::Local).is_some());
+        let w = ex_on(
+            Platform::Windows,
+            &[r"C:\tmp\**\p\.claude\CLAUDE.md", "**/P/CLAUDE.md"],
+        );
+        assert!(
+            w.hit(r"C:\tmp\r\p\.claude\CLAUDE.md", Kind::Project)
+                .is_some()
+        );
+        assert!(
+            w.hit(r"C:\tmp\r\p\CLAUDE.md", Kind::Project).is_none(),
+            "case kept"
+        );
+        // A negated pattern is tried as the path is written only.
+        // (flipped, `c:/r/p/CLAUDE.md` would be "every other path" and excluded).
+        let neg = ex_on(Platform::Windows, &["!C:/r/p/CLAUDE.md"]);
+        assert!(neg.hit(r"C:\r\p\CLAUDE.md", Kind::Project).is_none());
+        assert!(neg.hit(r"C:\r\q\CLAUDE.md", Kind::Project).is_some());
+        // Linux and macOS never flip.
+        for p in [Platform::Linux, Platform::Macos] {
+            let e = ex_on(p, &["c:/tmp/**"]);
+            assert!(e.hit("C:/tmp/x", Kind::Project).is_none(), "{p}");
+        }
     }
 }

@@ -17,7 +17,6 @@
 //! with depth + 1 and the same kind.
 
 use foldhash::HashSet;
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::rc::Rc;
 
@@ -25,11 +24,12 @@ pub use super::access::{Resolved, blocked, blocked_either, decode, is_text_exten
 use super::deny::Deny;
 use super::excludes::Excludes;
 use super::imports::{self, Approval};
-use super::paths::{self, is_inside_casefold};
+use super::paths;
 use crate::constants::{MAX_FILE_BYTES, MAX_IMPORT_DEPTH};
 use crate::env::ClientEnv;
 use crate::fsread::{self, Unread};
 use crate::load::{Kind, Loaded, Size, SkipWhy, Skipped, Why, rule_paths};
+use crate::platform::Platform;
 use crate::settings::Settings;
 use crate::text::{comments, frontmatter, js, markdown};
 
@@ -47,10 +47,13 @@ pub struct Emitted {
 /// The session-wide state of the per-file procedure.
 pub struct Loader<'e> {
     env: &'e ClientEnv,
+    /// The platform whose path rules apply (the environment's).
+    pub platform: Platform,
     /// The start directory (real path), as a string.
     pub cwd: String,
     home: String,
-    /// Every path the session has processed (first occurrence wins).
+    /// Every path the session has processed (first occurrence wins), by its
+    /// [`paths::dedup_key`].
     pub processed: HashSet<String>,
     /// The external-import approval.
     pub approval: Approval,
@@ -67,12 +70,13 @@ impl<'e> Loader<'e> {
     pub fn new(env: &'e ClientEnv, settings: &Settings) -> Self {
         Loader {
             env,
+            platform: env.platform,
             cwd: paths::to_string(&env.cwd),
             home: paths::to_string(&env.home),
             // Room for a deep project's paths (growing the set rehashed them all, repeatedly).
             processed: HashSet::with_capacity_and_hasher(128, Default::default()),
             approval: Approval::read(env),
-            excludes: Rc::new(Excludes::from_settings(settings)),
+            excludes: Rc::new(Excludes::from_settings(env.platform, settings)),
             deny: Rc::new(Deny::from_settings(env, settings)),
             local_agent: env.var("CLAUDE_CODE_ENTRYPOINT") == Some("local-agent"),
             unverified_host: unverified_host(env),
@@ -84,6 +88,7 @@ impl<'e> Loader<'e> {
     pub fn fork(&self) -> Self {
         Loader {
             env: self.env,
+            platform: self.platform,
             cwd: self.cwd.clone(),
             home: self.home.clone(),
             processed: HashSet::default(),
@@ -117,9 +122,16 @@ impl<'e> Loader<'e> {
         self.include_external(kind) && self.may_leave(kind)
     }
 
-    /// Whether `path` is the start directory or below it (case-insensitive, as the client).
+    /// Whether `path` is the start directory or below it (`od`: case-insensitive, `/private`
+    /// folded, Windows forms compared as the client does; [`paths::inside`], on the normalized
+    /// paths a load builds).
     pub fn inside_cwd(&self, path: &str) -> bool {
-        is_inside_casefold(path, &self.cwd)
+        paths::inside_normalized(self.platform, path, &self.cwd)
+    }
+
+    /// The processed-set key of `path` ([`paths::dedup_key`], `sg`).
+    pub fn key(&self, path: &str) -> String {
+        paths::dedup_key(self.platform, path)
     }
 
     /// Loads `path` and its import subtree, pushing every entry (conditional ones included, as
@@ -157,8 +169,8 @@ impl<'e> Loader<'e> {
         if self.excludes.hit(path, kind).is_some() || self.deny.hit(path, kind).is_some() {
             return false;
         }
-        let resolved = Resolved::of(path);
-        if resolved.dangling() || blocked_either(path, &resolved.path).is_some() {
+        let resolved = Resolved::of(self.platform, path);
+        if resolved.dangling() || blocked_either(self.platform, path, &resolved.path).is_some() {
             return false;
         }
         if resolved.absent {
@@ -192,7 +204,7 @@ impl<'e> Loader<'e> {
                 why: reason,
             });
         };
-        let key = paths::normalize(path);
+        let key = self.key(path);
         if self.processed.contains(&key) {
             if crate::load::memo::lstat(Path::new(path)).is_ok() {
                 skip(skipped, SkipWhy::Duplicate);
@@ -214,8 +226,8 @@ impl<'e> Loader<'e> {
             }
             return;
         }
-        let resolved = Resolved::of(path);
-        if let Some(reason) = blocked_either(path, &resolved.path) {
+        let resolved = Resolved::of(self.platform, path);
+        if let Some(reason) = blocked_either(self.platform, path, &resolved.path) {
             return skip(skipped, reason);
         }
         if resolved.dangling() {
@@ -238,9 +250,7 @@ impl<'e> Loader<'e> {
         if kind == Kind::User && self.local_agent && is_linked(path, depth) {
             return skip(skipped, SkipWhy::LocalAgentLink);
         }
-        let resolved_key = resolved
-            .is_symlink
-            .then(|| paths::normalize(&resolved.path));
+        let resolved_key = resolved.is_symlink.then(|| self.key(&resolved.path));
         if resolved_key
             .as_ref()
             .is_some_and(|k| self.processed.contains(k))
@@ -259,10 +269,12 @@ impl<'e> Loader<'e> {
         if let Some(k) = resolved_key {
             self.processed.insert(k);
         }
-        let read = match resolved.regular {
-            _ if resolved.absent => Err(Unread::Missing),
-            Some(len) => fsread::read_capped_regular(Path::new(path), MAX_FILE_BYTES, len),
-            None => fsread::read_capped(Path::new(path), MAX_FILE_BYTES),
+        let read = if resolved.absent {
+            Err(Unread::Missing)
+        } else {
+            // Where the `lstat` saw a regular file, no second `stat` before opening.
+            let seen_regular = resolved.regular.is_some();
+            fsread::read_with_meta(Path::new(path), MAX_FILE_BYTES, seen_regular).map(|(b, _)| b)
         };
         let (text, bytes) = match read {
             Ok(raw) => (decode(&raw), raw.len() as u64),
@@ -280,7 +292,7 @@ impl<'e> Loader<'e> {
                 );
             }
         };
-        let ext = paths::extname(path).to_lowercase();
+        let ext = paths::extname(self.platform, path).to_lowercase();
         if !ext.is_empty() && !is_text_extension(&ext) {
             return skip(skipped, SkipWhy::NonTextExtension { ext });
         }
@@ -296,7 +308,7 @@ impl<'e> Loader<'e> {
         };
         let mut targets: Vec<(String, usize)> = Vec::new();
         for r in &processed.imports {
-            let target = imports::resolve(&r.path, &resolved.path, &self.home);
+            let target = imports::resolve(self.platform, &r.path, &resolved.path, &self.home);
             if !targets.iter().any(|(t, _)| *t == target) {
                 targets.push((
                     target,
@@ -370,15 +382,16 @@ pub fn process(text: &str) -> Processed {
 /// Why a symlink cannot be resolved, in words.
 fn link_error(path: &str) -> &'static str {
     match std::fs::metadata(path) {
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => "symlink loop",
+        Err(e) if crate::sys::os_error(&e) == Some(crate::sys::OsError::Loop) => "symlink loop",
         _ => "dangling symlink",
     }
 }
 
 /// `local-agent`: a User file that is a symlink (depth 0) or a hard link.
 fn is_linked(path: &str, depth: usize) -> bool {
-    crate::load::memo::lstat(Path::new(path))
-        .is_ok_and(|m| (depth == 0 && m.file_type().is_symlink()) || (m.nlink() > 1 && m.is_file()))
+    crate::load::memo::lstat(Path::new(path)).is_ok_and(|m| {
+        (depth == 0 && m.file_type().is_symlink()) || (crate::sys::nlink(&m) > 1 && m.is_file())
+    })
 }
 
 /// Cowork hosts with a writable managed folder mark managed files unverified.
@@ -386,13 +399,5 @@ fn unverified_host(env: &ClientEnv) -> bool {
     if env.var("CLAUDE_CODE_ENTRYPOINT") != Some("remote_cowork") {
         return false;
     }
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
-        return true;
-    }
-    let Ok(c) = std::ffi::CString::new(env.managed_dir.to_string_lossy().as_bytes()) else {
-        return false;
-    };
-    // SAFETY: `c` is a valid NUL-terminated string.
-    unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
+    crate::sys::is_root() || crate::sys::writable(&env.managed_dir)
 }

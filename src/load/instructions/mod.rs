@@ -35,9 +35,11 @@ pub use file::{Emitted, Loader};
 
 use super::Detail;
 use super::model::{Kind, Lazy, Loaded, SkipWhy, Skipped, Why};
+use crate::constants::{
+    CLAUDE_DIR_CLAUDE_MD, CLAUDE_DIR_RULES, CLAUDE_LOCAL_MD, CLAUDE_MD, RULES_DIR,
+};
 use crate::env::ClientEnv;
 use crate::settings::{Settings, Source};
-use paths::join;
 
 /// The instruction part of the startup list.
 #[derive(Debug, Clone, Default)]
@@ -71,9 +73,10 @@ pub fn load_with(env: &ClientEnv, settings: &Settings, detail: Detail) -> Instru
     let mut list: Vec<Emitted> = Vec::new();
     let mut skipped: Vec<Skipped> = Vec::new();
     let mut lazy: Vec<Lazy> = Vec::new();
+    let plat = env.platform;
     let managed = paths::to_string(&env.managed_dir);
 
-    let managed_file = join(&managed, "CLAUDE.md");
+    let managed_file = paths::join(plat, &managed, CLAUDE_MD);
     list.extend(loader.load_tree(
         &managed_file,
         Kind::Managed,
@@ -114,7 +117,7 @@ pub fn load_with(env: &ClientEnv, settings: &Settings, detail: Detail) -> Instru
     };
     rules_out(
         &mut loader,
-        &join(&managed, ".claude/rules"),
+        &paths::join(plat, &managed, CLAUDE_DIR_RULES),
         Kind::Managed,
         &mut list,
         &mut skipped,
@@ -123,11 +126,11 @@ pub fn load_with(env: &ClientEnv, settings: &Settings, detail: Detail) -> Instru
 
     let user_file = if settings.is_enabled(Source::User) {
         let cfg = paths::to_string(&env.config_dir());
-        let user_file = join(&cfg, "CLAUDE.md");
+        let user_file = paths::join(plat, &cfg, CLAUDE_MD);
         list.extend(loader.load_tree(&user_file, Kind::User, Why::UserFile, 0, &mut skipped));
         rules_out(
             &mut loader,
-            &join(&cfg, "rules"),
+            &paths::join(plat, &cfg, RULES_DIR),
             Kind::User,
             &mut list,
             &mut skipped,
@@ -136,7 +139,11 @@ pub fn load_with(env: &ClientEnv, settings: &Settings, detail: Detail) -> Instru
         Some(user_file)
     } else {
         let cfg = paths::to_string(&env.config_dir());
-        source_off(&mut skipped, "userSettings", &[join(&cfg, "CLAUDE.md")]);
+        source_off(
+            &mut skipped,
+            "userSettings",
+            &[paths::join(plat, &cfg, CLAUDE_MD)],
+        );
         None
     };
 
@@ -151,13 +158,13 @@ pub fn load_with(env: &ClientEnv, settings: &Settings, detail: Detail) -> Instru
     for d in &dirs {
         let why = Why::Ancestor { dir: d.dir.clone() };
         if project_on && d.project {
-            for name in ["CLAUDE.md", ".claude/CLAUDE.md"] {
-                let p = join(&d.dir, name);
+            for name in [CLAUDE_MD, CLAUDE_DIR_CLAUDE_MD] {
+                let p = paths::join(plat, &d.dir, name);
                 list.extend(loader.load_tree(&p, Kind::Project, why.clone(), 0, &mut skipped));
             }
             rules_out(
                 &mut loader,
-                &join(&d.dir, ".claude/rules"),
+                &paths::join(plat, &d.dir, CLAUDE_DIR_RULES),
                 Kind::Project,
                 &mut list,
                 &mut skipped,
@@ -165,20 +172,23 @@ pub fn load_with(env: &ClientEnv, settings: &Settings, detail: Detail) -> Instru
             );
         }
         if local_on {
-            let p = join(&d.dir, "CLAUDE.local.md");
+            let p = paths::join(plat, &d.dir, CLAUDE_LOCAL_MD);
             list.extend(loader.load_tree(&p, Kind::Local, why, 0, &mut skipped));
         }
     }
     let cwd = loader.cwd.clone();
     if !project_on {
-        let files = [join(&cwd, "CLAUDE.md"), join(&cwd, ".claude/CLAUDE.md")];
+        let files = [
+            paths::join(plat, &cwd, CLAUDE_MD),
+            paths::join(plat, &cwd, CLAUDE_DIR_CLAUDE_MD),
+        ];
         source_off(&mut skipped, "projectSettings", &files);
     }
     if !local_on {
         source_off(
             &mut skipped,
             "localSettings",
-            &[join(&cwd, "CLAUDE.local.md")],
+            &[paths::join(plat, &cwd, CLAUDE_LOCAL_MD)],
         );
     }
 
@@ -194,6 +204,7 @@ pub fn load_with(env: &ClientEnv, settings: &Settings, detail: Detail) -> Instru
     let seeds = [Some(managed_file), user_file]
         .into_iter()
         .flatten()
+        .map(|p| loader.key(&p))
         .collect();
     let added = agents::apply(
         &loader,
@@ -204,9 +215,10 @@ pub fn load_with(env: &ClientEnv, settings: &Settings, detail: Detail) -> Instru
         &mut list,
         &mut skipped,
     );
+    let added: Vec<String> = added.iter().map(|p| loader.key(p)).collect();
     loader.processed.extend(added);
 
-    if scan_lazy && walk::lazy_below(&loader.cwd, &mut lazy) {
+    if scan_lazy && walk::lazy_below(env.platform, &loader.cwd, &mut lazy) {
         skipped.push(Skipped {
             path: loader.cwd.clone(),
             kind: None,
@@ -252,16 +264,17 @@ fn add_dirs(
         return;
     }
     let cwd = loader.cwd.clone();
+    let plat = env.platform;
     for a in &env.flags.add_dirs {
-        let dir = if a.starts_with('/') {
-            paths::normalize(a)
+        let dir = if crate::text::path::is_absolute(plat, a) {
+            paths::normalize(plat, a)
         } else {
-            join(&cwd, a)
+            paths::join(plat, &cwd, a)
         };
         let why = Why::AddDir { dir: dir.clone() };
-        for name in ["CLAUDE.md", ".claude/CLAUDE.md"] {
+        for name in [CLAUDE_MD, CLAUDE_DIR_CLAUDE_MD] {
             list.extend(loader.load_tree(
-                &join(&dir, name),
+                &paths::join(plat, &dir, name),
                 Kind::Project,
                 why.clone(),
                 0,
@@ -275,13 +288,13 @@ fn add_dirs(
         };
         rules::load(
             loader,
-            &join(&dir, ".claude/rules"),
+            &paths::join(plat, &dir, CLAUDE_DIR_RULES),
             Kind::Project,
             &mut out,
         );
         if settings.is_enabled(Source::Local) {
             list.extend(loader.load_tree(
-                &join(&dir, "CLAUDE.local.md"),
+                &paths::join(plat, &dir, CLAUDE_LOCAL_MD),
                 Kind::Local,
                 why,
                 0,

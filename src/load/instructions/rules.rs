@@ -14,7 +14,7 @@ use foldhash::HashSet;
 use std::path::Path;
 
 use super::file::{Emitted, Loader, Resolved, blocked, blocked_either};
-use super::paths::{self, dirname, is_inside_casefold, join};
+use super::paths;
 use crate::load::{Kind, Lazy, LazyWhy, SkipWhy, Skipped, Why};
 
 /// Where the rules of one folder go.
@@ -107,13 +107,15 @@ impl Walk<'_, '_> {
         if self.visited.contains(dir) {
             return;
         }
-        let real = Resolved::of(dir);
+        let plat = self.loader.platform;
+        let join = |a: &str, b: &str| paths::join(plat, a, b);
+        let real = Resolved::of(plat, dir);
         if real.absent {
             // Nothing is there (the common case for an ancestor's `.claude/rules`): no
             // directory to open.
             return;
         }
-        if blocked_either(dir, &real.path).is_some() || real.dangling() {
+        if blocked_either(plat, dir, &real.path).is_some() || real.dangling() {
             return;
         }
         self.visited.insert(dir.to_owned());
@@ -124,19 +126,19 @@ impl Walk<'_, '_> {
         let may_leave = self.include_external && self.loader.may_leave(kind);
         let user_rules = paths::to_string(&self.loader.env().config_dir().join("rules"));
         let not_user =
-            kind != Kind::User && !is_inside_casefold(discovered.unwrap_or(dir), &user_rules);
+            kind != Kind::User && !paths::inside(plat, discovered.unwrap_or(dir), &user_rules);
         let check =
             !may_leave || (linked_from.is_none() && not_user && real.canonical && real.is_symlink);
         let outside = !self.loader.inside_cwd(&real.path);
         let dir_is_link = check && is_link(dir) && outside;
-        let parent = dirname(dir);
+        let parent = paths::dirname(plat, dir);
         let parent_is_link = check
             && !dir_is_link
             && kind == Kind::Project
             && not_user
             && real.is_symlink
             && outside
-            && self.covers_cwd(&dirname(&parent))
+            && self.covers_cwd(&paths::dirname(plat, &parent))
             && is_link(&parent);
         if !may_leave
             && (dir_is_link
@@ -167,7 +169,7 @@ impl Walk<'_, '_> {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let at = join(dir, &name);
-            let target = Resolved::of(&at);
+            let target = Resolved::of(plat, &at);
             let shown = join(discovered.unwrap_or(dir), &name);
             if shown != target.path
                 && let Some(hit) = self.loader.excludes.hit(&shown, kind)
@@ -182,7 +184,7 @@ impl Walk<'_, '_> {
                 ));
                 continue;
             }
-            if blocked(&target.path).is_some() || target.dangling() {
+            if blocked(plat, &target.path).is_some() || target.dangling() {
                 continue;
             }
             let (is_dir, is_file) = if target.is_symlink {
@@ -218,7 +220,10 @@ impl Walk<'_, '_> {
                 self.dir(&target.path, disc, link_of, found, skipped);
             } else if is_file && name.ends_with(".md") {
                 if shown != target.path
-                    && !self.loader.processed.contains(&target.path)
+                    && !self
+                        .loader
+                        .processed
+                        .contains(&self.loader.key(&target.path))
                     && let Some(rule) = self.loader.deny.hit(&shown, kind)
                 {
                     skipped.push(self.skip(
@@ -240,15 +245,12 @@ impl Walk<'_, '_> {
 
     /// `NQr`: the start directory is inside `dir`, or `dir` is an additional directory.
     fn covers_cwd(&self, dir: &str) -> bool {
+        let plat = self.loader.platform;
         let cwd = self.loader.cwd.clone();
-        is_inside_casefold(&cwd, dir)
-            || self
-                .loader
-                .env()
-                .flags
-                .add_dirs
-                .iter()
-                .any(|a| paths::normalize(&join(&cwd, a)) == paths::normalize(dir))
+        paths::inside(plat, &cwd, dir)
+            || self.loader.env().flags.add_dirs.iter().any(|a| {
+                paths::normalize(plat, &paths::join(plat, &cwd, a)) == paths::normalize(plat, dir)
+            })
     }
 
     fn skip(&self, path: &str, from: Option<(String, usize)>, why: SkipWhy) -> Skipped {

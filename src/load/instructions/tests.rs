@@ -2,12 +2,13 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::file::{Loader, blocked, read_text};
 use super::{Kind, SkipWhy, Why, load};
 use crate::env::{ClientEnv, ClientFlags};
 use crate::load::LazyWhy;
+use crate::platform::Platform;
 use crate::settings::Settings;
 
 /// A temporary tree with `home/` and a project folder `p/`.
@@ -189,9 +190,7 @@ fn non_text_empty_and_special_files_are_skipped_without_following_imports() {
         ("p/dir.md/x", "x"),
         ("p/a.md,", "A"),
     ]);
-    let fifo = std::ffi::CString::new(t.path("p/fifo.md")).unwrap();
-    // SAFETY: valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    crate::sys::mkfifo(Path::new(&t.path("p/fifo.md")), 0o644).unwrap();
     let (paths, skipped) = t.load_one("p/CLAUDE.md", Kind::Project);
     assert_eq!(paths, ["p/CLAUDE.md"]);
     let got = reasons(&skipped);
@@ -271,13 +270,48 @@ fn four_mib_loads_and_one_byte_more_does_not() {
 
 #[test]
 fn protected_and_device_paths_are_blocked() {
-    assert!(blocked("/r/connector-downloads/p/CLAUDE.md").is_some());
-    assert!(blocked("/r/.artifact-work/CLAUDE.md").is_some());
-    assert!(blocked("/tmp/claude/s/123456789012/scratchpad/x.md").is_some());
-    assert!(blocked("/tmp/claude/s/12/scratchpad/x.md").is_none());
-    assert_eq!(blocked("/dev/stdin"), Some(SkipWhy::DevicePath));
-    assert!(blocked("//server/share/CLAUDE.md").is_some());
-    assert!(blocked("/r/devices/CLAUDE.md").is_none());
+    let l = Platform::Linux;
+    assert!(blocked(l, "/r/connector-downloads/p/CLAUDE.md").is_some());
+    assert!(blocked(l, "/r/.artifact-work/CLAUDE.md").is_some());
+    assert!(blocked(l, "/tmp/claude/s/123456789012/scratchpad/x.md").is_some());
+    assert!(blocked(l, "/tmp/claude/s/12/scratchpad/x.md").is_none());
+    assert_eq!(blocked(l, "/dev/stdin"), Some(SkipWhy::DevicePath));
+    assert!(blocked(l, "//server/share/CLAUDE.md").is_some());
+    assert!(blocked(l, "/r/devices/CLAUDE.md").is_none());
+}
+
+#[test]
+fn a_user_import_under_network_is_refused_on_macos_before_it_is_read() {
+    // The captured case `cases-macos/instr-network-refused` cannot make /Network when it
+    // replays: here the reason tells the refusal (macOS) from a missing file (Linux).
+    let t = Tree::new(&[(
+        "home/.claude/CLAUDE.md",
+        "USER @/Network/ccmem-probe/x.md\n",
+    )]);
+    for (platform, refused) in [("macos", true), ("linux", false), ("windows", false)] {
+        let vars: BTreeMap<String, String> = [
+            ("HOME".to_string(), t.path("home")),
+            ("CCMEM_PLATFORM".to_string(), platform.to_string()),
+        ]
+        .into();
+        let env = ClientEnv::new(PathBuf::from(t.path("p")), vars, ClientFlags::default());
+        let settings = Settings::load(&env);
+        let mut loader = Loader::new(&env, &settings);
+        let (mut out, mut skipped) = (Vec::new(), Vec::new());
+        let why = Why::UserFile;
+        loader.load_file(
+            &t.path("home/.claude/CLAUDE.md"),
+            Kind::User,
+            why,
+            0,
+            &mut out,
+            &mut skipped,
+        );
+        assert_eq!(out.len(), 1, "{platform}");
+        let reason = &skipped[0].why;
+        let network = matches!(reason, SkipWhy::Other { reason } if reason.contains("/Network"));
+        assert_eq!(network, refused, "{platform}: {reason:?}");
+    }
 }
 
 #[test]

@@ -1,17 +1,25 @@
 //! The ancestor walk (directories the startup block reads) and the scan below the start
 //! directory for files that only load lazily.
 //!
-//! Ancestors: the start directory and every parent up to but excluding `/`, outermost first.
-//! A directory listed in `CLAUDE_CODE_AUTOMOUNT_ROOTS`, or an autofs map root, is skipped whole. In a git worktree
-//! nested inside its main checkout, directories inside the main checkout but outside the
-//! worktree get no project files (CLAUDE.local.md still loads).
+//! Ancestors: the start directory and every parent up to but excluding its root, outermost
+//! first (`BQr`: `for (d = cwd; d !== parse(d).root; d = dirname(d))`, so `/CLAUDE.md` and, on
+//! Windows, `C:\CLAUDE.md` never load). A directory listed in `CLAUDE_CODE_AUTOMOUNT_ROOTS`
+//! (split on the platform's `path.delimiter`, `;` on Windows), or an autofs map root (asked
+//! on Linux and WSL only), is skipped whole. In a git worktree nested inside its main
+//! checkout, directories inside the main checkout but outside the worktree get no project
+//! files (CLAUDE.local.md still loads).
 
 use std::collections::VecDeque;
 use std::path::Path;
 
-use super::paths::{self, dirname, is_inside_casefold, join, normalize};
+use super::paths;
+use crate::constants::{
+    CLAUDE_DIR, CLAUDE_DIR_CLAUDE_MD, CLAUDE_DIR_RULES, CLAUDE_LOCAL_MD, CLAUDE_MD,
+};
 use crate::env::ClientEnv;
 use crate::load::{Lazy, LazyWhy, SkipWhy, Skipped};
+use crate::platform::Platform;
+use crate::text::path as node_path;
 
 /// One directory of the ancestor walk.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,20 +33,15 @@ pub struct WalkDir {
 /// The ancestor directories of the start directory, outermost first, with the directories the
 /// walk skipped.
 pub fn ancestors(env: &ClientEnv) -> (Vec<WalkDir>, Vec<Skipped>) {
+    let plat = env.platform;
     let cwd = paths::to_string(&env.cwd);
-    let automount: Vec<String> = env
-        .var("CLAUDE_CODE_AUTOMOUNT_ROOTS")
-        .unwrap_or("")
-        .split(':')
-        .filter(|s| s.starts_with('/'))
-        .map(normalize)
-        .collect();
-    let worktree = nested_worktree(&env.cwd);
+    let automount = automount_roots(env);
+    let worktree = nested_worktree(plat, &env.cwd);
     let mut dirs = Vec::new();
     let mut skipped = Vec::new();
     let mut d = cwd.clone();
-    while d != "/" && !d.is_empty() {
-        if automount.contains(&d) || is_autofs(&d) {
+    while !d.is_empty() && d != node_path::root(plat, &d) {
+        if automount.contains(&d) || (plat.checks_autofs() && is_autofs(&d)) {
             skipped.push(Skipped {
                 path: d.clone(),
                 kind: None,
@@ -47,11 +50,11 @@ pub fn ancestors(env: &ClientEnv) -> (Vec<WalkDir>, Vec<Skipped>) {
             });
         } else {
             let outer = worktree.as_ref().is_some_and(|(wt, main)| {
-                is_inside_casefold(&d, main) && !is_inside_casefold(&d, wt)
+                paths::inside(plat, &d, main) && !paths::inside(plat, &d, wt)
             });
             if outer {
-                for name in ["CLAUDE.md", ".claude/CLAUDE.md", ".claude/rules"] {
-                    let p = join(&d, name);
+                for name in [CLAUDE_MD, CLAUDE_DIR_CLAUDE_MD, CLAUDE_DIR_RULES] {
+                    let p = paths::join(plat, &d, name);
                     if crate::load::memo::lstat(Path::new(&p)).is_ok() {
                         skipped.push(Skipped {
                             path: p,
@@ -67,15 +70,28 @@ pub fn ancestors(env: &ClientEnv) -> (Vec<WalkDir>, Vec<Skipped>) {
                 project: !outer,
             });
         }
-        d = dirname(&d);
+        let up = paths::dirname(plat, &d);
+        if up == d {
+            break; // a relative or drive-relative start has no root to stop at
+        }
+        d = up;
     }
     dirs.reverse();
     skipped.reverse();
     (dirs, skipped)
 }
 
-/// Linux `AUTOFS_SUPER_MAGIC`: the file system type of an automounter map root.
-const AUTOFS_SUPER_MAGIC: i64 = 0x0187;
+/// `CLAUDE_CODE_AUTOMOUNT_ROOTS` as the client reads it (`e5`): split on `path.delimiter`,
+/// each absolute entry normalized (compared with the walked folder as a string).
+pub fn automount_roots(env: &ClientEnv) -> Vec<String> {
+    let plat = env.platform;
+    env.var("CLAUDE_CODE_AUTOMOUNT_ROOTS")
+        .unwrap_or("")
+        .split(plat.delimiter())
+        .filter(|s| node_path::is_absolute(plat, s))
+        .map(|s| paths::normalize(plat, s))
+        .collect()
+}
 
 /// Whether `dir` is an autofs map root (the client skips those without touching them further).
 /// Like the client (`ooe`), only a top-level directory (`/net`, `/home`) is asked: one `statfs`
@@ -84,29 +100,20 @@ fn is_autofs(dir: &str) -> bool {
     if !top_level(dir) {
         return false;
     }
-    let Ok(c) = std::ffi::CString::new(dir) else {
-        return false;
-    };
-    let mut buf = std::mem::MaybeUninit::<libc::statfs>::uninit();
-    // SAFETY: `c` is NUL-terminated and `buf` is large enough for one `statfs`.
-    let ok = unsafe { libc::statfs(c.as_ptr(), buf.as_mut_ptr()) } == 0;
-    // SAFETY: initialized by the successful call above. (`f_type`'s width varies by target.)
-    #[allow(clippy::unnecessary_cast)]
-    let magic = ok && unsafe { buf.assume_init() }.f_type as i64 == AUTOFS_SUPER_MAGIC;
-    magic
+    crate::sys::is_autofs(Path::new(dir))
 }
 
 /// A directory right below `/`: the only kind the client asks about autofs.
 fn top_level(dir: &str) -> bool {
-    dir != "/" && dirname(dir) == "/"
+    dir != "/" && paths::dirname(Platform::Linux, dir) == "/"
 }
 
 /// `(worktree root, main checkout root)` when the start directory is in a linked worktree that
 /// lies inside its main checkout.
-fn nested_worktree(cwd: &Path) -> Option<(String, String)> {
+fn nested_worktree(plat: Platform, cwd: &Path) -> Option<(String, String)> {
     let (wt, main) = crate::load::memo::git_roots(cwd)?;
     let (wt, main) = (paths::to_string(&wt), paths::to_string(&main));
-    (wt != main && is_inside_casefold(&wt, &main)).then_some((wt, main))
+    (wt != main && paths::inside(plat, &wt, &main)).then_some((wt, main))
 }
 
 /// Directories never descended into by the lazy scan.
@@ -120,7 +127,8 @@ pub const MAX_SCAN_DIRS: usize = 10_000;
 /// under their folder is read. Breadth-first, symlinked directories not followed, `.git`,
 /// `node_modules` and `target` skipped; returns whether the scan stopped at
 /// [`MAX_SCAN_DIRS`].
-pub fn lazy_below(cwd: &str, out: &mut Vec<Lazy>) -> bool {
+pub fn lazy_below(plat: Platform, cwd: &str, out: &mut Vec<Lazy>) -> bool {
+    let join = |a: &str, b: &str| paths::join(plat, a, b);
     let mut queue = VecDeque::from([cwd.to_owned()]);
     let mut visited = 0usize;
     while let Some(dir) = queue.pop_front() {
@@ -137,9 +145,9 @@ pub fn lazy_below(cwd: &str, out: &mut Vec<Lazy>) -> bool {
             let name = name.to_string_lossy();
             let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
             match name.as_ref() {
-                "CLAUDE.md" => has[0] = true,
-                "CLAUDE.local.md" => has[1] = true,
-                ".claude" => has[2] = true,
+                CLAUDE_MD => has[0] = true,
+                CLAUDE_LOCAL_MD => has[1] = true,
+                CLAUDE_DIR => has[2] = true,
                 n if is_dir && !SKIP_DIRS.contains(&n) => queue.push_back(join(&dir, n)),
                 _ => {}
             }
@@ -156,22 +164,22 @@ pub fn lazy_below(cwd: &str, out: &mut Vec<Lazy>) -> bool {
             }
         };
         if has[0] {
-            found(join(&dir, "CLAUDE.md"));
+            found(join(&dir, CLAUDE_MD));
         }
         if has[2] {
-            found(join(&dir, ".claude/CLAUDE.md"));
+            found(join(&dir, CLAUDE_DIR_CLAUDE_MD));
         }
         if has[1] {
-            found(join(&dir, "CLAUDE.local.md"));
+            found(join(&dir, CLAUDE_LOCAL_MD));
         }
         if has[2] {
-            rule_files(&join(&dir, ".claude/rules"), 0, out);
+            rule_files(plat, &join(&dir, CLAUDE_DIR_RULES), 0, out);
         }
     }
     false
 }
 
-fn rule_files(dir: &str, depth: usize, out: &mut Vec<Lazy>) {
+fn rule_files(plat: Platform, dir: &str, depth: usize, out: &mut Vec<Lazy>) {
     if depth > 32 {
         return;
     }
@@ -180,9 +188,9 @@ fn rule_files(dir: &str, depth: usize, out: &mut Vec<Lazy>) {
     };
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        let p = join(dir, &name);
+        let p = paths::join(plat, dir, &name);
         match e.file_type() {
-            Ok(t) if t.is_dir() => rule_files(&p, depth + 1, out),
+            Ok(t) if t.is_dir() => rule_files(plat, &p, depth + 1, out),
             Ok(_) if name.ends_with(".md") => out.push(Lazy {
                 path: p,
                 why: LazyWhy::Subdirectory,
@@ -228,6 +236,43 @@ mod tests {
     }
 
     #[test]
+    fn the_walk_stops_before_each_platforms_root() {
+        let on = |platform: &str, cwd: &str, vars: &[(&str, &str)]| {
+            let mut vars = vars.to_vec();
+            vars.push(("CCMEM_PLATFORM", platform));
+            let (dirs, skipped) = ancestors(&env(cwd, &vars));
+            let dirs: Vec<String> = dirs.into_iter().map(|d| d.dir).collect();
+            (
+                dirs,
+                skipped.into_iter().map(|s| s.path).collect::<Vec<_>>(),
+            )
+        };
+        // `C:\` and `\\srv\share\` are roots, never walked (`BQr`).
+        let (dirs, _) = on("windows", r"C:\nonexistent-x\a", &[]);
+        assert_eq!(dirs, [r"C:\nonexistent-x", r"C:\nonexistent-x\a"]);
+        let (dirs, _) = on("windows", r"\\srv\share\p", &[]);
+        assert_eq!(dirs, [r"\\srv\share\p"]);
+        // `;` separates automount roots on Windows, where `C:/x` is one entry, not two.
+        let roots = r"C:/nonexistent-x/a;\rel";
+        let (dirs, skipped) = on(
+            "windows",
+            r"C:\nonexistent-x\a\b",
+            &[("CLAUDE_CODE_AUTOMOUNT_ROOTS", roots)],
+        );
+        assert_eq!(dirs, [r"C:\nonexistent-x", r"C:\nonexistent-x\a\b"]);
+        assert_eq!(skipped, [r"C:\nonexistent-x\a"]);
+        for posix in ["linux", "macos", "wsl"] {
+            let (dirs, skipped) = on(
+                posix,
+                "/nonexistent-x/a/b",
+                &[("CLAUDE_CODE_AUTOMOUNT_ROOTS", "/x;/nonexistent-x/a")],
+            );
+            assert_eq!(dirs.len(), 3, "{posix}: `;` is no separator there");
+            assert!(skipped.is_empty());
+        }
+    }
+
+    #[test]
     fn ordinary_folders_are_not_autofs_roots() {
         assert!(!is_autofs("/"));
         assert!(!is_autofs("/nonexistent-x"));
@@ -246,7 +291,7 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let root = paths::to_string(&t.path().canonicalize().unwrap());
         for d in ["a/b/.claude/rules/x", "node_modules/m", ".git"] {
-            std::fs::create_dir_all(join(&root, d)).unwrap();
+            std::fs::create_dir_all(format!("{root}/{d}")).unwrap();
         }
         for f in [
             "CLAUDE.md",
@@ -254,10 +299,10 @@ mod tests {
             "a/b/.claude/rules/x/r.md",
             "node_modules/m/CLAUDE.md",
         ] {
-            std::fs::write(join(&root, f), "x").unwrap();
+            std::fs::write(format!("{root}/{f}"), "x").unwrap();
         }
         let mut lazy = Vec::new();
-        assert!(!lazy_below(&root, &mut lazy));
+        assert!(!lazy_below(Platform::Linux, &root, &mut lazy));
         let found: Vec<String> = lazy
             .iter()
             .map(|l| l.path[root.len()..].to_owned())

@@ -63,12 +63,14 @@ pub fn cwd_level(env: &ClientEnv) -> Vec<PathBuf> {
     dirs
 }
 
-/// `CLAUDE_CODE_AUTOMOUNT_ROOTS`: absolute entries split on `:`, resolved.
+/// `CLAUDE_CODE_AUTOMOUNT_ROOTS`: absolute entries split on `path.delimiter` (`;` on
+/// Windows), resolved.
 fn automount_roots(env: &ClientEnv) -> Vec<PathBuf> {
+    let plat = env.platform;
     env.var("CLAUDE_CODE_AUTOMOUNT_ROOTS")
         .unwrap_or("")
-        .split(':')
-        .filter(|p| p.starts_with('/'))
+        .split(plat.delimiter())
+        .filter(|p| crate::text::path::is_absolute(plat, p))
         .map(|p| git::normalize(Path::new(p)))
         .collect()
 }

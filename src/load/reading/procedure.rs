@@ -17,7 +17,7 @@ impl Procedure for Loader<'_> {
     fn file(&mut self, path: &Path, kind: Kind, processed: &mut HashSet<String>) -> Vec<Candidate> {
         let path = paths::to_string(path);
         let why = Why::Ancestor {
-            dir: paths::dirname(&path),
+            dir: paths::dirname(self.platform, &path),
         };
         with_read_state(self, processed, |loader| {
             let mut skipped = Vec::new();

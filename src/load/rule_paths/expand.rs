@@ -2,9 +2,26 @@
 //! commas outside braces, trimmed, brace-expanded under a budget shared by the whole value.
 //!
 //! Lengths in the budget are UTF-16 code units, as the client's `String.length`.
+//!
+//! A value may name far more strings than it holds: YAML aliases share one list between many
+//! places (up to 16 Mi nodes, [`crate::text::frontmatter::yaml::MAX_ALIAS_NODES`]), and the
+//! client flattens them all (5.3 million patterns from a 400-byte `paths:`, 2.5 s and 650 MB in
+//! the client). The list is found here in time and memory bounded by what the value holds: a
+//! shared list that no longer depends on the budget (no `{` in it, or the budget spent, after
+//! which every pattern is kept as it is) is walked once, and a list of more than
+//! [`MAX_LISTED`] patterns keeps each pattern once, at its LAST place. The matcher's verdict is
+//! the last pattern that matches a path (`Matcher::matched`), so the same files match; only the
+//! order in which repeated patterns are listed differs.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use crate::constants::{BRACE_BUDGET_RESULTS, BRACE_BUDGET_UTF16};
 use crate::text::js;
+
+/// Patterns a `paths:` value lists as the client lists them, repeats included; a longer list
+/// keeps each pattern once (see the module docs).
+pub const MAX_LISTED: u64 = 10_000;
 
 /// What is left of the expansion budget of one `paths` value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,13 +41,22 @@ impl Default for Budget {
     }
 }
 
-/// A `paths` value as YAML gave it, reduced to what the client looks at.
+impl Budget {
+    /// Spent for good: every pattern [`expand`] is given from now on comes back as it is (no
+    /// result left, or the units below zero; both only go down).
+    fn spent(&self) -> bool {
+        self.results <= 0 || self.utf16_units < 0
+    }
+}
+
+/// A `paths` value as YAML gave it, reduced to what the client looks at. Lists are shared as
+/// the YAML value shares them.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     /// A string.
     Str(String),
     /// A sequence (flattened recursively).
-    List(Vec<Value>),
+    List(Arc<Vec<Value>>),
     /// Anything else the client finds truthy (non-zero number, `true`, a mapping).
     Truthy,
     /// `null`, `false`, `0`, `NaN`, `""`: the client's `n.paths ?` test fails.
@@ -50,21 +76,189 @@ impl Value {
 
 /// The pattern list of a `paths` value (`ra`), before the `/**` suffix removal.
 pub(super) fn pattern_list(value: &Value) -> Vec<String> {
-    let mut budget = Budget::default();
+    let mut walk = Walk::default();
+    let mut log = Vec::new();
+    walk.forward(value, &mut Budget::default(), &mut log);
+    let total = log
+        .iter()
+        .fold(0u64, |n, item| n.saturating_add(walk.count(item)));
     let mut out = Vec::new();
-    flatten(value, &mut budget, &mut out);
+    if total <= MAX_LISTED {
+        for item in &log {
+            walk.emit(item, &mut out);
+        }
+        return out;
+    }
+    let (mut seen, mut done) = (HashSet::new(), HashSet::new());
+    let mut keep = |p: &str, out: &mut Vec<String>| {
+        if !seen.contains(p) {
+            seen.insert(p.to_owned());
+            out.push(p.to_owned());
+        }
+    };
+    for item in log.iter().rev() {
+        walk.emit_last_first(item, &mut done, &mut keep, &mut out);
+    }
+    out.reverse();
     out
 }
 
-fn flatten(value: &Value, budget: &mut Budget, out: &mut Vec<String>) {
-    match value {
-        Value::List(items) => items.iter().for_each(|v| flatten(v, budget, out)),
-        Value::Str(s) => {
-            for part in split_commas(s) {
-                out.extend(expand(&part, budget));
+/// One step of the flattened value, in order.
+enum Item<'v> {
+    /// Every string of this value split, each part as it is (nothing in it is expanded).
+    Same(&'v Value),
+    /// A string whose parts were expanded: the parts that changed, by place.
+    Expanded(&'v str, Vec<(usize, Vec<String>)>),
+}
+
+/// What [`pattern_list`] learns of the strings and lists of a value once, by address (the value
+/// is borrowed for the whole walk: addresses are its own).
+#[derive(Default)]
+struct Walk {
+    /// Each string's parts (split on commas) and the places of those holding a `{`.
+    parts: HashMap<(usize, usize), (Vec<String>, Vec<usize>)>,
+    /// Whether a list holds a `{` anywhere.
+    braces: HashMap<usize, bool>,
+    /// The patterns a list gives when nothing in it is expanded.
+    counts: HashMap<usize, u64>,
+}
+
+fn list_at(items: &Arc<Vec<Value>>) -> usize {
+    Arc::as_ptr(items) as usize
+}
+
+impl Walk {
+    fn parts(&mut self, s: &str) -> &(Vec<String>, Vec<usize>) {
+        self.parts
+            .entry((s.as_ptr() as usize, s.len()))
+            .or_insert_with(|| {
+                let parts = split_commas(s);
+                let braces = (parts.iter().enumerate())
+                    .filter(|(_, p)| p.contains('{'))
+                    .map(|(k, _)| k)
+                    .collect();
+                (parts, braces)
+            })
+    }
+
+    fn has_brace(&mut self, v: &Value) -> bool {
+        match v {
+            Value::Str(s) => s.contains('{'),
+            Value::List(items) => {
+                if let Some(&b) = self.braces.get(&list_at(items)) {
+                    return b;
+                }
+                let b = items.iter().any(|i| self.has_brace(i));
+                self.braces.insert(list_at(items), b);
+                b
+            }
+            Value::Truthy | Value::Falsy => false,
+        }
+    }
+
+    /// The value in order, the budget spent as the client spends it; what no longer depends on
+    /// the budget is left whole ([`Item::Same`]).
+    fn forward<'v>(&mut self, v: &'v Value, budget: &mut Budget, log: &mut Vec<Item<'v>>) {
+        if budget.spent() || !self.has_brace(v) {
+            log.push(Item::Same(v));
+            return;
+        }
+        match v {
+            Value::List(items) => items.iter().for_each(|i| self.forward(i, budget, log)),
+            Value::Str(s) => {
+                let (parts, braces) = self.parts(s);
+                let mut changed = Vec::new();
+                for &k in braces {
+                    let got = expand(&parts[k], budget);
+                    if got.len() != 1 || got[0] != parts[k] {
+                        changed.push((k, got));
+                    }
+                }
+                log.push(Item::Expanded(s, changed));
+            }
+            Value::Truthy | Value::Falsy => {}
+        }
+    }
+
+    /// How many patterns an item gives.
+    fn count(&mut self, item: &Item<'_>) -> u64 {
+        match item {
+            Item::Same(v) => self.count_same(v),
+            Item::Expanded(s, changed) => {
+                let parts = self.parts(s).0.len() as u64;
+                (changed.iter()).fold(parts, |n, (_, got)| n - 1 + got.len() as u64)
             }
         }
-        Value::Truthy | Value::Falsy => {}
+    }
+
+    fn count_same(&mut self, v: &Value) -> u64 {
+        match v {
+            Value::Str(s) => self.parts(s).0.len() as u64,
+            Value::List(items) => {
+                if let Some(&n) = self.counts.get(&list_at(items)) {
+                    return n;
+                }
+                let n = (items.iter()).fold(0u64, |n, i| n.saturating_add(self.count_same(i)));
+                self.counts.insert(list_at(items), n);
+                n
+            }
+            Value::Truthy | Value::Falsy => 0,
+        }
+    }
+
+    /// Appends an item's patterns in order.
+    fn emit(&mut self, item: &Item<'_>, out: &mut Vec<String>) {
+        match item {
+            Item::Same(Value::Str(s)) => out.extend(self.parts(s).0.iter().cloned()),
+            Item::Same(Value::List(items)) => {
+                for i in items.iter() {
+                    self.emit(&Item::Same(i), out);
+                }
+            }
+            Item::Same(_) => {}
+            Item::Expanded(s, changed) => {
+                let mut changed = changed.iter().peekable();
+                for (k, part) in self.parts(s).0.iter().enumerate() {
+                    match changed.next_if(|(at, _)| *at == k) {
+                        Some((_, got)) => out.extend(got.iter().cloned()),
+                        None => out.push(part.clone()),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Passes an item's patterns to `keep` LAST FIRST; a list met again is skipped (everything
+    /// in it was met at a later place already). `done`: the lists met.
+    fn emit_last_first(
+        &mut self,
+        item: &Item<'_>,
+        done: &mut HashSet<usize>,
+        keep: &mut impl FnMut(&str, &mut Vec<String>),
+        out: &mut Vec<String>,
+    ) {
+        match item {
+            Item::Same(Value::Str(s)) => {
+                for p in self.parts(s).0.iter().rev() {
+                    keep(p, out);
+                }
+            }
+            Item::Same(Value::List(items)) => {
+                if done.insert(list_at(items)) {
+                    for i in items.iter().rev() {
+                        self.emit_last_first(&Item::Same(i), done, keep, out);
+                    }
+                }
+            }
+            Item::Same(_) => {}
+            Item::Expanded(..) => {
+                let mut all = Vec::new();
+                self.emit(item, &mut all);
+                for p in all.iter().rev() {
+                    keep(p, out);
+                }
+            }
+        }
     }
 }
 
@@ -174,11 +368,11 @@ mod tests {
 
     #[test]
     fn lists_flatten_and_drop_non_strings() {
-        let v = Value::List(vec![
+        let v = Value::List(Arc::new(vec![
             Value::Str("a,b".into()),
             Value::Truthy,
-            Value::List(vec![Value::Str("{c,d}".into())]),
-        ]);
+            Value::List(Arc::new(vec![Value::Str("{c,d}".into())])),
+        ]));
         assert_eq!(pattern_list(&v), ["a", "b", "c", "d"]);
     }
 
@@ -193,7 +387,10 @@ mod tests {
     #[test]
     fn budget_is_shared_by_one_value() {
         let half = format!("{{{}}}", vec!["x"; 600].join(","));
-        let v = Value::List(vec![Value::Str(half.clone()), Value::Str(half.clone())]);
+        let v = Value::List(Arc::new(vec![
+            Value::Str(half.clone()),
+            Value::Str(half.clone()),
+        ]));
         let got = pattern_list(&v);
         assert_eq!(got.len(), 601);
         assert_eq!(got[600], half);

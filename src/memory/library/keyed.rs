@@ -1,8 +1,7 @@
 //! Files found by a key each one has (its relative path, its frontmatter `name`). The keys are
 //! copied once, end to end, into one string beside the table: a lookup compares against that
-//! block, not through the file list to each file and its own string (two scattered reads per
-//! lookup, which made finding a link's target cost more than scanning for the link). A
-//! `HashMap<String, usize>` of the same keys cost an allocation and a copy per file.
+//! block, not through the file list to each file and its own string, and the table costs no
+//! allocation per file (as a `HashMap<String, usize>` of the same keys would).
 
 use std::hash::BuildHasher;
 use std::marker::PhantomData;

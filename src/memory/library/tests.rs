@@ -288,46 +288,27 @@ proptest::proptest! {
 }
 
 #[test]
-fn the_audits_load_takes_file_times_only_where_no_modified_date_is_written() {
+fn every_file_read_has_its_time_and_mode() {
     let files = [
         (
             "user_dated.md",
             "---\nname: a\nmodified: 2026-01-02\n---\nx\n",
         ),
-        ("user_junk.md", "---\nname: b\nmodified: soon\n---\nx\n"),
         ("user_none.md", "---\nname: c\n---\nx\n"),
         ("MEMORY.md", "- [a](user_dated.md)\n"),
     ];
-    let (dir, all) = lib(&files);
-    let config = Config::find(dir.path(), None).unwrap();
-    let audit = Library::load_for_audit(dir.path(), config, None).unwrap();
-    fn timed(lib: &Library) -> Vec<&str> {
-        (lib.files.iter())
-            .filter(|f| f.mtime.is_some() && f.mode.is_some())
-            .map(|f| f.rel.as_str())
-            .collect()
+    let (_dir, lib) = lib(&files);
+    for f in &lib.files {
+        assert!(f.mtime.is_some() && f.mode.is_some(), "{}", f.rel);
     }
-    assert_eq!(
-        timed(&all),
-        ["MEMORY.md", "user_dated.md", "user_junk.md", "user_none.md"]
-    );
-    assert_eq!(timed(&audit), ["MEMORY.md", "user_junk.md", "user_none.md"]);
-    // The texts are the same either way.
-    let texts = |lib: &Library| -> Vec<String> {
-        (lib.files.iter())
-            .map(|f| f.text().unwrap().to_owned())
-            .collect()
-    };
-    assert_eq!(texts(&all), texts(&audit));
 }
 
 #[test]
-fn the_audits_load_refuses_a_fifo_whose_writer_has_written() {
+fn the_load_refuses_a_fifo_whose_writer_has_written() {
     use std::io::Write as _;
     let (dir, _) = lib(&[("MEMORY.md", "- [a](user_a.md)\n")]);
     let fifo = dir.path().join("user_a.md");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    crate::sys::mkfifo(&fifo, 0o644).unwrap();
     let mut writer = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
@@ -337,8 +318,8 @@ fn the_audits_load_refuses_a_fifo_whose_writer_has_written() {
         .write_all(b"---\nname: a\n---\nnot a memory\n")
         .unwrap();
     let config = Config::find(dir.path(), None).unwrap();
-    let audit = Library::load_for_audit(dir.path(), config, None).unwrap();
-    let f = audit.file("user_a.md").unwrap();
+    let lib = Library::load_configured(dir.path(), config, None).unwrap();
+    let f = lib.file("user_a.md").unwrap();
     assert!(
         matches!(&f.content, super::super::file::Content::Unread(super::super::file::Unreadable::Io(e)) if e.contains("FIFO")),
         "{:?}",

@@ -3,8 +3,8 @@
 //! case-insensitively with `_` and `-` alike.
 //!
 //! They are looked for only for the names that need them, all at once after the link scan, in
-//! one pass over the files (on the pool): no table of every file's keys (a `String` per key, 60,000 of them
-//! for a 20,000-file library, to answer a few names), and nothing built while the scan waits.
+//! one pass over the files (on the pool): no table of every file's keys (three `String`s per
+//! file, to answer a few names), and nothing built while the scan waits.
 
 use std::sync::Arc;
 

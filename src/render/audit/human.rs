@@ -6,31 +6,42 @@ use std::io::{self, Write};
 
 use annotate_snippets::Renderer;
 
-use super::{Audited, finding, shown_path, total};
+use super::{Audited, shown_root, total};
+use crate::render::findings::json::Joined;
 use crate::render::findings::snippet;
 use crate::rules::run::Summary;
+use crate::text::escape::escape;
 
 pub(super) fn render(out: &mut dyn Write, audits: &[Audited], sweep: bool) -> io::Result<()> {
     let renderer = Renderer::styled();
     for a in audits {
+        let root = shown_root(a.root);
         let mut current: Option<&str> = None;
         for d in &a.audit.diagnostics {
+            let path = Joined {
+                root: &root,
+                rel: &d.path,
+            }
+            .to_string();
             if current != Some(d.path.as_str()) {
                 current = Some(d.path.as_str());
-                writeln!(out, "{}", bold(&shown_path(a.root, d)))?;
+                writeln!(out, "{}", bold(&escape(&path)))?;
             }
             let text = a
                 .audit
                 .lib
                 .find(&d.path)
                 .and_then(|i| a.audit.lib.files[i].text());
-            let path = shown_path(a.root, d);
-            let f = finding(d, None);
-            let report = [snippet::group(&f, &path, text)];
-            writeln!(out, "{}\n", renderer.render(&report))?;
+            let prepared = snippet::Prepared::of(d, &path, text);
+            writeln!(out, "{}\n", renderer.render(&[prepared.group()]))?;
         }
         if sweep {
-            writeln!(out, "{}: {}", a.root.display(), line(&a.audit.summary))?;
+            writeln!(
+                out,
+                "{}: {}",
+                escape(&a.root.to_string_lossy()),
+                line(&a.audit.summary)
+            )?;
         } else {
             writeln!(
                 out,
@@ -45,8 +56,8 @@ pub(super) fn render(out: &mut dyn Write, audits: &[Audited], sweep: bool) -> io
 
 fn line(s: &Summary) -> String {
     format!(
-        "{} files · {} error(s) · {} warning(s) · compliance {:.1}% ({})",
-        s.files,
+        "{} · {} error(s) · {} warning(s) · compliance {:.1}% ({})",
+        crate::constants::counted(s.files, "file", "files"),
         s.errors,
         s.warnings,
         s.compliance,

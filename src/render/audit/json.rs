@@ -4,64 +4,24 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 use serde_json::json;
-use serde_json::value::RawValue;
 
-use super::{Audited, Shown, total};
-use crate::rules::{Diagnostic, RULES};
+use super::{Audited, shown_root, total};
+use crate::render::findings::json::{Fixes, Item};
 
 /// The versioned schema name of the audit's JSON document.
 pub(super) const SCHEMA: &str = "ccmem.audit/1";
 
-#[derive(Serialize)]
-struct Diag<'a> {
-    rule: &'a str,
-    severity: &'a str,
-    path: Shown<'a>,
-    line: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    column: Option<usize>,
-    message: &'a str,
-    fix: Fix<'a>,
-}
-
-/// A finding's fix: most are their rule's, the same text thousands of times, escaped once.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Fix<'a> {
-    Rule(&'a RawValue),
-    Own(&'a str),
-}
-
-/// The fix of `d` ([`Diagnostic::fix`]), its rule's from `rule_fixes`.
-fn fix_of<'a>(rule_fixes: &'a [(&str, Box<RawValue>)], d: &'a Diagnostic) -> Fix<'a> {
-    match &d.fix {
-        Some(own) => Fix::Own(own),
-        None => rule_fixes
-            .iter()
-            .find(|(name, _)| *name == d.rule)
-            .map_or(Fix::Own(""), |(_, raw)| Fix::Rule(raw)),
-    }
-}
-
 pub(super) fn render(out: &mut dyn Write, audits: &[Audited]) -> io::Result<()> {
-    let rule_fixes: Vec<(&str, Box<RawValue>)> = RULES
-        .iter()
-        .map(|r| Ok((r.name, serde_json::value::to_raw_value(r.fix())?)))
-        .collect::<serde_json::Result<_>>()?;
-    let roots: Vec<String> = audits.iter().map(|a| super::shown_root(a.root)).collect();
-    let diagnostics: Vec<Diag> = audits
+    let fixes = Fixes::new()?;
+    let roots: Vec<String> = audits.iter().map(|a| shown_root(a.root)).collect();
+    let diagnostics: Vec<Item> = audits
         .iter()
         .zip(&roots)
         .flat_map(|(a, root)| {
-            a.audit.diagnostics.iter().map(|d| Diag {
-                rule: d.rule,
-                severity: d.severity.as_str(),
-                path: Shown { root, rel: &d.path },
-                line: d.line,
-                column: d.column,
-                message: &d.message,
-                fix: fix_of(&rule_fixes, d),
-            })
+            a.audit
+                .diagnostics
+                .iter()
+                .map(|d| Item::of(d, root, &fixes))
         })
         .collect();
     let libraries: Vec<serde_json::Value> = audits
@@ -83,7 +43,7 @@ pub(super) fn render(out: &mut dyn Write, audits: &[Audited]) -> io::Result<()> 
     #[derive(Serialize)]
     struct Doc<'a> {
         schema: &'static str,
-        diagnostics: Vec<Diag<'a>>,
+        diagnostics: Vec<Item<'a>>,
         summary: crate::rules::run::Summary,
         libraries: Vec<serde_json::Value>,
     }
@@ -94,8 +54,7 @@ pub(super) fn render(out: &mut dyn Write, audits: &[Audited]) -> io::Result<()> 
         libraries,
     };
     // Buffered here, where the writer's type is known: serde_json writes a document in many
-    // small pieces, and each through `dyn Write` would be a call of its own. (A buffer of the
-    // whole document, megabytes of fresh pages, costs more.)
+    // small pieces, and each through `dyn Write` would be a call of its own.
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     serde_json::to_writer_pretty(&mut out, &doc)?;
     writeln!(out)?;

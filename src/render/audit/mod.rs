@@ -1,6 +1,7 @@
 //! Audit output, chosen in one place ([`Format`]): human (grouped by file, annotated source
-//! lines, each finding's one-line fix as its `help:` line), JSON, SARIF 2.1.0 and GitHub workflow annotations
-//! (those two, and the annotated snippets, through the shared [`super::findings`]).
+//! lines, each finding's one-line fix as its `help:` line), JSON, SARIF 2.1.0 and GitHub
+//! workflow annotations (those two, the annotated snippets and a finding's JSON, through the
+//! shared [`super::findings`]).
 //!
 //! # JSON schema (`--json` or `--format json`): `ccmem.audit/1`
 //!
@@ -49,9 +50,9 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use super::findings::{Base, Finding, RuleInfo};
+use super::findings::{Base, Batch, github, sarif};
+use crate::rules::Command;
 use crate::rules::run::{Audit, Summary};
-use crate::rules::{Diagnostic, RULES, doc_text};
 
 mod human;
 mod json;
@@ -66,15 +67,6 @@ pub struct Audited<'a> {
     pub audit: &'a Audit,
 }
 
-/// A diagnostic's path as shown: the root joined with the file.
-pub fn shown_path(root: &Path, d: &Diagnostic) -> String {
-    Shown {
-        root: &shown_root(root),
-        rel: &d.path,
-    }
-    .to_string()
-}
-
 /// The text a library's paths are shown under: the folder as the user named it, with the
 /// separator `Path::join` puts before a file name (none after an empty folder or one that
 /// ends with `/`), made once for all its findings.
@@ -86,50 +78,13 @@ fn shown_root(root: &Path) -> String {
     s
 }
 
-/// A path as shown: `Path::join` of the folder (as [`shown_root`] wrote it) and a file's
-/// relative path, written (or serialized) without building the joined path.
-struct Shown<'a> {
-    root: &'a str,
-    rel: &'a str,
-}
-
-impl std::fmt::Display for Shown<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Joined with an absolute path, `Path::join` gives that path.
-        if !self.rel.starts_with('/') {
-            f.write_str(self.root)?;
-        }
-        f.write_str(self.rel)
-    }
-}
-
-impl serde::Serialize for Shown<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
 /// The summary over every audited library.
 pub fn total(audits: &[Audited]) -> Summary {
     Summary::sum(audits.iter().map(|a| &a.audit.summary))
 }
 
-/// The registry as reports describe it.
-fn rule_infos() -> Vec<RuleInfo> {
-    RULES
-        .iter()
-        .map(|r| RuleInfo {
-            id: r.name,
-            summary: r.summary(),
-            doc: doc_text(r),
-            severity: r.severity(),
-            properties: serde_json::json!({"category": r.category}),
-        })
-        .collect()
-}
-
-/// One SARIF base per audited library (`MEMORYROOT`, or `MEMORYROOT1`… with `--all`).
-fn bases(audits: &[Audited]) -> Vec<Base> {
+/// Each library's findings, with its SARIF base (`MEMORYROOT`, or `MEMORYROOT1`… with `--all`).
+fn batches<'a>(audits: &[Audited<'a>]) -> Vec<Batch<'a>> {
     audits
         .iter()
         .enumerate()
@@ -139,34 +94,12 @@ fn bases(audits: &[Audited]) -> Vec<Base> {
             } else {
                 format!("MEMORYROOT{}", i + 1)
             };
-            Base::of(a.root, &id)
+            Batch {
+                base: Base::of(a.root, &id),
+                diagnostics: &a.audit.diagnostics,
+            }
         })
         .collect()
-}
-
-/// Every diagnostic as the shared renderers see it, relative to its library's base.
-fn findings<'a>(audits: &'a [Audited]) -> Vec<Finding<'a>> {
-    audits
-        .iter()
-        .enumerate()
-        .flat_map(|(i, a)| a.audit.diagnostics.iter().map(move |d| finding(d, Some(i))))
-        .collect()
-}
-
-/// One diagnostic as the shared renderers see it.
-fn finding(d: &Diagnostic, base: Option<usize>) -> Finding<'_> {
-    Finding {
-        rule: d.rule,
-        severity: d.severity,
-        base,
-        path: &d.path,
-        line: d.line,
-        column: d.column,
-        message: &d.message,
-        fix: Some(d.fix()).filter(|f| !f.is_empty()),
-        span: d.span.clone(),
-        redact: d.redact,
-    }
 }
 
 /// Writes the audits in `format`. `color` applies to the human format only.
@@ -179,10 +112,8 @@ pub fn render(
     match format {
         Format::Human => human::render(out, audits, sweep),
         Format::Json => json::render(out, audits),
-        Format::Sarif => {
-            super::findings::sarif::render(out, &rule_infos(), &bases(audits), &findings(audits))
-        }
-        Format::Github => super::findings::github::render(out, &bases(audits), &findings(audits)),
+        Format::Sarif => sarif::render(out, Command::Audit, &batches(audits)),
+        Format::Github => github::render(out, &batches(audits)),
     }
 }
 
@@ -192,6 +123,7 @@ mod tests {
     use std::os::unix::ffi::OsStrExt;
 
     use super::*;
+    use crate::render::findings::json::Joined;
 
     #[test]
     fn shown_paths_are_the_joined_paths() {
@@ -206,7 +138,7 @@ mod tests {
         ];
         for root in roots {
             for rel in ["", "MEMORY.md", "sub/user_x.md", "/abs/x.md"] {
-                let shown = Shown {
+                let shown = Joined {
                     root: &shown_root(root),
                     rel,
                 }

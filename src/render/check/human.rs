@@ -7,14 +7,16 @@ use std::io::{self, Write};
 use annotate_snippets::Renderer;
 
 use super::View;
-use crate::check::sessions::{DirSession, StartWhy};
-use crate::check::{Report, list_dirs};
 use crate::receipt::group;
-use crate::render::findings::snippet;
+use crate::render::findings::{Base, snippet};
+use crate::repo::sessions::{DirSession, StartWhy};
+use crate::rules::repo::{Report, list_dirs};
+use crate::text::escape::Shown;
 
 pub(super) fn render(out: &mut dyn Write, report: &Report, view: View) -> io::Result<()> {
     let w = &report.walk;
-    let shown_root = view.given.display();
+    let shown_root = view.given.to_string_lossy();
+    let shown_root = Shown(&shown_root);
     writeln!(
         out,
         "{}",
@@ -61,21 +63,22 @@ pub(super) fn render(out: &mut dyn Write, report: &Report, view: View) -> io::Re
             format!("{} file(s), {} chars", s.lost.len(), group(chars))
         };
         let chars = s.chars();
-        writeln!(
-            out,
+        // No padding after the last column: a row with nothing lost ends at its token count.
+        let row = format!(
             "{:<width$}  {:>5}  {:>9}  {:>8}  {lost}",
-            label(s),
+            Shown(&label(s)).to_string(),
             s.loaded.len(),
             group(chars),
             group(crate::receipt::tokens_estimate(chars)),
-        )?;
+        );
+        writeln!(out, "{}", row.trim_end())?;
         for l in &s.lost {
             writeln!(
                 out,
                 "    - {} ({} chars): {}",
-                l.path,
+                Shown(&l.path),
                 group(l.chars),
-                l.reason_text
+                Shown(&l.reason_text)
             )?;
         }
     }
@@ -88,26 +91,20 @@ pub(super) fn render(out: &mut dyn Write, report: &Report, view: View) -> io::Re
     }
     writeln!(out)?;
     let renderer = Renderer::styled();
-    let bases = [crate::render::findings::Base::of(view.given, "%SRCROOT%")];
-    for f in super::shared(report) {
-        let shown = match f.base {
-            Some(_) => bases[0].show(f.path),
-            None => f.path.to_owned(),
-        };
-        let text = report.text(f.path);
+    let base = Base::of(view.given, super::BASE_ID);
+    for d in &report.findings {
+        let shown = base.show(d);
+        let text = report.text(&d.path);
         let mut extra = String::new();
-        if let Some(d) = report
-            .findings
-            .iter()
-            .find(|d| d.path == f.path && d.line == f.line && d.rule == f.rule)
-            && d.start_dirs.len() > 1
-        {
+        if d.start_dirs.len() > 1 {
             extra = format!(" [{}]", list_dirs(&d.start_dirs));
         }
+        let prepared = snippet::Prepared::of(d, &shown, text.as_deref());
         writeln!(
             out,
-            "{}{extra}\n",
-            renderer.render(&[snippet::group(&f, &shown, text.as_deref())])
+            "{}{}\n",
+            renderer.render(&[prepared.group()]),
+            Shown(&extra)
         )?;
     }
     let s = &report.summary;

@@ -17,8 +17,9 @@ use std::io::{self, Write};
 
 use serde_json::json;
 
-use crate::check::{Report, SCHEMA};
 use crate::env::CLIENT_VERSION;
+use crate::render::findings::json::{Fixes, Item};
+use crate::rules::repo::{Report, SCHEMA};
 
 pub(super) fn render(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     let directories: Vec<_> = report
@@ -41,6 +42,12 @@ pub(super) fn render(out: &mut dyn Write, report: &Report) -> io::Result<()> {
         })
         .collect();
     let size = &report.size;
+    let fixes = Fixes::new()?;
+    let findings: Vec<Item> = report
+        .findings
+        .iter()
+        .map(|d| Item::of(d, "", &fixes))
+        .collect();
     let doc = json!({
         "schema": SCHEMA,
         "client_version": CLIENT_VERSION,
@@ -54,7 +61,7 @@ pub(super) fn render(out: &mut dyn Write, report: &Report) -> io::Result<()> {
         },
         "walk": report.walk,
         "directories": directories,
-        "findings": report.findings,
+        "findings": findings,
         "summary": report.summary,
     });
     serde_json::to_writer_pretty(&mut *out, &doc)?;

@@ -4,30 +4,40 @@
 
 use std::io::{self, Write};
 
-use super::{Base, Finding};
+use super::Batch;
+use crate::text::escape::escape;
 
 /// Writes one command per finding.
-pub fn render(out: &mut dyn Write, bases: &[Base], findings: &[Finding]) -> io::Result<()> {
-    for f in findings {
-        let path = match f.base.and_then(|b| bases.get(b)) {
-            Some(base) => base.show(f.path),
-            None => f.path.to_owned(),
-        };
-        let mut props = format!("file={},line={}", escape_property(&path), f.line);
-        if let Some(col) = f.column {
-            props += &format!(",col={col}");
+pub fn render(out: &mut dyn Write, batches: &[Batch]) -> io::Result<()> {
+    for b in batches {
+        for d in b.diagnostics {
+            let path = b.base.show(d);
+            let mut props = format!("file={},line={}", escape_property(&escape(&path)), d.line);
+            if let Some(col) = d.column {
+                props += &format!(",col={col}");
+            }
+            props += &format!(",title={}", escape_property(d.rule));
+            // The texts from files escaped as every view escapes them (a log viewer acts on
+            // escape sequences too); then the command's own escapes.
+            let mut message = escape(&d.message).into_owned();
+            // The start directories a check finding holds in, as the human view lists them.
+            if d.start_dirs.len() > 1 {
+                message += &format!(
+                    " [{}]",
+                    escape(&crate::rules::repo::list_dirs(&d.start_dirs))
+                );
+            }
+            let fix = d.fix();
+            if !fix.is_empty() {
+                message += &format!("\nFix: {}", escape(fix));
+            }
+            writeln!(
+                out,
+                "::{} {props}::{}",
+                d.severity.as_str(),
+                escape_data(&message)
+            )?;
         }
-        props += &format!(",title={}", escape_property(f.rule));
-        let mut message = f.message.to_owned();
-        if let Some(fix) = f.fix {
-            message += &format!("\nFix: {fix}");
-        }
-        writeln!(
-            out,
-            "::{} {props}::{}",
-            f.severity.as_str(),
-            escape_data(&message)
-        )?;
     }
     Ok(())
 }

@@ -1,14 +1,14 @@
-//! What every findings report shares, whichever command found them (`audit`, `check`):
-//! SARIF 2.1.0 ([`sarif`]), GitHub workflow annotations ([`github`]) and annotated source
-//! snippets ([`snippet`]). A command maps its registry to [`RuleInfo`] and its findings to
-//! [`Finding`]; nothing here knows a rule or decides anything.
+//! What every findings report shares, whichever command found them (`audit`, `check`): the
+//! format choice ([`Format`]), SARIF 2.1.0 ([`sarif`]), GitHub workflow annotations
+//! ([`github`]), annotated source snippets ([`snippet`]) and a finding in a JSON document
+//! ([`json`]). They read [`Diagnostic`]s and the rule registry; nothing here decides anything.
 
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use crate::severity::Severity;
+use crate::rules::Diagnostic;
 
 pub mod github;
+pub mod json;
 pub mod sarif;
 pub mod snippet;
 
@@ -25,44 +25,16 @@ pub enum Format {
     Github,
 }
 
-/// A rule as reports describe it.
-#[derive(Debug, Clone)]
-pub struct RuleInfo {
-    /// The stable kebab-case name (SARIF `id`, the name users suppress and `explain`).
-    pub id: &'static str,
-    /// Its first sentence.
-    pub summary: &'static str,
-    /// The full documentation, Markdown (What it does / Why it matters / Example / Fix).
-    pub doc: String,
-    /// Default severity.
-    pub severity: Severity,
-    /// Extra SARIF properties (the rule's category, …).
-    pub properties: serde_json::Value,
-}
-
-/// One finding as reports show it.
-#[derive(Debug, Clone)]
-pub struct Finding<'a> {
-    /// The rule's name.
-    pub rule: &'static str,
-    /// Its severity.
-    pub severity: Severity,
-    /// Which [`Base`] `path` is relative to; `None` when `path` is absolute.
-    pub base: Option<usize>,
-    /// The file, `/`-separated, relative to its base (or absolute).
-    pub path: &'a str,
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column in characters, when the finding is at a point in the line.
-    pub column: Option<usize>,
-    /// What is wrong, in one sentence.
-    pub message: &'a str,
-    /// The one-line fix, when the rule knows one.
-    pub fix: Option<&'a str>,
-    /// Byte range of the file to underline.
-    pub span: Option<Range<usize>>,
-    /// The line must never be shown (it holds a secret).
-    pub redact: bool,
+impl Format {
+    /// The format of a run given `--format` and the global `--json` (which asks for the JSON
+    /// document, and conflicts with another machine format).
+    pub fn with_json(self, json: bool) -> Result<Format, &'static str> {
+        match (json, self) {
+            (false, format) => Ok(format),
+            (true, Format::Human | Format::Json) => Ok(Format::Json),
+            (true, _) => Err("--json and --format ask for two formats; pick one"),
+        }
+    }
 }
 
 /// A folder findings' paths are relative to.
@@ -92,12 +64,22 @@ impl Base {
         }
     }
 
-    /// The path of a file of this base as shown to people: the folder as named, joined.
-    pub fn show(&self, rel: &str) -> String {
-        if self.shown.is_empty() {
-            rel.to_owned()
+    /// The path of a finding as shown to people: the folder as named, joined with a relative
+    /// path; an absolute one as it is.
+    pub fn show(&self, d: &Diagnostic) -> String {
+        if d.is_absolute() || self.shown.is_empty() {
+            d.path.clone()
         } else {
-            format!("{}/{rel}", self.shown)
+            format!("{}/{}", self.shown, d.path)
         }
     }
+}
+
+/// The findings of one folder a command worked on (a memory library, a repository), with the
+/// folder their paths are relative to.
+pub struct Batch<'a> {
+    /// The folder.
+    pub base: Base,
+    /// Its findings, in report order.
+    pub diagnostics: &'a [Diagnostic],
 }

@@ -1,4 +1,4 @@
-//! SARIF 2.1.0, one run per report: the tool's rules from the command's registry (`id` the
+//! SARIF 2.1.0, one run per report: the rules the command runs, from the registry (`id` the
 //! stable kebab-case name, `name` its UpperCamelCase form, the documentation as
 //! `fullDescription` and `help`), results whose `artifactLocation` is a relative `uri` with a
 //! `uriBaseId` resolved by `originalUriBaseIds` (absolute `file://` URIs ending in `/`), and
@@ -10,75 +10,79 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-use super::{Base, Finding, RuleInfo};
+use super::Batch;
+use crate::rules::{self, Command, Rule};
 
 /// Where SARIF consumers find the schema.
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
-/// Writes one SARIF log with one run.
-pub fn render(
-    out: &mut dyn Write,
-    rules: &[RuleInfo],
-    bases: &[Base],
-    findings: &[Finding],
-) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &log(rules, bases, findings))?;
+/// Writes one SARIF log with one run: the rules `command` runs, and the findings.
+pub fn render(out: &mut dyn Write, command: Command, batches: &[Batch]) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &log(command, batches))?;
     writeln!(out)
 }
 
 /// The SARIF log as a JSON value.
-pub fn log(rules: &[RuleInfo], bases: &[Base], findings: &[Finding]) -> Value {
+pub fn log(command: Command, batches: &[Batch]) -> Value {
     let help_base = option_env!("CARGO_PKG_REPOSITORY").filter(|r| !r.is_empty());
+    let rules: Vec<&Rule> = rules::of(command).collect();
     let descriptors: Vec<Value> = rules
         .iter()
         .map(|r| {
+            let doc = r.doc_text();
             let mut d = json!({
-                "id": r.id,
-                "name": camel(r.id),
-                "shortDescription": {"text": r.summary},
-                "fullDescription": {"text": r.doc},
-                "help": {"text": r.doc, "markdown": r.doc},
-                "defaultConfiguration": {"level": r.severity.as_str()},
-                "properties": r.properties,
+                "id": r.name,
+                "name": camel(r.name),
+                "shortDescription": {"text": r.summary()},
+                "fullDescription": {"text": doc},
+                "help": {"text": doc, "markdown": doc},
+                "defaultConfiguration": {"level": r.severity().as_str()},
+                "properties": properties(r),
             });
             if let Some(repo) = help_base {
-                d["helpUri"] = json!(format!("{repo}/blob/main/docs/rules.md#{}", r.id));
+                d["helpUri"] = json!(format!("{repo}/blob/main/docs/rules.md#{}", r.name));
             }
             d
         })
         .collect();
-    let results: Vec<Value> = findings
+    let results: Vec<Value> = batches
         .iter()
-        .map(|f| {
-            let mut region = json!({"startLine": f.line});
-            if let Some(col) = f.column {
+        .flat_map(|b| b.diagnostics.iter().map(move |d| (&b.base, d)))
+        .map(|(base, d)| {
+            let mut region = json!({"startLine": d.line});
+            if let Some(col) = d.column {
                 region["startColumn"] = json!(col);
             }
-            let artifact = match f.base.and_then(|b| bases.get(b)) {
-                Some(base) => json!({"uri": uri_path(f.path), "uriBaseId": base.id}),
-                None => json!({"uri": file_uri(Path::new(f.path), false)}),
+            let artifact = if d.is_absolute() {
+                json!({"uri": file_uri(Path::new(&d.path), false)})
+            } else {
+                json!({"uri": uri_path(&d.path), "uriBaseId": base.id})
             };
             let mut result = json!({
-                "ruleId": f.rule,
-                "level": f.severity.as_str(),
-                "message": {"text": f.message},
+                "ruleId": d.rule,
+                "level": d.severity.as_str(),
+                "message": {"text": d.message},
                 "locations": [{"physicalLocation": {
                     "artifactLocation": artifact,
                     "region": region,
                 }}],
             });
-            if let Some(i) = rules.iter().position(|r| r.id == f.rule) {
+            if let Some(i) = rules.iter().position(|r| r.name == d.rule) {
                 result["ruleIndex"] = json!(i);
             }
-            if let Some(fix) = f.fix {
+            let fix = d.fix();
+            if !fix.is_empty() {
                 result["properties"] = json!({"fix": fix});
             }
             result
         })
         .collect();
     let mut original = Map::new();
-    for b in bases {
-        original.insert(b.id.clone(), json!({"uri": file_uri(&b.dir, true)}));
+    for b in batches {
+        original.insert(
+            b.base.id.clone(),
+            json!({"uri": file_uri(&b.base.dir, true)}),
+        );
     }
     json!({
         "$schema": SCHEMA_URI,
@@ -95,6 +99,15 @@ pub fn log(rules: &[RuleInfo], bases: &[Base], findings: &[Finding]) -> Value {
             "results": results,
         }],
     })
+}
+
+/// A rule's SARIF properties: its category, and for a repository rule its command (the
+/// audit's reports never named theirs, and keep their shape).
+fn properties(r: &Rule) -> Value {
+    match r.command() {
+        Command::Audit => json!({"category": r.category}),
+        Command::Check => json!({"category": r.category, "command": r.command()}),
+    }
 }
 
 /// `import-outside-start-dir` → `ImportOutsideStartDir` (SARIF's `name`, distinct from `id`).

@@ -37,6 +37,9 @@ static PAIR: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// The kind of a `user / password` pair.
+const PAIR_KIND: &str = "a user name and password";
+
 /// `scheme://user:password@host`.
 static URL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?-u:\b)[a-zA-Z][a-zA-Z0-9+.-]*://([^\s:/@]+):([^\s@/]+)@").expect("valid regex")
@@ -164,8 +167,8 @@ fn find_gated<const QUICK: bool>(line: &str, gates: Gates) -> Vec<(Range<usize>,
                 _ => continue,
             };
             let pass_text = trim_value(pass.as_str());
-            if is_user(user.as_str()) && looks_like_password(pass_text) && strong(pass_text) {
-                out.push((pass.range(), "a user name and password"));
+            if is_user(user.as_str()) && looks_like_password(pass_text) && not_a_word(pass_text) {
+                out.push((pass.range(), PAIR_KIND));
             }
         }
     }
@@ -267,8 +270,25 @@ fn slashed_password(line: &str) -> bool {
         }
         let after = line[k + 1..].trim_start();
         let pass = trim_value(after.split(char::is_whitespace).next().unwrap_or(""));
-        looks_like_password(pass) && strong(pass)
+        looks_like_password(pass) && not_a_word(pass)
     })
+}
+
+/// A password beside a user name, not a word of prose: [`strong`], and a digit among its
+/// letters or a symbol no word holds. Prose puts words on both sides of a slash (`user /
+/// Organization`, `account / Workspace-SSO`, `계정 / Google-Play`, `usuario / Contraseña`), and
+/// capitals and hyphens are what names and compounds have; a written-out password has digits or
+/// symbols (`ops-admin@ledger.test / Bl4ckT34!stg`).
+fn not_a_word(v: &str) -> bool {
+    let digits = v.chars().any(|c| c.is_ascii_digit());
+    let letters = v.chars().any(char::is_alphabetic);
+    let symbol = v.chars().any(|c| {
+        matches!(
+            c,
+            '!' | '#' | '$' | '%' | '^' | '&' | '*' | '+' | '=' | '?' | '~' | '@' | '|'
+        )
+    });
+    strong(v) && ((digits && letters) || symbol)
 }
 
 fn trim_value(v: &str) -> &str {
@@ -387,6 +407,10 @@ mod tests {
             ["a user name and password"]
         );
         assert_eq!(
+            kinds("- Staging admin login: ops-admin@ledger.test / Bl4ckT34!stg (reset nightly)"),
+            ["a user name and password"]
+        );
+        assert_eq!(
             kinds(
                 "session cookie: 4b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c"
             ),
@@ -419,6 +443,17 @@ mod tests {
             "login flow: dev / staging / production",
             "postgres://user:password@localhost/db",
             "session key: src/main/java/com/example/session/SessionKeyResolver.java",
+            // Words on both sides of a slash, in real prose of many languages.
+            "- Admin panel: the user / Organization split is one `User` per person",
+            "- Grafana: login with your Google account / Workspace SSO, no local users.",
+            "- Login: usuario / Contraseña de la consola de Stripe solo por SSO",
+            "에뮬레이터 로그인 계정 / Google-Play 테스트 트랙 권한은 `release-checker` 만 쓴다.",
+            "- Dashboard: (login met het bedrijfsaccount / Authenticator-app op de zaakstelefoon)",
+            "- Play Console: login com a conta / Workspace-Google da empresa",
+            "логин через GitHub, личный account / Team-аккаунт лаборатории",
+            "- Unity のアカウント / Organization 設定は Unity Dashboard で管理。",
+            "Benutzername / Passwort stehen im Vault, Account-Wechsel prod / staging.",
+            "login: frontend / backend-services team split",
         ] {
             assert!(kinds(clean).is_empty(), "{clean}: {:?}", kinds(clean));
         }

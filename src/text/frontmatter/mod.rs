@@ -33,7 +33,7 @@ pub mod yaml;
 
 pub use memory::{Field, Fields, Memory};
 pub use split::{Split, split};
-pub use value::{Object, Value, js_number};
+pub use value::{JS_MAX_STRING_UTF16, KEY_TEXT_MAX_BYTES, Key, KeyMemo, Object, Value, js_number};
 pub use yaml::YamlError;
 
 /// A block the client parsed.

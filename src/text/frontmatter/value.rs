@@ -7,9 +7,20 @@
 //!   (`Number::toString`: `1e+21`, `Infinity`, `0.1`), an array key as its elements joined
 //!   with `,`, an object key as `[object Object]`.
 
+use std::collections::{BTreeMap, HashMap};
+
+use hashbrown::HashTable;
 use std::fmt::Write;
+use std::sync::Arc;
 
 /// A JavaScript value as the client's YAML parser returns it.
+///
+/// Arrays and objects are shared, as in the client: an alias is the very collection its anchor
+/// names (`Bun.YAML.parse` hands every alias the same object), so cloning one is a reference
+/// count, and a value can name far more nodes than it holds (an alias bomb of a few hundred bytes
+/// names millions; [`super::yaml`] caps them as Bun does). Whatever walks a value whole must
+/// therefore be bounded by what it holds, not by what it names: [`Value::write_json`] stops at a
+/// length, [`Value::key`] measures before it builds.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     /// `null` (also an empty document or an empty value).
@@ -21,14 +32,47 @@ pub enum Value {
     /// A string.
     String(String),
     /// An array (a sequence, or the documents of a multi-document stream).
-    Array(Vec<Value>),
+    Array(Arc<Vec<Value>>),
     /// An object (a mapping).
-    Object(Object),
+    Object(Arc<Object>),
 }
 
 /// An object's own properties, in the engine's key order (see the module docs).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Object(Vec<(String, Value)>);
+///
+/// Array-index keys are kept apart, in their order, and the others in the order they were first
+/// set, with an index by key once there are more than a few: setting or reading a key costs the
+/// same however many keys a hostile block holds, and however they are ordered.
+#[derive(Clone, Default)]
+pub struct Object {
+    indexed: BTreeMap<u32, (String, Value)>,
+    named: Vec<(String, Value)>,
+    /// `named`'s places, by the hash of their key, built when it passes [`INDEX_FROM`] keys
+    /// (the keys themselves are not copied: a mapping merged into a thousand others is a
+    /// million properties, as in the client).
+    places: Option<HashTable<u32>>,
+}
+
+impl std::fmt::Debug for Object {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// The hash of a key in an object's index (fixed: the index is never iterated, so its order
+/// shows nowhere).
+fn key_hash(key: &str) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::with_seed(0x00cc_3e3a_0d1f_5eed).hash_one(key)
+}
+
+/// Keys from which an object looks its named keys up by hash rather than one by one.
+const INDEX_FROM: usize = 16;
+
+impl PartialEq for Object {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
 
 impl Object {
     /// An empty object.
@@ -38,26 +82,44 @@ impl Object {
 
     /// `obj[key] = value`: replaces in place, or adds the key where the engine puts it.
     pub fn set(&mut self, key: String, value: Value) {
-        if let Some(slot) = self.0.iter_mut().find(|(k, _)| *k == key) {
-            slot.1 = value;
+        if let Some(i) = array_index(&key) {
+            self.indexed.insert(i, (key, value));
             return;
         }
-        match array_index(&key) {
-            Some(i) => {
-                let at = self
-                    .0
-                    .iter()
-                    .position(|(k, _)| array_index(k).is_none_or(|j| j > i))
-                    .unwrap_or(self.0.len());
-                self.0.insert(at, (key, value));
+        if let Some(at) = self.place(&key) {
+            self.named[at].1 = value;
+            return;
+        }
+        let named = &self.named;
+        let rehash = |&at: &u32| key_hash(&named[at as usize].0);
+        if let Some(places) = &mut self.places {
+            places.insert_unique(key_hash(&key), named.len() as u32, rehash);
+        } else if named.len() >= INDEX_FROM {
+            let mut places = HashTable::with_capacity(named.len() * 2);
+            for at in 0..=named.len() as u32 {
+                let k = named.get(at as usize).map_or(key.as_str(), |(k, _)| k);
+                places.insert_unique(key_hash(k), at, rehash);
             }
-            None => self.0.push((key, value)),
+            self.places = Some(places);
+        }
+        self.named.push((key, value));
+    }
+
+    fn place(&self, key: &str) -> Option<usize> {
+        match &self.places {
+            Some(places) => places
+                .find(key_hash(key), |&at| self.named[at as usize].0 == key)
+                .map(|&at| at as usize),
+            None => self.named.iter().position(|(k, _)| k == key),
         }
     }
 
     /// The value of `key`, if the object has it.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+        match array_index(key) {
+            Some(i) => self.indexed.get(&i).map(|(_, v)| v),
+            None => self.place(key).map(|at| &self.named[at].1),
+        }
     }
 
     /// Whether the object has `key`.
@@ -67,17 +129,20 @@ impl Object {
 
     /// The properties in order.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&str, &Value)> {
-        self.0.iter().map(|(k, v)| (k.as_str(), v))
+        fn pair((k, v): &(String, Value)) -> (&str, &Value) {
+            (k.as_str(), v)
+        }
+        (self.indexed.values().map(pair)).chain(self.named.iter().map(pair))
     }
 
     /// The number of properties.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.indexed.len() + self.named.len()
     }
 
     /// Whether the object has no property.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.len() == 0
     }
 }
 
@@ -88,6 +153,18 @@ impl FromIterator<(String, Value)> for Object {
             o.set(k, v);
         }
         o
+    }
+}
+
+impl From<Vec<Value>> for Value {
+    fn from(items: Vec<Value>) -> Self {
+        Value::Array(Arc::new(items))
+    }
+}
+
+impl From<Object> for Value {
+    fn from(object: Object) -> Self {
+        Value::Object(Arc::new(object))
     }
 }
 
@@ -104,6 +181,84 @@ fn array_index(key: &str) -> Option<u32> {
         .filter(|&n| n < u64::from(u32::MAX))
         .map(|n| n as u32)
 }
+
+/// Longest key made from an array that is kept as its text, in bytes. A longer one (only an
+/// alias or a huge flow collection used as a key makes one) is kept as [`Key::Long`]'s stand-in:
+/// no key the client or ccmem looks up is that long, and two long keys are one key exactly when
+/// their texts are equal (up to a 64-bit hash), so what a mapping keeps stays the client's.
+pub const KEY_TEXT_MAX_BYTES: u64 = 1024;
+
+/// JavaScript's longest string, in UTF-16 units (JavaScriptCore's `String::MaxLength`,
+/// 2³¹ − 1): the client fails to make a longer key with `RangeError: Out of memory` (measured:
+/// a 656-million-unit key is made, in 18 s and 5 GB; a 5.9-billion-unit one fails).
+pub const JS_MAX_STRING_UTF16: u64 = (1 << 31) - 1;
+
+/// The object key a value becomes (`String(value)`), measured before it is built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Key {
+    /// The key's text.
+    Text(String),
+    /// A key longer than [`KEY_TEXT_MAX_BYTES`]: a stand-in naming its length and the hash of
+    /// its text (a noncharacter first, so it equals no key written in a file).
+    Long(String),
+    /// Longer than JavaScript allows ([`JS_MAX_STRING_UTF16`]).
+    TooLong,
+}
+
+/// The measure of a key's text: its UTF-8 and UTF-16 lengths and a polynomial hash of its bytes
+/// (`hash = Σ b·B^k`, `pow = B^len`, all mod 2⁶⁴), which two texts joined combine without
+/// building the joined text.
+#[derive(Debug, Clone, Copy)]
+struct Measure {
+    bytes: u64,
+    utf16: u64,
+    hash: u64,
+    pow: u64,
+}
+
+const HASH_BASE: u64 = 0x0000_0100_0000_01b3;
+
+impl Measure {
+    const EMPTY: Measure = Measure {
+        bytes: 0,
+        utf16: 0,
+        hash: 0,
+        pow: 1,
+    };
+
+    fn of(text: &str) -> Measure {
+        let (hash, pow) = text.bytes().fold((0u64, 1u64), |(h, p), b| {
+            (
+                h.wrapping_mul(HASH_BASE).wrapping_add(u64::from(b)),
+                p.wrapping_mul(HASH_BASE),
+            )
+        });
+        Measure {
+            bytes: text.len() as u64,
+            utf16: crate::text::js::utf16_len(text) as u64,
+            hash,
+            pow,
+        }
+    }
+
+    fn then(self, next: Measure) -> Measure {
+        Measure {
+            bytes: self.bytes.saturating_add(next.bytes),
+            utf16: self.utf16.saturating_add(next.utf16),
+            hash: self.hash.wrapping_mul(next.pow).wrapping_add(next.hash),
+            pow: self.pow.wrapping_mul(next.pow),
+        }
+    }
+}
+
+/// What [`Value::key`] has measured of shared arrays, by address: a parse keeps one for all its
+/// keys, so each array is measured once however often aliases name it. The memo holds each
+/// array it measured, so no other array can be at that address while it lives.
+#[derive(Debug, Default)]
+pub struct KeyMemo(HashMap<usize, (Arc<Vec<Value>>, Measure)>);
+
+/// `String({})`.
+const OBJECT_KEY: &str = "[object Object]";
 
 impl Value {
     /// The string, when the value is one.
@@ -133,45 +288,146 @@ impl Value {
         }
     }
 
-    /// `String(value)` as the engine writes it when the value becomes an object key.
+    /// `String(value)` as the engine writes it when the value becomes an object key: an array
+    /// is its elements joined with `,` (`null` elements empty), an object `[object Object]`.
+    /// A key too long to keep is its [`Key::Long`] stand-in.
     pub fn to_key(&self) -> String {
-        match self {
-            Value::Null => "null".to_owned(),
-            Value::Bool(b) => b.to_string(),
-            Value::Number(n) => js_number(*n),
-            Value::String(s) => s.clone(),
-            Value::Array(items) => {
-                let parts: Vec<String> = items
-                    .iter()
-                    .map(|v| match v {
-                        Value::Null => String::new(),
-                        v => v.to_key(),
-                    })
-                    .collect();
-                parts.join(",")
-            }
-            Value::Object(_) => "[object Object]".to_owned(),
+        match self.key(&mut KeyMemo::default()) {
+            Key::Text(s) | Key::Long(s) => s,
+            Key::TooLong => "\u{FDD1}too long".to_owned(),
         }
     }
 
-    /// The value as JSON, as `JSON.stringify` writes it (`NaN` and `±Infinity` become `null`).
-    pub fn to_json(&self) -> serde_json::Value {
-        use serde_json::Value as J;
+    /// [`Value::to_key`], measured first: what is built is at most [`KEY_TEXT_MAX_BYTES`], and
+    /// the work is the arrays `memo` has not measured yet.
+    pub fn key(&self, memo: &mut KeyMemo) -> Key {
         match self {
-            Value::Null => J::Null,
-            Value::Bool(b) => J::Bool(*b),
-            Value::Number(n) => serde_json::Number::from_f64(*n).map_or(J::Null, |n| {
-                // `JSON.stringify(1)` is `1`, not `1.0`.
-                n.as_f64()
-                    .filter(|f| f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15)
-                    .map_or(J::Number(n), |f| J::from(f as i64))
-            }),
-            Value::String(s) => J::String(s.clone()),
-            Value::Array(items) => J::Array(items.iter().map(Value::to_json).collect()),
-            Value::Object(o) => {
-                J::Object(o.iter().map(|(k, v)| (k.to_owned(), v.to_json())).collect())
+            Value::Null => Key::Text("null".to_owned()),
+            Value::Bool(b) => Key::Text(b.to_string()),
+            Value::Number(n) => Key::Text(js_number(*n)),
+            Value::String(s) => Key::Text(s.clone()),
+            Value::Object(_) => Key::Text(OBJECT_KEY.to_owned()),
+            Value::Array(_) => {
+                let m = self.measure(memo);
+                if m.utf16 > JS_MAX_STRING_UTF16 {
+                    Key::TooLong
+                } else if m.bytes > KEY_TEXT_MAX_BYTES {
+                    Key::Long(format!("\u{FDD1}{} bytes #{:016x}", m.bytes, m.hash))
+                } else {
+                    let mut out = String::with_capacity(m.bytes as usize);
+                    self.join_into(&mut out);
+                    Key::Text(out)
+                }
             }
         }
+    }
+
+    /// The measure of the value's text as an element of a joined array (`null` is empty).
+    fn measure(&self, memo: &mut KeyMemo) -> Measure {
+        match self {
+            Value::Null => Measure::EMPTY,
+            Value::Bool(b) => Measure::of(if *b { "true" } else { "false" }),
+            Value::Number(n) => Measure::of(&js_number(*n)),
+            Value::String(s) => Measure::of(s),
+            Value::Object(_) => Measure::of(OBJECT_KEY),
+            Value::Array(items) => {
+                let at = Arc::as_ptr(items) as usize;
+                if let Some((_, m)) = memo.0.get(&at) {
+                    return *m;
+                }
+                let comma = Measure::of(",");
+                let mut m = Measure::EMPTY;
+                for (k, item) in items.iter().enumerate() {
+                    if k > 0 {
+                        m = m.then(comma);
+                    }
+                    m = m.then(item.measure(memo));
+                }
+                memo.0.insert(at, (Arc::clone(items), m));
+                m
+            }
+        }
+    }
+
+    fn join_into(&self, out: &mut String) {
+        match self {
+            Value::Null => {}
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Number(n) => out.push_str(&js_number(*n)),
+            Value::String(s) => out.push_str(s),
+            Value::Object(_) => out.push_str(OBJECT_KEY),
+            Value::Array(items) => {
+                for (k, item) in items.iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    item.join_into(out);
+                }
+            }
+        }
+    }
+
+    /// The value as `JSON.stringify` writes it (`NaN` and `±Infinity` become `null`), at most
+    /// `max_bytes` of it: a longer text is cut there (on a character boundary) and ends in `…`.
+    /// The work is bounded by `max_bytes` too, however many nodes the value names.
+    pub fn write_json(&self, max_bytes: usize) -> String {
+        let mut out = String::new();
+        if !self.json_into(&mut out, max_bytes) {
+            let mut cut = max_bytes.min(out.len());
+            while !out.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            out.truncate(cut);
+            out.push('…');
+        }
+        out
+    }
+
+    /// Appends the JSON text; `false` once `out` is past `max`.
+    fn json_into(&self, out: &mut String, max: usize) -> bool {
+        if out.len() > max {
+            return false;
+        }
+        let string = |out: &mut String, s: &str| {
+            // At most what is left of the room (and a little: the cut is made by the caller).
+            let room = max.saturating_sub(out.len()).saturating_add(1);
+            let cut = s.char_indices().nth(room).map_or(s.len(), |(at, _)| at);
+            out.push_str(&serde_json::Value::from(&s[..cut]).to_string());
+        };
+        match self {
+            Value::Null => out.push_str("null"),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Number(n) if n.is_finite() => out.push_str(&js_number(*n)),
+            Value::Number(_) => out.push_str("null"),
+            Value::String(s) => string(out, s),
+            Value::Array(items) => {
+                out.push('[');
+                for (k, item) in items.iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    if !item.json_into(out, max) {
+                        return false;
+                    }
+                }
+                out.push(']');
+            }
+            Value::Object(o) => {
+                out.push('{');
+                for (k, (key, v)) in o.iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    string(out, key);
+                    out.push(':');
+                    if !v.json_into(out, max) {
+                        return false;
+                    }
+                }
+                out.push('}');
+            }
+        }
+        out.len() <= max
     }
 }
 
@@ -276,13 +532,73 @@ mod tests {
 
     #[test]
     fn keys_from_non_strings() {
-        let arr = Value::Array(vec![
+        let arr = Value::from(vec![
             Value::Number(1.0),
             Value::Null,
-            Value::Array(vec![Value::Bool(true), Value::String("x".into())]),
+            Value::from(vec![Value::Bool(true), Value::String("x".into())]),
         ]);
         assert_eq!(arr.to_key(), "1,,true,x");
-        assert_eq!(Value::Object(Object::new()).to_key(), "[object Object]");
+        assert_eq!(Value::from(Object::new()).to_key(), "[object Object]");
         assert_eq!(Value::Number(f64::INFINITY).to_key(), "Infinity");
+    }
+
+    /// An array naming ten levels of nine copies of the one below: 3.5 billion elements in
+    /// a value of eleven arrays.
+    fn bomb(levels: usize, leaf: &str) -> Value {
+        let mut v = Value::from(vec![Value::String(leaf.to_owned())]);
+        for _ in 0..levels {
+            v = Value::from(vec![v; 9]);
+        }
+        v
+    }
+
+    #[test]
+    fn long_keys_are_measured_not_built() {
+        let mut memo = KeyMemo::default();
+        // 9^5 "ab" joined: 59,049 · 2 + 59,048 commas.
+        let Key::Long(k) = bomb(5, "ab").key(&mut memo) else {
+            panic!("a long key")
+        };
+        assert_eq!(k.split(" bytes").next(), Some("\u{FDD1}177146"));
+        // The same text reached another way is the same key; another text another key.
+        let flat = Value::from(vec![Value::String(vec!["ab"; 59_049].join(","))]);
+        assert_eq!(flat.key(&mut memo), Key::Long(k.clone()));
+        assert_ne!(bomb(5, "ac").key(&mut memo), Key::Long(k));
+        // 9^10 · 4 units: more than JavaScript's longest string.
+        assert_eq!(bomb(10, "abc").key(&mut memo), Key::TooLong);
+        // At the cut, the text is kept.
+        let at = Value::from(vec![Value::String("x".repeat(1024))]);
+        assert_eq!(at.key(&mut memo), Key::Text("x".repeat(1024)));
+    }
+
+    #[test]
+    fn json_of_a_value_naming_billions_is_cut_at_its_length() {
+        let json = bomb(10, "abc").write_json(100);
+        assert!(json.starts_with("[[[[[[[[[[[\"abc\"],[\"abc\"]"), "{json}");
+        assert!(
+            json.ends_with('…') && json.len() <= 100 + '…'.len_utf8(),
+            "{json}"
+        );
+        let mut o = Object::new();
+        o.set("k".into(), Value::Number(f64::NAN));
+        o.set("s".into(), Value::String("é\"".into()));
+        assert_eq!(Value::from(o).write_json(100), r#"{"k":null,"s":"é\""}"#);
+    }
+
+    #[test]
+    fn many_keys_in_any_order_stay_in_the_engine_order() {
+        let mut o = Object::new();
+        for n in (0..50_000u32).rev() {
+            o.set(n.to_string(), Value::Null);
+            o.set(format!("k{n}"), Value::Number(f64::from(n)));
+        }
+        o.set("k7".into(), Value::Bool(true));
+        assert_eq!(o.len(), 100_000);
+        let keys: Vec<&str> = o.iter().map(|(k, _)| k).take(3).collect();
+        assert_eq!(keys, ["0", "1", "2"]);
+        let named: Vec<&str> = o.iter().map(|(k, _)| k).skip(50_000).take(2).collect();
+        assert_eq!(named, ["k49999", "k49998"]);
+        assert_eq!(o.get("k7"), Some(&Value::Bool(true)));
+        assert_eq!(o.get("49999"), Some(&Value::Null));
     }
 }

@@ -3,6 +3,7 @@ use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::env::ClientFlags;
+use crate::platform::Platform;
 
 #[test]
 fn node_normalize_and_join() {
@@ -22,31 +23,46 @@ fn node_normalize_and_join() {
 #[test]
 fn validation_rules() {
     assert_eq!(
-        validate("/abs/mem", true, "/h").as_deref(),
+        validate(Platform::Linux, "/abs/mem", true, "/h").as_deref(),
         Some("/abs/mem/")
     );
     assert_eq!(
-        validate("/abs//x/../mem///", true, "/h").as_deref(),
+        validate(Platform::Linux, "/abs//x/../mem///", true, "/h").as_deref(),
         Some("/abs/mem/")
     );
     assert_eq!(
-        validate("~/mymem", true, "/h").as_deref(),
+        validate(Platform::Linux, "~/mymem", true, "/h").as_deref(),
         Some("/h/mymem/")
     );
     assert_eq!(
-        validate("~/mymem", false, "/h"),
+        validate(Platform::Linux, "~/mymem", false, "/h"),
         None,
         "no ~ for the cowork override"
     );
     for bad in [
         "", "rel/x", "~", "~/", "~/..", "~/../x", "/", "/a\0b", "/.vol/x",
     ] {
-        assert_eq!(validate(bad, true, "/h"), None, "{bad:?}");
+        assert_eq!(validate(Platform::Linux, bad, true, "/h"), None, "{bad:?}");
     }
-    assert_eq!(validate("/ab", true, "/h").as_deref(), Some("/ab/"));
-    assert_eq!(validate("/a", true, "/h"), None, "shorter than 3 units");
+    // Network folders (the client's `za`), on Linux too; `//srv` is normalized to `/srv` first.
     assert_eq!(
-        validate("/cafe\u{301}", true, "/h").as_deref(),
+        validate(Platform::Linux, "//srv/m", true, "/h").as_deref(),
+        Some("/srv/m/")
+    );
+    for bad in ["/net/host/mem", "/NET/host/mem", "/.VOL/x"] {
+        assert_eq!(validate(Platform::Linux, bad, true, "/h"), None, "{bad:?}");
+    }
+    assert_eq!(
+        validate(Platform::Linux, "/ab", true, "/h").as_deref(),
+        Some("/ab/")
+    );
+    assert_eq!(
+        validate(Platform::Linux, "/a", true, "/h"),
+        None,
+        "shorter than 3 units"
+    );
+    assert_eq!(
+        validate(Platform::Linux, "/cafe\u{301}", true, "/h").as_deref(),
         Some("/caf\u{e9}/"),
         "NFC"
     );
@@ -189,4 +205,45 @@ fn cowork_override_beats_settings() {
         ClientFlags::default(),
     );
     assert_eq!(resolve(&e, &Settings::default()).unwrap().path, "/cw/");
+}
+
+#[test]
+fn validation_on_each_platform() {
+    let (w, m) = (Platform::Windows, Platform::Macos);
+    let home = r"C:\Users\me";
+    assert_eq!(
+        validate(w, r"D:\mem\", true, home).as_deref(),
+        Some(r"D:\mem\")
+    );
+    assert_eq!(
+        validate(w, "D:/mem", true, home).as_deref(),
+        Some(r"D:\mem\")
+    );
+    assert_eq!(
+        validate(w, r"~\mem", true, home).as_deref(),
+        Some(r"C:\Users\me\mem\")
+    );
+    assert_eq!(
+        validate(w, "~/mem", true, home).as_deref(),
+        Some(r"C:\Users\me\mem\")
+    );
+    // Rooted without a drive counts as absolute; a bare drive, UNC (a WSL share too) do not.
+    assert_eq!(validate(w, r"\mem", true, home).as_deref(), Some(r"\mem\"));
+    for bad in [
+        "C:",
+        "C:/",
+        r"\\srv\share\mem",
+        r"\\wsl$\Ubuntu\mem",
+        r"~\..\x",
+        "mem",
+    ] {
+        assert_eq!(validate(w, bad, true, home), None, "{bad:?}");
+    }
+    // /Network is refused on macOS only; /net/<host> on both posix platforms.
+    assert_eq!(validate(m, "/Network/Library/mem", true, "/h"), None);
+    assert!(validate(Platform::Linux, "/Network/Library/mem", true, "/h").is_some());
+    assert_eq!(
+        validate(w, "/net/host/mem", true, home).as_deref(),
+        Some(r"\net\host\mem\")
+    );
 }

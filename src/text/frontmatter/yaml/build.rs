@@ -1,14 +1,19 @@
 //! Events to values, as Bun builds them (see the parent module).
 
+use std::cell::Cell;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use granit_parser::{
     ErrorKind, Event, Parser, ScalarStyle, ScanError, Span, StrInput, StructureStyle,
 };
 
 use super::super::scalar;
-use super::super::value::{Object, Value};
-use super::{COMMA, MAX_DEPTH, YamlError, options, starts_with_document_end};
+use super::super::value::{Key, KeyMemo, Object, Value};
+use super::{
+    COMMA, MAX_ALIAS_NODES, MAX_DEPTH, MAX_MERGED_PROPERTIES, YamlError, options,
+    starts_with_document_end,
+};
 
 /// A failed parse: the error and the flow collections read before it (byte ranges; one still
 /// open at the error runs to `usize::MAX`).
@@ -33,6 +38,11 @@ pub(super) fn parse(text: &str, commas: bool) -> Result<Value, Failure> {
         last_line: 1,
         commas,
         tag_run_on: false,
+        line_start: Cell::new((0, 0)),
+        alias_budget: MAX_ALIAS_NODES,
+        merge_budget: MAX_MERGED_PROPERTIES,
+        costs: HashMap::new(),
+        key_memo: KeyMemo::default(),
     };
     b.stream().map_err(|error| Failure {
         error,
@@ -41,10 +51,23 @@ pub(super) fn parse(text: &str, commas: bool) -> Result<Value, Failure> {
     })
 }
 
+/// A node as the builder returns it: its value and its cost, the nodes Bun counts when an
+/// alias names it (see [`Builder::charge`]).
+struct Node {
+    value: Value,
+    cost: u64,
+}
+
+impl Node {
+    fn scalar(value: Value) -> Node {
+        Node { value, cost: 1 }
+    }
+}
+
 pub(super) struct Builder<'a> {
     pub(super) text: &'a str,
     events: Parser<'a, StrInput<'a>>,
-    anchors: HashMap<usize, Value>,
+    anchors: HashMap<usize, (Value, u64)>,
     /// Columns of the enclosing block collections.
     pub(super) indents: Vec<usize>,
     /// Depth of flow collections.
@@ -56,6 +79,25 @@ pub(super) struct Builder<'a> {
     last_line: usize,
     commas: bool,
     tag_run_on: bool,
+    /// The last `(offset, start of its line)` asked for ([`Builder::line_start`]).
+    line_start: Cell<(usize, usize)>,
+    /// Nodes aliases may still name ([`MAX_ALIAS_NODES`]).
+    alias_budget: u64,
+    /// Properties merge keys may still copy ([`MAX_MERGED_PROPERTIES`]).
+    merge_budget: u64,
+    /// The cost of each collection built, by address, and of each mapping's properties (key and
+    /// value) by key, for the merges that copy them.
+    costs: HashMap<usize, Costs>,
+    key_memo: KeyMemo,
+}
+
+/// What the builder knows of a collection it built.
+struct Costs {
+    /// Bun's count of its nodes.
+    total: u64,
+    /// For a mapping: each property's cost (its key's and its value's), by key, where the key
+    /// is not a single node (most mappings have none).
+    props: HashMap<String, u64>,
 }
 
 impl<'a> Builder<'a> {
@@ -69,7 +111,7 @@ impl<'a> Builder<'a> {
                         docs.push(Value::Null);
                         continue;
                     }
-                    docs.push(self.node(event, span, 0)?);
+                    docs.push(self.node(event, span, 0)?.value);
                     let (event, span) = self.expect()?;
                     if !matches!(event, Event::DocumentEnd) {
                         return Err(self.error(span, "expected the end of the document"));
@@ -85,7 +127,7 @@ impl<'a> Builder<'a> {
         Ok(match docs.len() {
             0 => Value::Null,
             1 => docs.pop().unwrap_or(Value::Null),
-            _ => Value::Array(docs),
+            _ => Value::from(docs),
         })
     }
 
@@ -142,14 +184,30 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn node(&mut self, event: Event<'a>, span: Span, depth: usize) -> Result<Value, YamlError> {
+    /// The byte offset where the line holding `at` starts. The parser asks in text order, so
+    /// the last answer is reused and only the text since is searched: on a flow collection of a
+    /// million items on one line, each item's check no longer searches back to the line start.
+    pub(super) fn line_start(&self, at: usize) -> usize {
+        let (last_at, last_start) = self.line_start.get();
+        let start = if last_at <= at {
+            self.text[last_at..at]
+                .rfind('\n')
+                .map_or(last_start, |i| last_at + i + 1)
+        } else {
+            self.text[..at].rfind('\n').map_or(0, |i| i + 1)
+        };
+        self.line_start.set((at, start));
+        start
+    }
+
+    fn node(&mut self, event: Event<'a>, span: Span, depth: usize) -> Result<Node, YamlError> {
         if depth > MAX_DEPTH {
             return Err(self.error(span, "nested too deeply"));
         }
         if self.flow > 0 {
             self.refuse_unindented(span.start.byte_offset(), span)?;
         }
-        let (value, anchor) = match event {
+        let (node, anchor) = match event {
             Event::Scalar(text, style, anchor, tag) => {
                 let crlf = match style {
                     ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
@@ -170,37 +228,94 @@ impl<'a> Builder<'a> {
                 if self.commas && text.contains(COMMA) {
                     text = text.replace(COMMA, ",");
                 }
-                (scalar::resolve(&text, style, tag.as_deref()), anchor)
+                let value = scalar::resolve(&text, style, tag.as_deref());
+                (Node::scalar(value), anchor)
             }
             Event::Alias(id) => {
-                let v = self.anchors.get(&id).cloned();
-                return v.ok_or_else(|| self.error(span, "unresolved alias"));
+                let Some((value, cost)) = self.anchors.get(&id).cloned() else {
+                    return Err(self.error(span, "unresolved alias"));
+                };
+                self.charge(cost, span)?;
+                return Ok(Node { value, cost });
             }
             Event::SequenceStart(style, anchor, _) => {
                 let at = self.enter(style, span)?;
                 let mut items = Vec::new();
+                let mut cost = 1u64;
                 loop {
                     let (event, span) = self.expect()?;
                     if matches!(event, Event::SequenceEnd) {
                         break;
                     }
-                    items.push(self.node(event, span, depth + 1)?);
+                    let item = self.node(event, span, depth + 1)?;
+                    cost = cost.saturating_add(item.cost);
+                    items.push(item.value);
                 }
                 self.leave(style, at);
-                (Value::Array(items), anchor)
+                let items = Arc::new(items);
+                self.costs.insert(
+                    Arc::as_ptr(&items) as usize,
+                    Costs {
+                        total: cost,
+                        props: HashMap::new(),
+                    },
+                );
+                (
+                    Node {
+                        value: Value::Array(items),
+                        cost,
+                    },
+                    anchor,
+                )
             }
             Event::MappingStart(style, anchor, _) => {
                 let at = self.enter(style, span)?;
-                let map = self.mapping(style == StructureStyle::Block, depth)?;
+                let (map, costs) = self.mapping(style == StructureStyle::Block, depth, span)?;
                 self.leave(style, at);
-                (Value::Object(map), anchor)
+                let map = Arc::new(map);
+                let cost = costs.total;
+                self.costs.insert(Arc::as_ptr(&map) as usize, costs);
+                (
+                    Node {
+                        value: Value::Object(map),
+                        cost,
+                    },
+                    anchor,
+                )
             }
             _ => return Err(self.error(span, "unexpected event")),
         };
         if anchor != 0 {
-            self.anchors.insert(anchor, value.clone());
+            self.anchors.insert(anchor, (node.value.clone(), node.cost));
         }
-        Ok(value)
+        Ok(node)
+    }
+
+    /// Bun's alias budget (`AliasExpansion.charge`): each alias spends the nodes of what it
+    /// names, counted whole (a collection 1 plus its items, a mapping 1 plus each property's
+    /// key and value, a scalar 1), from [`MAX_ALIAS_NODES`] for the whole parse; past it the
+    /// parse fails with "Excessive aliasing". The client shares the aliased value instead of
+    /// copying it, and so does [`Value`]: the budget is what bounds whatever walks the value
+    /// whole.
+    fn charge(&mut self, cost: u64, span: Span) -> Result<(), YamlError> {
+        if cost > self.alias_budget {
+            return Err(self.error(
+                span,
+                "excessive aliasing: the aliases name more than 16,777,216 nodes (the client's limit)",
+            ));
+        }
+        self.alias_budget -= cost;
+        Ok(())
+    }
+
+    /// A value's cost (see [`Builder::charge`]): what the builder counted when it made it.
+    fn cost_of(&self, value: &Value) -> u64 {
+        let at = match value {
+            Value::Array(items) => Arc::as_ptr(items) as usize,
+            Value::Object(map) => Arc::as_ptr(map) as usize,
+            _ => return 1,
+        };
+        self.costs.get(&at).map_or(1, |c| c.total)
     }
 
     /// Enters a collection; returns the index of its entry in `flows` for a flow one.
@@ -233,17 +348,30 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn mapping(&mut self, block: bool, depth: usize) -> Result<Object, YamlError> {
+    fn mapping(
+        &mut self,
+        block: bool,
+        depth: usize,
+        start: Span,
+    ) -> Result<(Object, Costs), YamlError> {
         let mut map = Object::new();
+        let mut costs = Costs {
+            total: 1,
+            props: HashMap::new(),
+        };
+        // The mappings merged in already (Bun merges one mapping into another once), kept alive
+        // so that their addresses stay theirs.
+        let mut merged: HashMap<usize, Arc<Object>> = HashMap::new();
         loop {
             let (event, span) = self.expect()?;
             if matches!(event, Event::MappingEnd) {
-                return Ok(map);
+                return Ok((map, costs));
             }
             if block {
                 self.refuse_tab_indent(span)?;
             }
             let empty_key = is_empty_node(&span).then_some(span);
+            let key_span = span;
             let key = self.node(event, span, depth + 1)?;
             let (event, span) = self.expect()?;
             if let Some(key_span) = empty_key {
@@ -254,11 +382,75 @@ impl<'a> Builder<'a> {
             if stops_early {
                 self.refuse_tab_after(self.last_end)?;
             }
-            if key.as_str() == Some("<<") && merge(&mut map, &value) {
+            if key.value.as_str() == Some("<<")
+                && let Some(sources) = merge_sources(&value.value)
+            {
+                for source in sources {
+                    let at = Arc::as_ptr(source) as usize;
+                    if let std::collections::hash_map::Entry::Vacant(e) = merged.entry(at) {
+                        e.insert(Arc::clone(source));
+                        self.merge(&mut map, &mut costs, source, start)?;
+                    }
+                }
                 continue;
             }
-            map.set(key.to_key(), value);
+            let text = match key.value.key(&mut self.key_memo) {
+                Key::Text(k) | Key::Long(k) => k,
+                Key::TooLong => {
+                    return Err(self.error(
+                        key_span,
+                        "out of memory: a key longer than JavaScript's longest string",
+                    ));
+                }
+            };
+            let prop = key.cost.saturating_add(value.cost);
+            costs.total = costs.total.saturating_add(prop);
+            if key.cost > 1 {
+                costs.props.insert(text.clone(), prop);
+            } else {
+                costs.props.remove(&text);
+            }
+            map.set(text, value.value);
         }
+    }
+
+    /// Copies the properties of `source` that `map` does not have yet, last first (Bun's
+    /// `MappingProps.merge`), each from [`MAX_MERGED_PROPERTIES`] for the whole parse.
+    fn merge(
+        &mut self,
+        map: &mut Object,
+        costs: &mut Costs,
+        source: &Arc<Object>,
+        span: Span,
+    ) -> Result<(), YamlError> {
+        let source_costs = self.costs.get(&(Arc::as_ptr(source) as usize));
+        let mut added = Vec::new();
+        // A source's keys are its own once each: only `map` can have them already.
+        for (k, v) in source.iter().rev() {
+            if map.contains(k) {
+                continue;
+            }
+            let prop = match source_costs.and_then(|c| c.props.get(k)) {
+                Some(&p) => p,
+                None => 1u64.saturating_add(self.cost_of(v)),
+            };
+            added.push((k, v.clone(), prop));
+        }
+        for (k, v, prop) in added {
+            if self.merge_budget == 0 {
+                return Err(self.error(
+                    span,
+                    "out of memory: merge keys copy more than 1,048,576 properties (the client's limit)",
+                ));
+            }
+            self.merge_budget -= 1;
+            costs.total = costs.total.saturating_add(prop);
+            if prop != 1u64.saturating_add(self.cost_of(&v)) {
+                costs.props.insert(k.to_owned(), prop);
+            }
+            map.set(k.to_owned(), v);
+        }
+        Ok(())
     }
 }
 
@@ -282,19 +474,20 @@ fn stops_before_next_line(event: &Event<'_>, span: &Span) -> bool {
     }
 }
 
-/// Copies the entries of a merge value into `map`; `false` when `value` is no merge value.
-fn merge(map: &mut Object, value: &Value) -> bool {
-    let sources: Vec<&Object> = match value {
-        Value::Object(o) => vec![o],
-        Value::Array(items) => items.iter().filter_map(Value::as_object).collect(),
-        _ => return false,
-    };
-    for source in sources {
-        for (k, v) in source.iter().rev() {
-            if !map.contains(k) {
-                map.set(k.to_owned(), v.clone());
-            }
-        }
+/// The mappings a merge value copies, or `None` when `value` is no merge value (`<<` is then
+/// an ordinary key): a mapping, or the mappings of a sequence (its other items are skipped).
+fn merge_sources(value: &Value) -> Option<Vec<&Arc<Object>>> {
+    match value {
+        Value::Object(o) => Some(vec![o]),
+        Value::Array(items) => Some(
+            items
+                .iter()
+                .filter_map(|v| match v {
+                    Value::Object(o) => Some(o),
+                    _ => None,
+                })
+                .collect(),
+        ),
+        _ => None,
     }
-    true
 }

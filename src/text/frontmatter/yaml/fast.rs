@@ -1,7 +1,7 @@
 //! A fast path for the shape nearly every memory file has: `key: value` lines, and blocks of
 //! `key: value` lines indented under a `key:` line (`metadata:`), whose values are plain or
-//! simply quoted scalars. The event parser costs several microseconds per block; this costs a
-//! fraction, which matters when an audit reads 20,000 files. Anything outside the shape (tabs,
+//! simply quoted scalars, read without building the event parser's tokens and events (the
+//! frontmatter of every file of a library is read). Anything outside the shape (tabs,
 //! CR, non-ASCII blanks, comments, lists, flow collections, anchors, tags, escapes, block
 //! scalars, `: ` or ` #` inside a value, merge keys, document markers, deeper nesting) returns
 //! `None` and goes to the full parser, so the result is always the full parser's:
@@ -112,7 +112,7 @@ pub(super) fn parse(text: &str) -> Option<Value> {
     let mut block: Option<(String, Option<Object>)> = None;
     let close = |top: &mut Object, block: Option<(String, Option<Object>)>| {
         if let Some((key, entries)) = block {
-            top.set(key, entries.map_or(Value::Null, Value::Object));
+            top.set(key, entries.map_or(Value::Null, Value::from));
         }
     };
     scan(text, |line| match line {
@@ -133,7 +133,7 @@ pub(super) fn parse(text: &str) -> Option<Value> {
         }
     })?;
     close(&mut top, block);
-    Some(Value::Object(top))
+    Some(Value::from(top))
 }
 
 /// A key of the shape as an object key (`String(value)`: `1e3` is `"1000"`, `~`… is

@@ -16,7 +16,7 @@ impl Builder<'_> {
         let Some(at) = span.start.byte_offset() else {
             return Ok(());
         };
-        let line_start = self.text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line_start = self.line_start(at);
         if self.text[line_start..at].contains('\t') {
             return Err(self.error(span, "tab characters cannot be used as indentation"));
         }
@@ -32,7 +32,7 @@ impl Builder<'_> {
         let Some(at) = at else {
             return Ok(());
         };
-        let line_start = self.text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line_start = self.line_start(at);
         let prefix = &self.text[line_start..at];
         if !prefix.bytes().all(|b| b == b' ' || b == b'\t') {
             return Ok(());

@@ -6,7 +6,7 @@ fn s(x: &str) -> Value {
 }
 
 fn obj(pairs: &[(&str, Value)]) -> Value {
-    Value::Object(
+    Value::from(
         pairs
             .iter()
             .map(|(k, v)| ((*k).to_owned(), v.clone()))
@@ -21,14 +21,14 @@ fn documents() {
     assert_eq!(parse("x"), Ok(s("x")));
     assert_eq!(
         parse("a: 1\n...\nb: 2\n"),
-        Ok(Value::Array(vec![
+        Ok(Value::from(vec![
             obj(&[("a", Value::Number(1.0))]),
             obj(&[("b", Value::Number(2.0))])
         ]))
     );
     assert_eq!(
         parse("...\na: x\n"),
-        Ok(Value::Array(vec![Value::Null, obj(&[("a", s("x"))])]))
+        Ok(Value::from(vec![Value::Null, obj(&[("a", s("x"))])]))
     );
 }
 
@@ -85,7 +85,7 @@ fn bun_indentation_of_flow_and_quoted_lines() {
     }
     assert_eq!(
         parse("k: [a\n]"),
-        Ok(obj(&[("k", Value::Array(vec![s("a")]))]))
+        Ok(obj(&[("k", Value::from(vec![s("a")]))]))
     );
     assert_eq!(parse("a: \"x\n\n  y\""), Ok(obj(&[("a", s("x\ny"))])));
 }
@@ -111,7 +111,7 @@ fn commas_outside_flow_collections_are_text() {
             ("a", s(",x")),
             (
                 "b",
-                Value::Array(vec![Value::Number(1.0), Value::Number(2.0)])
+                Value::from(vec![Value::Number(1.0), Value::Number(2.0)])
             )
         ]))
     );
@@ -279,4 +279,77 @@ fn assert_fast_path_agrees(texts: &[String]) {
         "the fast path took only {taken} of {}",
         texts.len()
     );
+}
+
+/// Hostile shapes a 4 MiB block can take are read in time linear in the text: a flow list of
+/// 300,000 items on one line (each item's indentation check once searched back to the line
+/// start), and 300,000 commas outside flow collections on one line (the second try once
+/// searched back from each comma to the start of its word).
+#[test]
+fn long_lines_are_read_in_linear_time() {
+    let started = std::time::Instant::now();
+    let items = vec!["x"; 300_000].join(", ");
+    match parse(&format!("k: [{items}]\n")) {
+        Ok(Value::Object(o)) => {
+            assert!(matches!(o.get("k"), Some(Value::Array(a)) if a.len() == 300_000));
+        }
+        other => panic!("{other:?}"),
+    }
+    let commas = ",".repeat(300_000);
+    assert_eq!(
+        parse(&format!("k: x{commas}\n")),
+        Ok(obj(&[("k", s(&format!("x{commas}")))]))
+    );
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+}
+
+/// An alias is the anchored value itself, and the nodes aliases name are counted as Bun counts
+/// them (each alias its value whole; a mapping 1 plus a key and a value per property, repeated
+/// keys included): exactly 16 Mi read, one more does not.
+#[test]
+fn aliases_share_and_are_counted_to_the_client_limit() {
+    let v = parse("a: &a [x, y]\nb: *a\n").unwrap();
+    let o = v.as_object().unwrap();
+    match (o.get("a"), o.get("b")) {
+        (Some(Value::Array(a)), Some(Value::Array(b))) => assert!(std::sync::Arc::ptr_eq(a, b)),
+        other => panic!("{other:?}"),
+    }
+    // An array of 4,095 items costs 4,096; 4,096 aliases to it are the limit exactly.
+    let arr = format!("a: &a [{}]\n", vec!["x"; 4095].join(", "));
+    let aliases = |n: usize| vec!["*a"; n].join(", ");
+    assert!(parse(&format!("{arr}b: [{}]\n", aliases(4096))).is_ok());
+    let over = parse(&format!("{arr}c: &c y\nb: [{}, *c]\n", aliases(4096))).unwrap_err();
+    assert!(over.message.starts_with("excessive aliasing"), "{over}");
+    // 2,048 properties cost 4,097 whether their keys differ or repeat.
+    for key in ["k{j}", "k"] {
+        let props: Vec<String> = (0..2048)
+            .map(|j| format!("{}: v", key.replace("{j}", &j.to_string())))
+            .collect();
+        let anchor = format!("o: &o {{{}}}\ns: &s y\n", props.join(", "));
+        let refs =
+            |extra: usize| format!("{}{}", vec!["*o"; 4095].join(", "), ", *s".repeat(extra));
+        assert!(
+            parse(&format!("{anchor}b: [{}]\n", refs(1))).is_ok(),
+            "{key}"
+        );
+        assert!(
+            parse(&format!("{anchor}b: [{}]\n", refs(2))).is_err(),
+            "{key}"
+        );
+    }
+}
+
+/// Merge keys copy at most 1 Mi properties per parse, as Bun's merge limit.
+#[test]
+fn merges_are_counted_to_the_client_limit() {
+    let m = format!(
+        "m: &m {{{}}}\nl:\n",
+        (0..1000)
+            .map(|j| format!("k{j}: v"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    assert!(parse(&format!("{m}{}", "- <<: *m\n".repeat(1048))).is_ok());
+    let past = parse(&format!("{m}{}", "- <<: *m\n".repeat(1049))).unwrap_err();
+    assert!(past.message.starts_with("out of memory"), "{past}");
 }

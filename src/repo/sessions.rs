@@ -1,0 +1,295 @@
+//! One simulated session start per directory that matters, through the loader itself
+//! ([`crate::load::load_session_with`], [`Detail::Startup`]): what each loads, and what each
+//! loses against the root, with the reason the loader gives there.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::walk::Repo;
+use crate::env::{ClientEnv, ClientFlags, PLATFORM_VAR};
+use crate::load::{self, Detail, Kind, Loaded, Session, SkipWhy, Skipped, Why};
+use crate::platform::Platform;
+use crate::text::js;
+
+/// Why a directory is checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StartWhy {
+    /// The repository root.
+    Root,
+    /// It holds instruction files (its own, or in its `.claude`).
+    Instructions,
+    /// A package root (`package.json`, `Cargo.toml`, …).
+    Package,
+}
+
+/// A directory to start a session in.
+#[derive(Debug, Clone)]
+pub struct Start {
+    /// Relative to the root (`""` is the root).
+    pub dir: String,
+    /// Why it is checked.
+    pub why: Vec<StartWhy>,
+    /// The package marker, when it is a package root.
+    pub marker: Option<&'static str>,
+}
+
+/// The directories to check: the root, then every directory holding instruction files or a
+/// package marker, sorted, at most `max` in all. Returns them and how many were left out.
+pub fn starts(repo: &Repo, max: usize) -> (Vec<Start>, usize) {
+    let mut map: BTreeMap<String, Start> = BTreeMap::new();
+    let mut add = |dir: &str, why: StartWhy, marker: Option<&'static str>| {
+        let s = map.entry(dir.to_owned()).or_insert_with(|| Start {
+            dir: dir.to_owned(),
+            why: Vec::new(),
+            marker: None,
+        });
+        if !s.why.contains(&why) {
+            s.why.push(why);
+            s.why.sort();
+        }
+        s.marker = s.marker.or(marker);
+    };
+    add("", StartWhy::Root, None);
+    for f in &repo.instructions {
+        add(&f.dir, StartWhy::Instructions, None);
+    }
+    for (dir, marker) in &repo.packages {
+        add(dir, StartWhy::Package, Some(marker));
+    }
+    let total = map.len();
+    let list: Vec<Start> = map.into_values().take(max.max(1)).collect();
+    let left = total - list.len();
+    (list, left)
+}
+
+/// The environment sessions start with.
+#[derive(Debug, Clone)]
+pub enum Environment {
+    /// A fresh clone as a new teammate sees it: no user files, settings or approvals, no
+    /// managed policy, no client environment switches. Holds the (absent) home to point at, and
+    /// the platform model the caller runs (`CCMEM_PLATFORM`'s, else the host's), which the
+    /// sessions keep.
+    Clean(PathBuf, Platform),
+    /// This process's environment: the user's own `~/.claude`, approvals, managed policy.
+    User(BTreeMap<String, String>),
+}
+
+impl Environment {
+    /// The client environment of a session started in `cwd`.
+    pub fn client_env(&self, cwd: PathBuf, flags: &ClientFlags) -> ClientEnv {
+        let vars = match self {
+            Environment::Clean(home, platform) => [
+                (
+                    "HOME".to_owned(),
+                    home.join("home").to_string_lossy().into_owned(),
+                ),
+                (
+                    "CCMEM_MANAGED_DIR".to_owned(),
+                    home.join("managed").to_string_lossy().into_owned(),
+                ),
+                (PLATFORM_VAR.to_owned(), platform.to_string()),
+            ]
+            .into(),
+            Environment::User(vars) => vars.clone(),
+        };
+        ClientEnv::new(cwd, vars, flags.clone())
+    }
+
+    /// `clean` or `user`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Environment::Clean(..) => "clean",
+            Environment::User(_) => "user",
+        }
+    }
+}
+
+/// One file a session loads.
+#[derive(Debug, Clone, Serialize)]
+pub struct LoadedFile {
+    /// Relative to the root when inside it, else absolute.
+    pub path: String,
+    /// Its kind.
+    pub kind: Kind,
+    /// UTF-16 units the model receives (trimmed content; what the client calls characters).
+    pub chars: usize,
+    /// Rough token estimate (chars ÷ 4, rounded up).
+    pub tokens_estimate: usize,
+}
+
+/// A file the root session loads and this one does not.
+#[derive(Debug, Clone, Serialize)]
+pub struct Loss {
+    /// The file (as in [`LoadedFile::path`]).
+    pub path: String,
+    /// Its size at the root.
+    pub chars: usize,
+    /// The loader's reason here, when it gives one.
+    pub reason: Option<SkipWhy>,
+    /// The reason in words.
+    pub reason_text: String,
+    /// The import line that brings it in at the root, when it is an import.
+    pub from: Option<(String, usize)>,
+    /// The path the loader skipped here, when it is not the file itself (a linked folder or
+    /// file of `.claude/rules`, shown as the link).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped_as: Option<String>,
+}
+
+/// The session started in one directory.
+#[derive(Debug)]
+pub struct DirSession {
+    /// The directory and why it is checked.
+    pub start: Start,
+    /// The loader's answer.
+    pub session: Session,
+    /// Files in the startup block, in order (MEMORY.md excluded).
+    pub loaded: Vec<LoadedFile>,
+    /// What it loses against the root.
+    pub lost: Vec<Loss>,
+}
+
+impl DirSession {
+    /// Total characters loaded.
+    pub fn chars(&self) -> usize {
+        self.loaded.iter().map(|f| f.chars).sum()
+    }
+
+    /// The directory as shown (`.` for the root).
+    pub fn shown(&self) -> &str {
+        if self.start.dir.is_empty() {
+            "."
+        } else {
+            &self.start.dir
+        }
+    }
+
+    /// The skip the loader recorded for `path` here, directly or for a linked folder that
+    /// holds it.
+    pub fn skip_for(&self, path: &str) -> Option<&Skipped> {
+        self.session.skipped.iter().find(|s| {
+            s.path == path
+                || std::fs::canonicalize(&s.path).is_ok_and(|real| {
+                    let real = real.to_string_lossy();
+                    path.strip_prefix(real.as_ref())
+                        .is_some_and(|r| r.is_empty() || r.starts_with('/'))
+                })
+        })
+    }
+
+    /// The entry of `path`, when it loads here.
+    pub fn entry(&self, path: &str) -> Option<&Loaded> {
+        self.session.entries.iter().find(|e| e.path == path)
+    }
+}
+
+/// Loads a session in every start directory; the first is the root.
+pub fn load_all(
+    repo: &Repo,
+    starts: Vec<Start>,
+    env: &Environment,
+    flags: &ClientFlags,
+) -> Vec<DirSession> {
+    let mut out: Vec<DirSession> = starts
+        .into_iter()
+        .map(|start| {
+            let cwd = if start.dir.is_empty() {
+                repo.root.clone()
+            } else {
+                repo.root.join(&start.dir)
+            };
+            let session = load::load_session_with(&env.client_env(cwd, flags), Detail::Startup);
+            let loaded = session
+                .entries
+                .iter()
+                .filter(|e| e.kind != Kind::AutoMem)
+                .map(|e| {
+                    let chars = js::utf16_len(js::trim(&e.content));
+                    LoadedFile {
+                        path: repo.show(&e.path).to_owned(),
+                        kind: e.kind,
+                        chars,
+                        tokens_estimate: crate::receipt::tokens_estimate(chars),
+                    }
+                })
+                .collect();
+            DirSession {
+                start,
+                session,
+                loaded,
+                lost: Vec::new(),
+            }
+        })
+        .collect();
+    if let Some((root, rest)) = out.split_first_mut() {
+        for s in rest {
+            s.lost = losses(repo, root, s);
+        }
+    }
+    out
+}
+
+/// Files the root loads that `here` does not, each with the loader's reason here.
+fn losses(repo: &Repo, root: &DirSession, here: &DirSession) -> Vec<Loss> {
+    let present: HashSet<&str> = here
+        .session
+        .entries
+        .iter()
+        .map(|e| e.path.as_str())
+        .collect();
+    let lost_paths: HashSet<&str> = root
+        .session
+        .entries
+        .iter()
+        .filter(|e| e.kind != Kind::AutoMem && !present.contains(e.path.as_str()))
+        .map(|e| e.path.as_str())
+        .collect();
+    root.session
+        .entries
+        .iter()
+        .filter(|e| lost_paths.contains(e.path.as_str()))
+        .map(|e| {
+            let from = match &e.why {
+                Why::Import { from, line, .. } => Some((repo.show(from).to_owned(), *line)),
+                _ => None,
+            };
+            let skip = here.skip_for(&e.path);
+            let reason_text = match skip {
+                Some(s) => crate::receipt::skip_words(&s.why),
+                None => match &e.why {
+                    Why::Import { from, .. } if lost_paths.contains(from.as_str()) => {
+                        format!("imported by {}, which does not load here", repo.show(from))
+                    }
+                    _ => "not reached from here".to_owned(),
+                },
+            };
+            Loss {
+                path: repo.show(&e.path).to_owned(),
+                chars: js::utf16_len(js::trim(&e.content)),
+                reason: skip.map(|s| s.why.clone()),
+                reason_text,
+                from,
+                skipped_as: skip
+                    .filter(|s| s.path != e.path)
+                    .map(|s| repo.show(&s.path).to_owned()),
+            }
+        })
+        .collect()
+}
+
+/// Whether `path` lies inside the repository.
+pub fn inside(repo: &Repo, path: &str) -> bool {
+    repo.rel(path).is_some()
+}
+
+/// The path of a directory session's start directory.
+pub fn dir_path(repo: &Repo, s: &DirSession) -> PathBuf {
+    if s.start.dir.is_empty() {
+        repo.root.clone()
+    } else {
+        Path::new(&repo.root).join(&s.start.dir)
+    }
+}

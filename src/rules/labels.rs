@@ -1,0 +1,280 @@
+//! The labelled parts of a memory's body (its Why, its How to apply), found the way people write
+//! them: a heading (`## Why`), a bold label (`**Why:**`, `**Why**:`), a plain label (`Why:`), each
+//! also as a list item (`- **Why**: …`) or in a quote, and in the languages memories are written
+//! in (`**Warum:**`, `**이유:**`, `**原因：**`, `**Waarom:**`, `**Por qué:**`, `## 根因` …).
+//!
+//! The client's template asks for `**Why:**` and `**How to apply:**` lines; the model writes them
+//! in the user's language and often as list items. A reason in another form is not missing.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// Labels that introduce a reason, lower case (the search ignores case). "Background"
+/// (`## 背景`) is context, not a reason: it is not one of them.
+const WHY: &[&str] = &[
+    // English
+    "why",
+    "reason",
+    "reasons",
+    "because",
+    "root cause",
+    "rationale",
+    "motivation",
+    // Chinese, Japanese, Korean
+    "为什么",
+    "為什麼",
+    "原因",
+    "根因",
+    "教训",
+    "教訓",
+    "理由",
+    "缘由",
+    "なぜ",
+    "이유",
+    "원인",
+    "왜",
+    // German, Dutch
+    "warum",
+    "grund",
+    "begründung",
+    "waarom",
+    "reden",
+    // French, Spanish, Portuguese, Italian
+    "pourquoi",
+    "raison",
+    "por qué",
+    "por que",
+    "porque",
+    "porquê",
+    "por quê",
+    "motivo",
+    "razón",
+    "razão",
+    "perché",
+    // Russian, Polish, Turkish, Vietnamese, Arabic, Hindi
+    "почему",
+    "причина",
+    "зачем",
+    "обоснование",
+    "dlaczego",
+    "powód",
+    "neden",
+    "gerekçe",
+    "tại sao",
+    "lý do",
+    "لماذا",
+    "السبب",
+    "क्यों",
+    "कारण",
+];
+
+/// Labels that introduce where and when a rule applies, lower case.
+const HOW: &[&str] = &[
+    "how to apply",
+    "how-to-apply",
+    "how to use",
+    "when to apply",
+    "apply",
+    "applies to",
+    "scope",
+    "如何应用",
+    "如何應用",
+    "应用",
+    "应用方式",
+    "适用",
+    "适用范围",
+    "適用",
+    "適用方法",
+    "適用範囲",
+    "使い方",
+    "적용",
+    "적용 방법",
+    "적용법",
+    "wie anwenden",
+    "anwendung",
+    "umsetzung",
+    "so anwenden",
+    "hoe toepassen",
+    "toepassing",
+    "toepassen",
+    "comment appliquer",
+    "comment l'appliquer",
+    "comment les appliquer",
+    "quand l'appliquer",
+    "application",
+    "mise en œuvre",
+    "cómo aplicarlo",
+    "cómo aplicar",
+    "como aplicar",
+    "como aplicá-lo",
+    "como aplicar isso",
+    "aplicación",
+    "aplicação",
+    "come applicare",
+    "applicazione",
+    "как применять",
+    "применение",
+    "jak stosować",
+    "zastosowanie",
+    "nasıl uygulanır",
+    "uygulama",
+    "cách áp dụng",
+];
+
+/// One line that opens (after spaces, a quote `>` and a list marker) with one of `labels` as a
+/// heading, a bold or underscored label, or a plain label ending in a colon.
+fn label_regex(labels: &[&str]) -> Regex {
+    let mut sorted: Vec<&str> = labels.to_vec();
+    // Longest first, so `root cause` is tried before `reason`-like prefixes.
+    sorted.sort_by_key(|l| std::cmp::Reverse(l.len()));
+    let alt = sorted
+        .iter()
+        .map(|l| regex::escape(l).replace(' ', r"[ \t]+"))
+        .collect::<Vec<_>>()
+        .join("|");
+    // After the label: a colon (ASCII or full-width; French puts a space, often a no-break
+    // one, before it), a question mark, or the end of a heading.
+    let colon = r"[ \t\u{a0}\u{202f}]*[?？]?[ \t\u{a0}\u{202f}]*[:：]";
+    let re = r"(?im)^[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d{1,3}[.)])[ \t]+)?(?:#{1,6}[ \t]+(?:ALT)COLON?[ \t]*$|#{1,6}[ \t]+(?:ALT)COLON|(?:\*\*|__)(?:ALT)(?:COLON[ \t]*(?:\*\*|__)|[ \t]*[?？]?(?:\*\*|__)COLON)|(?:ALT)COLON)";
+    Regex::new(&re.replace("ALT", &alt).replace("COLON", colon)).expect("valid regex")
+}
+
+static WHY_RE: LazyLock<Regex> = LazyLock::new(|| label_regex(WHY));
+static HOW_RE: LazyLock<Regex> = LazyLock::new(|| label_regex(HOW));
+
+/// Whether `body` gives a reason in any of the forms and languages above.
+pub(super) fn has_why(body: &str) -> bool {
+    WHY_RE.is_match(body)
+}
+
+/// Whether `body` says how to apply its rule in any of the forms and languages above.
+pub(super) fn has_how_to_apply(body: &str) -> bool {
+    HOW_RE.is_match(body)
+}
+
+/// Words that mark a decision (a choice made, a thing replaced or dropped), in the languages
+/// memories are written in. A project memory that records a decision owes its reason; one that
+/// records a state (a sprint list, an on-call rota, a map of paths, a log) does not.
+static DECISION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:decid\w*|chose|chosen|choose|replac\w*|switch(?:ed|ing)? (?:to|from)|migrat(?:e|ed|es|ing)|moves? (?:from|to)|instead of|in favou?r of|deprecat\w*|dropp?(?:ed|ing)? (?:the |support )|adopt\w*|going with|settled on|rather than|decidimos|decidiu|decidió|reemplaz\w*|substitu\w*|migr(?:amos|ar|ou|aram|ieren|iert|eren|eerd)|en (?:lugar|vez) de|em vez de|no lugar de|sin pasar|entschied\w*|ersetz\w*|statt|umgestellt|umstellung|besloten|vervang\w*|in plaats van|overgestapt|décid\w*|remplac\w*|au lieu de|abbiamo deciso|sostitu\w*|invece di|решил\w*|замен\w*|вместо|перешл\w*|перейти|отказал\w*)\b|決定|決めた|採用|移行|置き換|撤去|廃止|やめ|决定|采用|替换|替代|迁移|改用|弃用|废弃|결정|도입|교체|전환|대신|폐기|바꾼|바꿨|바꾸기로",
+    )
+    .expect("valid regex")
+});
+
+/// Whether a memory is a work-in-progress note, by its file name or `name:` (`session_wip.md`,
+/// `todo_release.md`): a state, soon done or abandoned.
+pub(super) fn wip_note(file: &crate::memory::file::MemFile) -> bool {
+    static WIP: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)(?:^|[^a-z])(?:wip|session|todo|handoff|hand-off|progress|scratch|draft|in[_ -]?flight)(?:[^a-z]|$)")
+            .expect("valid regex")
+    });
+    let stem = file.name().trim_end_matches(".md");
+    WIP.is_match(stem)
+        || file
+            .meta()
+            .and_then(|m| m.name.as_deref())
+            .is_some_and(|n| WIP.is_match(n))
+}
+
+/// Whether `body` records a decision (see [`DECISION`]).
+pub(super) fn states_a_decision(body: &str) -> bool {
+    DECISION.is_match(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_in_every_form_and_language() {
+        for ok in [
+            "## Why",
+            "## Why:",
+            "### why",
+            "# Why",
+            "## Root cause",
+            "## 根因:",
+            "## 教训",
+            "**Why**: because",
+            "**Why:** because",
+            "**根因**:x",
+            "Why: because",
+            "  ## 为什么",
+            "- **Why**: autogenerate misses defaults",
+            "- **Why:** sem cache",
+            "* Why: x",
+            "1. **Why**: x",
+            "> **Why:** x",
+            "**Warum:** per --set gesetzte Werte",
+            "**이유:** x",
+            "**原因：** x",
+            "**Waarom:** x",
+            "**Por qué:** reintentos",
+            "**Por quê:** x",
+            "**Почему:** x",
+            "__Why__: x",
+            "**Reason**: x",
+            "- **Pourquoi :** je relis chaque diff",
+            "**Pourquoi\u{a0}:** un arrondi",
+            "## Pourquoi ?",
+            "Причина: x",
+        ] {
+            assert!(has_why(ok), "{ok}");
+        }
+        for bad in [
+            "## Whyever",
+            "## How to apply",
+            "the why is",
+            "Nobody knows why: x",
+            "**Whyever:** x",
+            "`why:` in code",
+            "## 背景",
+            "## Background",
+        ] {
+            assert!(!has_why(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn how_to_apply_in_every_form_and_language() {
+        for ok in [
+            "**How to apply:** x",
+            "**How to apply**: x",
+            "## How to apply",
+            "How to apply: x",
+            "- **How to apply**: every revision",
+            "**Cómo aplicarlo:** x",
+            "**Wie anwenden:** x",
+            "**적용:** x",
+            "**適用:** x",
+            "**Как применять:** x",
+            "**Comment l'appliquer :** tout nouveau champ",
+        ] {
+            assert!(has_how_to_apply(ok), "{ok}");
+        }
+        assert!(!has_how_to_apply("how to apply it is unclear"));
+    }
+
+    #[test]
+    fn decisions_and_states() {
+        for d in [
+            "Stripe Charges are replaced by PaymentIntents",
+            "Decidimos ir directo de Postgres 13 a 16",
+            "Photon は 8 月に撤去済み。",
+            "Wir haben uns für Helm entschieden.",
+            "决定改用 pnpm",
+        ] {
+            assert!(states_a_decision(d), "{d}");
+        }
+        for s in [
+            "- This week (Nov 30 – Dec 6): Dana Okafor",
+            "El job corre todos los días a las 23:00",
+            "- リザルト画面のアニメーション調整(自分)",
+            "- Migrations: `alembic/versions/`",
+        ] {
+            assert!(!states_a_decision(s), "{s}");
+        }
+    }
+}

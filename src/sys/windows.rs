@@ -1,0 +1,294 @@
+//! Windows: std only (no `unsafe`, no Windows API crate). What each call means here is in the
+//! module header of `sys`; this file implements it.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "the Windows Dir (the writer's state folder) creates, renames and removes by path"
+)]
+
+use std::fs::{File, Metadata, OpenOptions};
+use std::io;
+use std::os::windows::fs::OpenOptionsExt;
+use std::os::windows::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::{Kind, OsError, Renamed, Stat};
+
+const ERROR_FILE_NOT_FOUND: i32 = 2;
+const ERROR_PATH_NOT_FOUND: i32 = 3;
+const ERROR_ACCESS_DENIED: i32 = 5;
+const ERROR_DIRECTORY: i32 = 267;
+const ERROR_CANT_RESOLVE_FILENAME: i32 = 1921;
+const FILE_FLAG_OPEN_REPARSE_POINT: u32 = 0x0020_0000;
+const FILE_FLAG_BACKUP_SEMANTICS: u32 = 0x0200_0000;
+const CREATE_NEW_PROCESS_GROUP: u32 = 0x0000_0200;
+
+pub(super) fn os_error(e: &io::Error) -> Option<OsError> {
+    Some(match e.raw_os_error()? {
+        ERROR_FILE_NOT_FOUND | ERROR_PATH_NOT_FOUND => OsError::NotFound,
+        ERROR_ACCESS_DENIED => OsError::AccessDenied,
+        ERROR_DIRECTORY => OsError::NotADirectory,
+        ERROR_CANT_RESOLVE_FILENAME => OsError::Loop,
+        _ => return None,
+    })
+}
+
+/// The error a link gives where none is followed (Unix: `ELOOP`).
+fn link_refused() -> io::Error {
+    io::Error::from_raw_os_error(ERROR_CANT_RESOLVE_FILENAME)
+}
+
+fn not_a_folder() -> io::Error {
+    io::Error::from_raw_os_error(ERROR_DIRECTORY)
+}
+
+pub(super) fn kind(m: &Metadata) -> Kind {
+    let t = m.file_type();
+    if t.is_symlink() {
+        Kind::Symlink
+    } else if t.is_dir() {
+        Kind::Dir
+    } else if t.is_file() {
+        Kind::File
+    } else {
+        Kind::Unknown
+    }
+}
+
+fn stat_of(m: &Metadata) -> Stat {
+    Stat {
+        kind: kind(m),
+        uid: 0,
+        mode: mode(m),
+    }
+}
+
+/// A folder by path, checked (not a link, a folder) before each use.
+#[derive(Debug)]
+pub(super) struct Dir(PathBuf);
+
+impl Dir {
+    pub(super) fn open(path: &Path) -> io::Result<Dir> {
+        let m = std::fs::symlink_metadata(path)?;
+        if m.file_type().is_symlink() {
+            return Err(link_refused());
+        }
+        if !m.is_dir() {
+            return Err(not_a_folder());
+        }
+        Ok(Dir(path.to_owned()))
+    }
+
+    fn at(&self, name: &str) -> io::Result<PathBuf> {
+        Dir::open(&self.0)?;
+        Ok(self.0.join(name))
+    }
+
+    pub(super) fn open_at(&self, name: &str) -> io::Result<Dir> {
+        Dir::open(&self.at(name)?)
+    }
+
+    pub(super) fn mkdir_at(&self, name: &str, _mode: u32) -> io::Result<()> {
+        std::fs::create_dir(self.at(name)?)
+    }
+
+    pub(super) fn stat(&self) -> io::Result<Stat> {
+        Ok(stat_of(&std::fs::symlink_metadata(&self.0)?))
+    }
+
+    pub(super) fn stat_at(&self, name: &str) -> io::Result<Stat> {
+        Ok(stat_of(&std::fs::symlink_metadata(self.at(name)?)?))
+    }
+
+    pub(super) fn open_read_at(&self, name: &str) -> io::Result<File> {
+        open_no_follow(OpenOptions::new().read(true), &self.at(name)?, true)
+    }
+
+    pub(super) fn create_at(&self, name: &str, _mode: u32) -> io::Result<File> {
+        let mut opts = OpenOptions::new();
+        opts.write(true).create_new(true);
+        open_no_follow(&mut opts, &self.at(name)?, false)
+    }
+
+    pub(super) fn rename_at(&self, from: &str, to: &str) -> io::Result<()> {
+        std::fs::rename(self.at(from)?, self.at(to)?)
+    }
+
+    pub(super) fn unlink_at(&self, name: &str) -> io::Result<()> {
+        std::fs::remove_file(self.at(name)?)
+    }
+
+    pub(super) fn sync(&self) -> io::Result<()> {
+        Ok(())
+    }
+
+    pub(super) fn names(&self) -> io::Result<Vec<String>> {
+        Dir::open(&self.0)?;
+        Ok(std::fs::read_dir(&self.0)?
+            .flatten()
+            .filter_map(|e| e.file_name().into_string().ok())
+            .collect())
+    }
+}
+
+pub(super) fn mkdir(path: &Path, _mode: u32) -> io::Result<()> {
+    std::fs::create_dir(path)
+}
+
+pub(super) fn open_no_follow(
+    opts: &mut OpenOptions,
+    path: &Path,
+    _no_block: bool,
+) -> io::Result<File> {
+    let file = opts.custom_flags(FILE_FLAG_OPEN_REPARSE_POINT).open(path)?;
+    if file.metadata()?.file_type().is_symlink() {
+        return Err(link_refused());
+    }
+    Ok(file)
+}
+
+pub(super) fn no_block(opts: &mut OpenOptions) -> &mut OpenOptions {
+    opts
+}
+
+pub(super) fn open_dir(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
+        .open(path)
+}
+
+pub(super) fn sync_dir(_: &Path) -> io::Result<()> {
+    Ok(())
+}
+
+pub(super) fn create_mode(opts: &mut OpenOptions, _: u32) -> &mut OpenOptions {
+    opts
+}
+
+pub(super) fn dir_mode(b: &mut std::fs::DirBuilder, _: u32) -> &mut std::fs::DirBuilder {
+    b
+}
+
+pub(super) fn set_mode(file: &File, mode: u32) -> io::Result<()> {
+    let mut p = file.metadata()?.permissions();
+    p.set_readonly(mode & 0o200 == 0);
+    file.set_permissions(p)
+}
+
+pub(super) fn fchown(_: &File, _: u32, _: u32) -> io::Result<()> {
+    Ok(())
+}
+
+pub(super) fn mode(m: &Metadata) -> u32 {
+    match (m.is_dir(), m.permissions().readonly()) {
+        (true, _) => 0o700,
+        (false, true) => 0o400,
+        (false, false) => 0o600,
+    }
+}
+
+pub(super) fn uid(_: &Metadata) -> u32 {
+    0
+}
+
+pub(super) fn gid(_: &Metadata) -> u32 {
+    0
+}
+
+pub(super) fn nlink(_: &Metadata) -> u64 {
+    1
+}
+
+pub(super) fn file_id(_: &Metadata) -> Option<(u64, u64)> {
+    None
+}
+
+pub(super) fn mtime_ms(m: &Metadata) -> f64 {
+    let Ok(t) = m.modified() else {
+        return 0.0;
+    };
+    match t.duration_since(std::time::UNIX_EPOCH) {
+        Ok(d) => d.as_secs() as f64 * 1000.0 + f64::from(d.subsec_millis()),
+        Err(e) => -(e.duration().as_millis() as f64),
+    }
+}
+
+pub(super) fn special_kind(_: &std::fs::FileType) -> Option<&'static str> {
+    None
+}
+
+pub(super) fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+pub(super) fn is_executable(p: &Path) -> bool {
+    let by_name = p.extension().and_then(|x| x.to_str()).is_some_and(|x| {
+        ["exe", "cmd", "bat", "com"]
+            .iter()
+            .any(|e| x.eq_ignore_ascii_case(e))
+    });
+    by_name && std::fs::metadata(p).is_ok_and(|m| m.is_file())
+}
+
+pub(super) fn euid() -> u32 {
+    0
+}
+
+pub(super) fn egid() -> u32 {
+    0
+}
+
+pub(super) fn is_root() -> bool {
+    false
+}
+
+pub(super) fn writable(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.permissions().readonly())
+}
+
+pub(super) fn umask() -> u32 {
+    0o022
+}
+
+pub(super) fn is_autofs(_: &Path) -> bool {
+    false
+}
+
+pub(super) fn rename_exchange(_: &Path, _: &Path) -> io::Result<Renamed> {
+    Ok(Renamed::Unsupported)
+}
+
+pub(super) fn rename_noreplace(_: &Path, _: &Path) -> io::Result<Renamed> {
+    Ok(Renamed::Unsupported)
+}
+
+pub(super) fn open_for_writing_elsewhere(_: &File) -> Option<bool> {
+    None
+}
+
+pub(super) fn new_process_group(cmd: &mut Command) -> &mut Command {
+    cmd.creation_flags(CREATE_NEW_PROCESS_GROUP)
+}
+
+pub(super) fn kill_group(pid: u32) {
+    let _ = Command::new("taskkill")
+        .args(["/T", "/F", "/PID", &pid.to_string()])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status();
+}
+
+pub(super) fn kill_self() -> ! {
+    std::process::abort()
+}
+
+pub(super) fn ignore_sigpipe() {}
+
+pub(super) fn exit_now(code: i32) -> ! {
+    std::process::exit(code)
+}

@@ -1,0 +1,253 @@
+//! Journal and undo records are input, never authority. Before ccmem acts on one (recovery,
+//! undo, redo, the readers' preview) it is checked against the folder it belongs to, and a
+//! record that breaks a rule is reported (file, entry, why) and nothing is done with it:
+//!
+//! - every file it names is one path component inside that folder: no `/`, `\`, `.`, `..`,
+//!   NUL, no absolute path (an older record's absolute path must be in the folder itself), not
+//!   `.ccmem`; no file is named twice;
+//! - a temp file is a name ccmem makes for that file (`.<file>.ccmem-tmp.<6 characters>`),
+//!   in the same folder: only such names are ever renamed or deleted;
+//! - hashes are SHA-256 hex (checked as the record is parsed: a backup's name is its hash);
+//! - modes are permission bits only (no setuid, setgid or sticky bit);
+//! - folders to remove: none in a memory folder; for a settings file, only the folder it is
+//!   in and folders above it (those a first install creates);
+//! - at most [`MAX_ENTRIES`] files.
+//!
+//! A record that passes is normalized: its paths become the plain file names.
+
+use std::fmt;
+use std::path::{Component, Path, PathBuf};
+
+use super::journal::{Journal, STATE_DIR, VERSION};
+use super::target::is_temp_of;
+
+/// Most files one record may name (a `tier` of the largest libraries writes a few hundred).
+pub const MAX_ENTRIES: usize = 10_000;
+
+/// The longest file name a file system takes (bytes).
+const MAX_NAME: usize = 255;
+
+/// Where a record's files live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// A memory folder: plain names, no folders created.
+    Memory,
+    /// A settings file's folder (which a first install may create).
+    Settings,
+}
+
+/// Why a record is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bad {
+    /// The entry (`None`: the record as a whole): its position (1-based) and name.
+    pub entry: Option<(usize, String)>,
+    /// Why.
+    pub why: String,
+}
+
+impl fmt::Display for Bad {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.entry {
+            Some((n, name)) => write!(f, "entry {n} ({name:?}): {}", self.why),
+            None => f.write_str(&self.why),
+        }
+    }
+}
+
+fn bad(why: impl Into<String>) -> Bad {
+    Bad {
+        entry: None,
+        why: why.into(),
+    }
+}
+
+/// Why `name` is not one plain file name (`None`: it is).
+pub(crate) fn plain_name_problem(name: &str) -> Option<&'static str> {
+    if name.is_empty() {
+        Some("is empty")
+    } else if name.len() > MAX_NAME {
+        Some("is longer than a file name can be")
+    } else if name.contains('\0') {
+        Some("holds a NUL byte")
+    } else if name.contains('/') || name.contains('\\') {
+        Some("is a path, not a file name of this folder")
+    } else if name == "." || name == ".." {
+        Some("names a folder, not a file")
+    } else if name == STATE_DIR {
+        Some("names ccmem's state folder")
+    } else {
+        None
+    }
+}
+
+/// The plain file name `p` stands for in `folder`: `p` itself when it is one component, or an
+/// absolute path whose folder is exactly `folder` (records before version 3).
+fn in_folder(p: &Path, folder: &Path) -> Result<String, String> {
+    let name = if p.is_absolute() {
+        if p.parent() != Some(folder) {
+            return Err(format!(
+                "{} is outside the folder {}",
+                p.display(),
+                folder.display()
+            ));
+        }
+        p.file_name().unwrap_or_default()
+    } else {
+        p.as_os_str()
+    };
+    let Some(name) = name.to_str() else {
+        return Err(format!("{} is not valid UTF-8", p.display()));
+    };
+    match plain_name_problem(name) {
+        Some(why) => Err(format!("{name:?} {why}")),
+        None => Ok(name.to_owned()),
+    }
+}
+
+/// Checks `j` against `folder` (see the module header) and normalizes its paths to plain names.
+pub(crate) fn check(j: &mut Journal, folder: &Path, place: Place) -> Result<(), Bad> {
+    if j.version == 0 || j.version > VERSION {
+        return Err(bad(format!(
+            "format version {} is not one this ccmem knows (1 to {VERSION})",
+            j.version
+        )));
+    }
+    if j.entries.len() > MAX_ENTRIES {
+        return Err(bad(format!(
+            "names {} files, more than one operation ever writes ({MAX_ENTRIES})",
+            j.entries.len()
+        )));
+    }
+    match place {
+        Place::Memory => {
+            if let Some(d) = j.created_dirs.first() {
+                return Err(bad(format!(
+                    "lists a folder to remove ({}); ccmem creates none in a memory folder",
+                    d.display()
+                )));
+            }
+        }
+        Place::Settings => {
+            for d in &j.created_dirs {
+                let normal = d.is_absolute()
+                    && d.components()
+                        .all(|c| matches!(c, Component::RootDir | Component::Normal(_)));
+                if !normal || d.parent().is_none() || !folder.starts_with(d) {
+                    return Err(bad(format!(
+                        "lists the folder {} to remove, which is not {} or a folder above it",
+                        d.display(),
+                        folder.display()
+                    )));
+                }
+            }
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, e) in j.entries.iter_mut().enumerate() {
+        let at = |why: String| Bad {
+            entry: Some((i + 1, e.name.clone())),
+            why,
+        };
+        if let Some(why) = plain_name_problem(&e.name) {
+            return Err(at(format!("its name {why}")));
+        }
+        let file = if e.path.as_os_str().is_empty() {
+            e.name.clone()
+        } else {
+            in_folder(&e.path, folder).map_err(|w| at(format!("its file: {w}")))?
+        };
+        if !seen.insert(file.clone()) {
+            return Err(at(format!("names {file:?} a second time")));
+        }
+        if e.mode & !0o777 != 0 {
+            return Err(at(format!(
+                "mode {:o} is not permission bits (ccmem never sets setuid, setgid or sticky)",
+                e.mode
+            )));
+        }
+        if let Some(t) = &e.temp {
+            let temp = in_folder(t, folder).map_err(|w| at(format!("its temp file: {w}")))?;
+            if !is_temp_of(&temp, Some(&file)) {
+                return Err(at(format!(
+                    "its temp file {temp:?} is not a name ccmem makes for {file:?} \
+                     (.{file}.ccmem-tmp.XXXXXX)"
+                )));
+            }
+            e.temp = Some(PathBuf::from(temp));
+        }
+        e.path = PathBuf::from(file);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Hash;
+    use super::super::journal::{Entry, Outcome};
+    use super::*;
+
+    fn journal(path: &str, temp: Option<&str>) -> Journal {
+        Journal {
+            version: VERSION,
+            id: String::new(),
+            op: "t".into(),
+            started: String::new(),
+            outcome: Outcome::Pending,
+            undo_of: None,
+            reverses: None,
+            redoes: None,
+            created_dirs: Vec::new(),
+            entries: vec![Entry {
+                name: "x.md".into(),
+                path: path.into(),
+                old: Some(Hash::of(b"a")),
+                new: None,
+                temp: temp.map(PathBuf::from),
+                mode: 0o644,
+                interim: None,
+            }],
+        }
+    }
+
+    #[test]
+    fn only_plain_names_of_the_folder_and_ccmem_temps_pass() {
+        let folder = Path::new("/m");
+        for (path, temp, ok) in [
+            ("x.md", Some(".x.md.ccmem-tmp.ab12cd"), true),
+            ("/m/x.md", Some("/m/.x.md.ccmem-tmp.ab12cd"), true),
+            ("", None, true),
+            ("../x.md", None, false),
+            ("/etc/passwd", None, false),
+            ("/m/sub/x.md", None, false),
+            (".git/hooks/pre-commit", None, false),
+            ("a\\b", None, false),
+            ("..", None, false),
+            (".ccmem", None, false),
+            ("x.md", Some("x"), false),
+            ("x.md", Some(".y.md.ccmem-tmp.ab12cd"), false),
+            ("x.md", Some("/n/.x.md.ccmem-tmp.ab12cd"), false),
+        ] {
+            let mut j = journal(path, temp);
+            let r = check(&mut j, folder, Place::Memory);
+            assert_eq!(r.is_ok(), ok, "{path:?} {temp:?}: {r:?}");
+            if ok {
+                assert_eq!(j.entries[0].path, Path::new("x.md"));
+            }
+        }
+        let mut j = journal("x.md", None);
+        j.entries[0].mode = 0o4755;
+        assert!(check(&mut j, folder, Place::Memory).is_err());
+        let mut j = journal("x.md", None);
+        j.entries.push(j.entries[0].clone());
+        let err = check(&mut j, folder, Place::Memory).unwrap_err();
+        assert_eq!(err.entry.unwrap().0, 2);
+        let mut j = journal("x.md", None);
+        j.created_dirs = vec!["/m".into()];
+        assert!(check(&mut j, folder, Place::Memory).is_err());
+        assert!(check(&mut j, folder, Place::Settings).is_ok());
+        j.created_dirs = vec!["/m/../etc".into()];
+        assert!(check(&mut j, folder, Place::Settings).is_err());
+        j.created_dirs = vec!["/".into()];
+        assert!(check(&mut j, folder, Place::Settings).is_err());
+    }
+}
