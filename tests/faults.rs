@@ -180,16 +180,21 @@ fn a_line_appended_in_the_widened_rename_window_is_never_lost() {
     for round in 0..rounds {
         let dir = library();
         let memory = dir.path().join("MEMORY.md");
-        let child = ccmem(TIER, dir.path())
+        let mut child = ccmem(TIER, dir.path())
             .command()
             .env("CCMEM_TEST_DELAY_MS", "30")
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        // Append lines while tier runs (the window is 30 ms at each swap).
+        // Append lines while tier runs (the window is 30 ms at each swap), until it is done:
+        // on a loaded machine tier may take seconds to reach its swaps, and a fixed number of
+        // lines would all land before it reads the file (at most 400 lines).
         let mut lines = Vec::new();
-        for i in 0..12 {
+        for i in 0..400 {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
             std::thread::sleep(std::time::Duration::from_millis(4 + (round % 5) as u64));
             let line = format!("- [appended {round}.{i}](feedback_crown.md) — by another writer\n");
             use std::io::Write;
@@ -216,9 +221,16 @@ fn a_line_appended_in_the_widened_rename_window_is_never_lost() {
             .collect();
         for l in &lines {
             let n: usize = all.iter().map(|t| t.matches(l.trim_end()).count()).sum();
+            if n != 1 {
+                for (name, b) in snapshot(dir.path()) {
+                    eprintln!("=== {name:?}\n{}", String::from_utf8_lossy(&b));
+                }
+                eprintln!("appended {} lines", lines.len());
+            }
             assert_eq!(
                 n, 1,
-                "round {round}: {l:?} found {n} times; tier said:\n{stdout}"
+                "round {round}: {l:?} found {n} times; tier said:\n{stdout}\n{stderr}\nstatus {:?}",
+                out.status
             );
         }
     }

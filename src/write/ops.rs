@@ -732,9 +732,14 @@ impl Lock {
         self.store_backup(&theirs_hash, theirs, e.mode)?;
         journal.entries[i].old = Some(theirs_hash.clone());
         let put_back = |lock: &Lock| -> Result<(), WriteError> {
-            // Their version back at the path, ours out (it is discarded).
+            // Their version back at the path, ours out (it is discarded, but for lines another
+            // writer appended onto it since it was read: those are handed on to theirs).
             if s.exchanged && super::hash_target(&temp)?.as_ref() == Some(&theirs_hash) {
                 sys::exchange(&temp, &path).map_err(io_at(&path))?;
+                let out = super::read_target(&temp)?.unwrap_or_default();
+                if let Some(added) = out.strip_prefix(ours.as_slice()).filter(|a| !a.is_empty()) {
+                    sys::append_synced(&path, added).map_err(io_at(&path))?;
+                }
             } else {
                 lock.restore_bytes(&path, theirs, e.mode)?;
             }
@@ -756,12 +761,25 @@ impl Lock {
         let ours_hash = Hash::of(&ours);
         match sys::exchange(&staged, &path).map_err(io_at(&path))? {
             Renamed::Done => {
-                let out = super::hash_target(&staged)?;
-                if out.as_ref() != Some(&ours_hash) {
-                    // Yet another write, onto ccmem's version: undo the merge swap, give up.
-                    sys::exchange(&staged, &path).map_err(io_at(&path))?;
-                    remove_file(&staged)?;
-                    return Ok(None);
+                // What the merge swapped out: ccmem's version, and whatever was written onto
+                // it after it was read above.
+                let out = super::read_target(&staged)?.unwrap_or_default();
+                if Hash::of(&out) != ours_hash {
+                    match out.strip_prefix(ours.as_slice()) {
+                        // Lines appended onto ccmem's version meanwhile (the client appends
+                        // MEMORY.md entries): handed on to the merged file now in place, with
+                        // an append of its own, so that they join any appended there since.
+                        Some(added) => {
+                            sys::append_synced(&path, added).map_err(io_at(&path))?;
+                        }
+                        None => {
+                            // Rewritten, not appended to: undo the merge swap, give up (their
+                            // version stays in place).
+                            sys::exchange(&staged, &path).map_err(io_at(&path))?;
+                            remove_file(&staged)?;
+                            return Ok(None);
+                        }
+                    }
                 }
                 remove_file(&staged)?;
             }

@@ -124,6 +124,23 @@ pub(crate) fn create_synced(
     f.sync_all()
 }
 
+/// Appends `bytes` to the regular file at `path` (never through a link) with one `O_APPEND`
+/// write, and makes it durable: lines another writer added to a file ccmem had already swapped
+/// out are handed on to the file now in its place, beside whatever other writers append there.
+pub(crate) fn append_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    point("open");
+    let mut opts = OpenOptions::new();
+    opts.append(true);
+    let mut f = os::open_no_follow(&mut opts, path, false)?;
+    if !f.metadata()?.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    point("write");
+    f.write_all(bytes)?;
+    point("fsync");
+    f.sync_all()
+}
+
 /// Makes renames and creations in `dir` durable.
 pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
     point("fsync-dir");
