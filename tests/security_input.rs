@@ -674,6 +674,9 @@ fn a_cluster_and_a_pair_as_a_person_sees_them() {
 
 /// [`a_cluster_and_a_pair_as_a_person_sees_them`]'s whole output.
 const SNAPSHOT: &str = "\
+findings by rule (`ccmem explain RULE` says what each means):
+      2  warning  near-duplicate
+
 ./feedback_webhooks.md
 warning[near-duplicate]: near-duplicate of `feedback_webhook_replays.md` (similarity 1.00)
  --> ./feedback_webhooks.md:7:1

@@ -427,3 +427,129 @@ fn version() {
     let bad = t.ccmem(["--version"]).env("CCMEM_PLATFORM", "darwin");
     snapshot!("version_bad_platform", bad.run());
 }
+
+#[test]
+fn add_refuses_a_secret() {
+    let t = small_library();
+    // Built here, so no secret scanner takes the test's source for a leak.
+    let key = format!("sk_{}_{}", "live", "51HxQ2eZvKYlo2C8Nq3Ub7Wd0Rf");
+    let description = format!("Billing webhooks: the live key is {key}");
+    let args = [
+        "add",
+        "mem",
+        "--type",
+        "reference",
+        "--topic",
+        "billing-webhooks",
+        "--description",
+        description.as_str(),
+    ];
+    let index = std::fs::read_to_string(t.path("mem/MEMORY.md")).unwrap();
+    let refused = t.ccmem(args).redact(&key, "[KEY]").run().code(1);
+    assert!(!refused.stdout().contains(&key), "the value is never shown");
+    snapshot!("add_secret_refused", refused);
+    let json = t.ccmem(args).arg("--json").redact(&key, "[KEY]");
+    snapshot!("add_secret_refused_json", json.run().code(1));
+    // A password in the body, in Korean: refused at its line.
+    let body = t.path("body.md");
+    std::fs::write(&body, "스테이징 DB 접속 정보\n\n비밀번호: Xq7!vR2#kLm9\n").unwrap();
+    let password = t
+        .ccmem([
+            "add",
+            "mem",
+            "--type",
+            "reference",
+            "--topic",
+            "staging-db",
+            "--description",
+            "스테이징 DB 접속 방법",
+        ])
+        .arg("--body-file")
+        .arg(&body)
+        .run()
+        .code(1);
+    snapshot!("add_secret_refused_body", password);
+    assert!(!t.path("mem/reference_billing-webhooks.md").exists());
+    assert!(!t.path("mem/reference_staging-db.md").exists());
+    assert_eq!(
+        std::fs::read_to_string(t.path("mem/MEMORY.md")).unwrap(),
+        index
+    );
+    // --allow-secret writes it, and still never echoes the value.
+    let allowed = t
+        .ccmem(args)
+        .arg("--allow-secret")
+        .redact(&key, "[KEY]")
+        .run()
+        .code(0);
+    assert!(!allowed.stdout().contains(&key));
+    snapshot!("add_secret_allowed", allowed);
+    let topic = std::fs::read_to_string(t.path("mem/reference_billing-webhooks.md")).unwrap();
+    assert!(
+        topic.contains(&key),
+        "what the user allowed is written as given"
+    );
+}
+
+// audit: which rules run, and the score
+
+#[test]
+fn audit_select_and_ignore() {
+    let t = broken_links();
+    let all = t.ccmem(["audit", "mem"]).run().code(1);
+    snapshot!("audit_by_rule", all);
+    let only = t.ccmem(["audit", "mem", "--select", "broken-link"]).run();
+    snapshot!("audit_select", only.code(1));
+    let ignored = t
+        .ccmem(["audit", "mem", "--ignore", "broken-link,missing-why"])
+        .arg("--ignore=unreachable-file")
+        .run();
+    snapshot!("audit_ignore", ignored);
+    let typo = t.ccmem(["audit", "mem", "--ignore", "broken-links"]).run();
+    snapshot!("audit_ignore_unknown", typo.code(2));
+    // A check rule is not an audit rule.
+    let check_rule = t.ccmem(["audit", "mem", "--select", "import-cycle"]).run();
+    check_rule.code(2);
+}
+
+#[test]
+fn check_ignore() {
+    let t = turbo();
+    let all = t.ccmem(["check", "repo", "--format", "json"]).run();
+    let rules: Vec<String> = all.json()["findings"]
+        .as_array()
+        .map(|f| {
+            f.iter()
+                .map(|d| d["rule"].as_str().unwrap().to_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    let first = rules
+        .first()
+        .expect("the turbo repository has findings")
+        .clone();
+    let rest = t
+        .ccmem(["check", "repo", "--format", "json", "--ignore", &first])
+        .run();
+    let left: Vec<String> = rest.json()["findings"]
+        .as_array()
+        .map(|f| {
+            f.iter()
+                .map(|d| d["rule"].as_str().unwrap().to_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(!left.contains(&first), "{left:?}");
+    assert_eq!(left.len(), rules.iter().filter(|r| **r != first).count());
+    let typo = t.ccmem(["check", "repo", "--select", "broken-link"]).run();
+    snapshot!("check_select_audit_rule", typo.code(2));
+}
+
+#[test]
+fn explain_compliance() {
+    let t = Test::new();
+    snapshot!(
+        "explain_compliance",
+        t.ccmem(["explain", "compliance"]).run().code(0)
+    );
+}

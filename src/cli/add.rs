@@ -4,7 +4,8 @@
 //! write; a dry run only says it would be.
 //!
 //! Exit status: 0 written (or, with `--dry-run`, planned); 1 refused as a finding, nothing
-//! written: the memory's file exists, a near-duplicate exists, or no placement would load
+//! written: the memory's file exists, a near-duplicate exists, what it would write looks like a
+//! secret (`--allow-secret` writes it anyway), or no placement would load
 //! (MEMORY.md past the client's cap); 2 a usage or I/O error (unknown type, a topic the
 //! library's spec rejects, an unreadable MEMORY.md…).
 //!
@@ -27,7 +28,7 @@ use crate::tier::budget::Target;
 /// Add one memory entry with frontmatter, indexed where the budget allows.
 ///
 /// Exit status: 0 written (or planned), 1 refused with nothing written (the file exists, a
-/// near-duplicate, or an index past the client's cap), 2 usage or I/O error.
+/// near-duplicate, a secret, or an index past the client's cap), 2 usage or I/O error.
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
     /// The memory folder (default: the auto-memory folder of the current project).
@@ -61,6 +62,9 @@ pub(super) struct Args {
     /// Create even when a near-duplicate exists.
     #[arg(long)]
     force: bool,
+    /// Write even what looks like a secret (an API key, a password); the audit still reports it.
+    #[arg(long)]
+    allow_secret: bool,
     /// Show what would be written, write nothing.
     #[arg(long)]
     dry_run: bool,
@@ -106,6 +110,7 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
         group: args.group,
         body,
         force: args.force,
+        allow_secret: args.allow_secret,
         session: process.var(SESSION_ID_ENV).map(str::to_owned),
     };
     let opts = run::Options {

@@ -7,13 +7,14 @@ use indicatif::{ProgressBar, ProgressStyle};
 use jiff::Timestamp;
 
 use super::ClientArgs;
+use super::config::RuleFilter;
 use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::load::automem;
 use crate::memory::Library;
 use crate::render::audit::{self as view, Audited, Format};
-use crate::rules::FailOn;
 use crate::rules::run::{self, Audit};
+use crate::rules::{Command, FailOn};
 use crate::settings::Settings;
 
 /// Audit a memory library (MEMORY.md, hubs, entries) against the typed write spec.
@@ -37,6 +38,8 @@ pub(super) struct Args {
     /// Audit subagent NAME's memory folder (as `ccmem receipt --agent NAME` shows it).
     #[arg(long, value_name = "NAME", conflicts_with_all = ["dir", "all"])]
     agent: Option<String>,
+    #[command(flatten)]
+    rules: RuleFilter,
     #[command(flatten)]
     client: ClientArgs,
 }
@@ -78,6 +81,7 @@ pub(super) fn run(mut args: Args, process: &ProcessEnv) -> anyhow::Result<ExitSt
     {
         anyhow::bail!("{problem}");
     }
+    let off = args.rules.disabled(Command::Audit)?;
     let bar = progress(args.all, folders.len());
     let mut audits: Vec<(PathBuf, Audit)> = Vec::new();
     let mut failed = false;
@@ -86,7 +90,8 @@ pub(super) fn run(mut args: Args, process: &ProcessEnv) -> anyhow::Result<ExitSt
         let home = env.var("HOME").map(Path::new);
         let audited = super::config::load(&dir, args.config.as_deref())
             .map_err(|e| e.to_string())
-            .and_then(|config| {
+            .and_then(|mut config| {
+                config.audit.disable.extend(off.iter().cloned());
                 Library::load_configured(&dir, config, home).map_err(|e| e.to_string())
             })
             .and_then(|lib| run::audit(lib, now).map_err(|e| format!("{}: {e}", dir.display())));

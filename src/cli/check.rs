@@ -4,13 +4,14 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use super::config::RuleFilter;
 use super::{ClientArgs, SizeArgs};
 use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::render::check::{self as view, Format, View};
 use crate::repo::Root;
-use crate::rules::FailOn;
 use crate::rules::repo::{self as check, Environment, Options};
+use crate::rules::{Command, FailOn};
 
 /// Check a repository: what a session started in each of its directories loads and loses, and
 /// the instruction files that never load.
@@ -42,6 +43,8 @@ pub(super) struct Args {
     #[arg(long)]
     all_dirs: bool,
     #[command(flatten)]
+    rules: RuleFilter,
+    #[command(flatten)]
     client: ClientArgs,
 }
 
@@ -49,7 +52,8 @@ pub(super) struct Args {
 pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let root = Root::find(args.path.as_deref(), process.cwd()?).map_err(anyhow::Error::msg)?;
     let config = super::config::load(&root.real, args.config.as_deref())?;
-    let config = config.check;
+    let mut config = config.check;
+    config.disable.extend(args.rules.disabled(Command::Check)?);
     let size = args
         .size
         .model((config.context_window, config.chars_per_token))?;

@@ -9,7 +9,7 @@ use crate::rules::{self, RULES};
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
     /// The rule's name, e.g. `broken-link` or `import-outside-start-dir`; `tier` for what
-    /// `ccmem tier` keeps and moves.
+    /// `ccmem tier` keeps and moves; `compliance` for how the audit's score is made.
     code: Option<String>,
 }
 
@@ -21,10 +21,15 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitStatus> {
         None if json => explain::list_json(&mut out)?,
         None => explain::list(&mut out)?,
         Some(code) if code == "tier" => explain::tier_policy(&mut out, json)?,
+        Some(code) if code == "compliance" => explain::compliance(&mut out, json)?,
         Some(code) => {
             let Some(rule) = rules::find(&code) else {
                 let names: Vec<&str> = RULES.iter().map(|r| r.name).collect();
-                anyhow::bail!("unknown rule `{code}`; rules: {}", names.join(", "));
+                anyhow::bail!(
+                    "unknown rule `{}`; rules: {}; topics: tier, compliance",
+                    crate::text::escape::escape(&code),
+                    names.join(", ")
+                );
             };
             if json {
                 explain::rule_json(&mut out, rule)?;

@@ -4,8 +4,9 @@
 //! JSON (`ccmem.add/1`): `{folder, new_folder, recovered, pending, file, spec, placed_in,
 //! placement, line, similar: {file, similarity} | null, dry_run, files: [{name, created,
 //! link_to?}], written}`; refused (exit 1): `{folder, file, refused: "near-duplicate" |
-//! "index-past-cap", message, similar, fix, written: null}`.
+//! "secret" | "index-past-cap", message, similar, fix, written: null}`.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -18,6 +19,28 @@ use crate::tier::add::{AddError, Placement, Similar};
 use crate::write::{Applied, Recovered};
 
 const SCHEMA: &str = "ccmem.add/1";
+
+/// `text` with every secret the audit's `secret-in-memory` finds replaced by a mark: an entry
+/// written with `--allow-secret` still never has its secret echoed (terminals and CI logs keep
+/// what they print), as no audit view prints one.
+fn masked(text: &str) -> Cow<'_, str> {
+    let found = crate::rules::secrets(text);
+    if found.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (range, _) in found {
+        if range.start < at {
+            continue;
+        }
+        out.push_str(&text[at..range.start]);
+        out.push_str("[secret not shown]");
+        at = range.end;
+    }
+    out.push_str(&text[at..]);
+    Cow::Owned(out)
+}
 
 #[derive(Serialize)]
 struct FileView<'a> {
@@ -47,6 +70,7 @@ struct AddedView<'a> {
 /// The entry added (or planned, `dry_run`) in `folder`, as JSON.
 pub fn json(folder: &Path, a: &Added, dry_run: bool) -> String {
     let plan = &a.plan;
+    let line = masked(&plan.line);
     let view = AddedView {
         folder: folder.display().to_string(),
         new_folder: a.new_folder,
@@ -56,7 +80,7 @@ pub fn json(folder: &Path, a: &Added, dry_run: bool) -> String {
         spec: plan.spec,
         placed_in: plan.placed_in(),
         placement: &plan.placement,
-        line: &plan.line,
+        line: &line,
         similar: plan.similar.as_ref(),
         dry_run,
         files: (plan.files.iter().zip(&a.link_to))
@@ -109,7 +133,7 @@ fn write_human(
         plan.spec,
         Shown(plan.placed_in())
     )?;
-    writeln!(out, "  {}", Shown(&plan.line))?;
+    writeln!(out, "  {}", Shown(&masked(&plan.line)))?;
     if let Placement::Hub {
         hub,
         pointer_added: true,
@@ -140,9 +164,9 @@ fn write_human(
                 Shown(&f.name),
                 Shown(to),
                 Shown(to),
-                f.new
+                masked(&f.new)
             )?,
-            None => writeln!(out, "\n--- {}\n{}", Shown(&f.name), f.new)?,
+            None => writeln!(out, "\n--- {}\n{}", Shown(&f.name), masked(&f.new))?,
         }
     }
     writeln!(out, "Dry run: nothing written.")
@@ -161,6 +185,19 @@ fn refusal<'a>(folder: &Path, why: &'a AddError) -> Refusal<'a> {
             kind: "near-duplicate",
             similar: Some(of),
             fix: format!("update {} instead, or run again with --force", of.file),
+        },
+        AddError::Secret { refusal } => Refusal {
+            kind: "secret",
+            similar: None,
+            fix: format!(
+                "keep the secret in a secret manager and take it out of the {} (say where it \
+                 lives instead), or run again with --allow-secret",
+                if refusal.line.is_some() {
+                    "description, --why, --how-to-apply or body"
+                } else {
+                    "title or description"
+                }
+            ),
         },
         AddError::Exists(r) => Refusal {
             kind: "exists",
@@ -213,7 +250,7 @@ pub fn refused_json(folder: &Path, file: &str, why: &AddError) -> String {
 pub fn refused_human(folder: &Path, why: &AddError) -> String {
     let r = refusal(folder, why);
     let first = match why {
-        AddError::Duplicate { .. } | AddError::Exists(_) => {
+        AddError::Duplicate { .. } | AddError::Exists(_) | AddError::Secret { .. } => {
             format!("ccmem add: {}", Shown(&why.to_string()))
         }
         _ => format!(

@@ -81,9 +81,19 @@ fn write_json(out: &mut dyn Write, rules: Vec<Value>) -> io::Result<()> {
 /// `ccmem explain tier`: tier's policy (`src/tier/policy.md`), as text or in the explain JSON
 /// document (`[{"topic": "tier", "doc": …}]`).
 pub fn tier_policy(out: &mut dyn Write, json: bool) -> io::Result<()> {
-    let doc = crate::tier::POLICY;
+    topic(out, "tier", crate::tier::POLICY, json)
+}
+
+/// `ccmem explain compliance`: how the audit's score is made
+/// ([`crate::rules::run::COMPLIANCE_DOC`]), the same way.
+pub fn compliance(out: &mut dyn Write, json: bool) -> io::Result<()> {
+    topic(out, "compliance", crate::rules::run::COMPLIANCE_DOC, json)
+}
+
+/// A topic that is not a rule, as text or in the explain JSON document.
+fn topic(out: &mut dyn Write, name: &str, doc: &str, json: bool) -> io::Result<()> {
     if json {
-        write_json(out, vec![json!({ "topic": "tier", "doc": doc })])
+        write_json(out, vec![json!({ "topic": name, "doc": doc })])
     } else {
         writeln!(out, "{}", doc.trim_end())
     }

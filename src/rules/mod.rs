@@ -65,6 +65,7 @@ mod testing;
 pub use crate::severity::Severity;
 pub use ctx::Ctx;
 pub use diagnostic::{Diagnostic, FailOn};
+pub use secret_in_memory::find as secrets;
 
 /// Hard rules find something lost or broken (the typed write spec broken, entries gone dark,
 /// instructions that never load); soft rules are signals worth a look.

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::{Check, Ctx, Diagnostic, RULES, Severity, suppress};
-use crate::memory::library::Library;
+use crate::memory::library::{Library, Reach};
 
 /// The compliance band.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -44,13 +44,47 @@ impl Band {
     }
 }
 
-/// Counts and the compliance score.
+/// How the compliance score is made, for `ccmem explain compliance`: next to the code that
+/// makes it, so the two change together.
+pub const COMPLIANCE_DOC: &str = "\
+## Compliance
+
+The share of a library's memory files that are both sound and seen:
+
+    compliance = compliant / files, in percent, one decimal (100 for a library with no file)
+
+- `files`: every memory file of the folder, every `.md` but MEMORY.md.
+- `compliant`: the files with no error (a hard rule's finding: the write spec broken, a broken
+  link, a secret, ...) that the model can reach: linked from the part of MEMORY.md the client
+  loads, or from a hub that part links.
+- `dark`: the files the model cannot reach, linked only from lines of MEMORY.md past the
+  client's cut (200 lines / 25,000 UTF-16 units) or from nowhere. They are on disk and never
+  seen, so they count against the score whatever the rules say (`--ignore` or `[audit]
+  disable` do not hide them). An index ccmem cannot read as text but the client reads anyway
+  (UTF-16) leaves what it reaches unknown, and no file counts as dark.
+
+Warnings never lower the score; findings on MEMORY.md itself or on the library as a whole
+count in `errors` and `warnings`, not against a file.
+
+## Bands
+
+- healthy: 95% or more, and no error anywhere (MEMORY.md's included);
+- marginal: 85% to 95%, or 95% or more beside an error;
+- out of control: under 85%.
+
+`ccmem audit --json` gives each number (`summary`, per library and in total); `ccmem tier`
+brings dark entries back into reach.
+";
+
+/// Counts and the compliance score ([`COMPLIANCE_DOC`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
     /// Memory files audited: every `.md` file but MEMORY.md.
     pub files: usize,
-    /// Memory files with no hard violation.
+    /// Memory files with no hard violation that the model can reach.
     pub compliant: usize,
+    /// Memory files the model cannot reach (only past the client's cut, or not at all).
+    pub dark: usize,
     /// `compliant / files` in percent (100 for an empty library).
     pub compliance: f64,
     /// The band of that score.
@@ -62,45 +96,61 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// Scores a list of findings over the memory files of `lib` (findings on MEMORY.md and on
-    /// the library as a whole count as errors and warnings, not against a file's compliance).
+    /// Scores a list of findings over the memory files of `lib` ([`COMPLIANCE_DOC`]): findings
+    /// on MEMORY.md and on the library as a whole count as errors and warnings, not against a
+    /// file; a file the model cannot reach counts against the score whatever the rules found.
     pub fn of(lib: &Library, diags: &[Diagnostic]) -> Summary {
         let index = lib.index();
-        let memory = |path: &str| lib.find(path).is_some_and(|i| Some(i) != index);
         // Only MEMORY.md at the root is the index (no other file need be read to count).
         let files = lib.files.len() - usize::from(index.is_some());
-        let mut bad: Vec<&str> = diags
-            .iter()
-            .filter(|d| d.severity == Severity::Error && memory(&d.path))
-            .map(|d| d.path.as_str())
-            .collect();
-        bad.sort_unstable();
-        bad.dedup();
+        // What an index the client reads but ccmem cannot (UTF-16) reaches is not known
+        // (`unreachable-file` is silent there too).
+        let unknown = index.is_some_and(|i| {
+            super::index_encoding::read_by_the_client_anyway(true, &lib.files[i].content)
+        });
+        let mut bad = vec![false; lib.files.len()];
+        let mut dark = 0;
+        if !unknown {
+            for (i, reach) in lib.reach().iter().enumerate() {
+                if Some(i) != index && matches!(reach, Reach::PastCut | Reach::Unreachable) {
+                    bad[i] = true;
+                    dark += 1;
+                }
+            }
+        }
+        for d in diags.iter().filter(|d| d.severity == Severity::Error) {
+            if let Some(i) = lib.find(&d.path).filter(|&i| Some(i) != index) {
+                bad[i] = true;
+            }
+        }
         let errors = diags
             .iter()
             .filter(|d| d.severity == Severity::Error)
             .count();
-        Summary::from_counts(
-            files,
-            files.saturating_sub(bad.len()),
-            errors,
-            diags.len() - errors,
-        )
+        let compliant = files.saturating_sub(bad.iter().filter(|&&b| b).count());
+        Summary::from_counts(files, compliant, dark, errors, diags.len() - errors)
     }
 
     /// The summary of several audits together.
     pub fn sum<'a>(parts: impl IntoIterator<Item = &'a Summary>) -> Summary {
-        let (mut files, mut compliant, mut errors, mut warnings) = (0, 0, 0, 0);
+        let (mut files, mut compliant, mut dark, mut errors, mut warnings) = (0, 0, 0, 0, 0);
         for p in parts {
             files += p.files;
             compliant += p.compliant;
+            dark += p.dark;
             errors += p.errors;
             warnings += p.warnings;
         }
-        Summary::from_counts(files, compliant, errors, warnings)
+        Summary::from_counts(files, compliant, dark, errors, warnings)
     }
 
-    fn from_counts(files: usize, compliant: usize, errors: usize, warnings: usize) -> Summary {
+    fn from_counts(
+        files: usize,
+        compliant: usize,
+        dark: usize,
+        errors: usize,
+        warnings: usize,
+    ) -> Summary {
         let compliance = if files == 0 {
             100.0
         } else {
@@ -109,6 +159,7 @@ impl Summary {
         Summary {
             files,
             compliant,
+            dark,
             compliance,
             band: Band::of(compliance, errors),
             errors,
@@ -332,6 +383,44 @@ mod tests {
         assert_eq!((a.summary.files, a.summary.compliant), (3, 1));
         assert_eq!(a.summary.compliance, 33.3);
         assert_eq!(a.summary.band, Band::OutOfControl);
+    }
+
+    #[test]
+    fn score_counts_what_the_model_cannot_reach() {
+        let entry = |name: &str| {
+            format!("---\nname: {name}\ndescription: d\ntype: user\nmodified: 2026-11-01\n---\nx\n")
+        };
+        // 200 filler lines, then the link to user_late.md: past the client's cut.
+        let mut index = String::from("- [a](user_a.md)\n");
+        index.push_str(&"- rule\n".repeat(199));
+        index.push_str("- [late](user_late.md)\n");
+        let (a, late, lost) = (entry("a"), entry("late"), entry("lost"));
+        let mut f = Fixture::new(&[
+            ("MEMORY.md", index.as_str()),
+            ("user_a.md", a.as_str()),
+            ("user_late.md", late.as_str()),
+            ("user_lost.md", lost.as_str()),
+        ]);
+        let audit = f.audit();
+        let s = &audit.summary;
+        assert_eq!((s.files, s.dark, s.compliant), (3, 2, 1), "{s:?}");
+        assert_eq!(s.compliance, 33.3);
+        assert_eq!(s.band, Band::OutOfControl);
+        // Turning the rules off does not make the dark files seen.
+        f.config().audit.disable = ["unreachable-file", "index-over-cap"]
+            .map(|name| crate::config::RuleName {
+                name: name.into(),
+                span: 0..0,
+            })
+            .to_vec();
+        let quiet = f.audit();
+        assert!(
+            quiet
+                .diagnostics
+                .iter()
+                .all(|d| d.rule != "unreachable-file")
+        );
+        assert_eq!((quiet.summary.dark, quiet.summary.compliant), (2, 1));
     }
 
     #[test]

@@ -115,8 +115,9 @@ fn each(k: usize) -> &'static Regex {
     EACH[k].get_or_init(|| Regex::new(PATTERNS[k].1).expect("valid regex"))
 }
 
-/// `(byte range, kind)` of every secret in `text`.
-pub(super) fn find(text: &str) -> Vec<(Range<usize>, &'static str)> {
+/// `(byte range, kind)` of every secret in `text`: the audit's own detection, which `add` also
+/// runs on what it is about to write.
+pub fn find(text: &str) -> Vec<(Range<usize>, &'static str)> {
     let scan = scan::scan(text);
     let vendor = scan.vendor || (scan.long_run && each(AWS_SECRET).is_match(text));
     find_on(text, vendor, &scan.lines)

@@ -37,6 +37,7 @@ use crate::memory::names;
 use crate::memory::similar::{self, similarity};
 use crate::memory::spec::{is_kebab_slug, topic_problem};
 use crate::memory::{Library, Spec};
+use crate::rules;
 use crate::text::js::utf16_len;
 
 /// What to add.
@@ -61,6 +62,8 @@ pub struct Request {
     pub body: Option<String>,
     /// Create even if a near-duplicate exists.
     pub force: bool,
+    /// Write even what looks like a secret (the audit's `secret-in-memory` still reports it).
+    pub allow_secret: bool,
     /// The client session writing (`CLAUDE_CODE_SESSION_ID`), stamped as `originSessionId`.
     pub session: Option<String>,
 }
@@ -133,6 +136,12 @@ pub enum AddError {
         /// The memory it is a near-duplicate of.
         of: Similar,
     },
+    /// What would be written holds what looks like a secret (a finding: memories are plain
+    /// text, loaded into sessions and often synced or committed).
+    Secret {
+        /// What the user is told: the file and line, the kind of secret, never its value.
+        refusal: Refusal,
+    },
     /// No placement would load: MEMORY.md is past the client's cap.
     Dark {
         /// MEMORY.md as the client measures it.
@@ -149,9 +158,10 @@ pub enum AddError {
 impl std::fmt::Display for AddError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            AddError::Refused(r) | AddError::Exists(r) | AddError::Duplicate { refusal: r, .. } => {
-                r.fmt(f)
-            }
+            AddError::Refused(r)
+            | AddError::Exists(r)
+            | AddError::Duplicate { refusal: r, .. }
+            | AddError::Secret { refusal: r } => r.fmt(f),
             AddError::Dark {
                 lines,
                 utf16,
@@ -204,6 +214,12 @@ pub fn plan_add(
     }
     let spec = lib.spec();
     let text = entry_text(spec, req, &memory_name(lib, req, &file), now);
+    let line = index_line(req, &file);
+    if !req.allow_secret
+        && let Some(refusal) = secret_refusal(&file, &text, &line)
+    {
+        return Err(AddError::Secret { refusal });
+    }
     let similar = nearest(lib, &file, &text);
     let threshold = lib.config.audit.near_duplicate_similarity;
     if let Some(of) = &similar
@@ -225,7 +241,6 @@ pub fn plan_add(
         });
     }
     let similar = similar.filter(|s| s.similarity >= SHOWN_FROM);
-    let line = index_line(req, &file);
     let entry = FilePlan {
         name: file.clone(),
         old: None,
@@ -254,6 +269,26 @@ pub fn plan_add(
         lines: size.lines,
         utf16: size.utf16,
         tier_makes_room: tier_makes_room(lib, now),
+    })
+}
+
+/// The first secret the audit's `secret-in-memory` would report in the new entry (`text`) or
+/// its index line (`line`), as a refusal that names the line and the kind, never the value.
+fn secret_refusal(file: &str, text: &str, line: &str) -> Option<Refusal> {
+    let (at, what, kind) = if let Some((r, kind)) = rules::secrets(text).into_iter().next() {
+        let n = 1 + text[..r.start].matches('\n').count();
+        (Some(n), "would hold", kind)
+    } else {
+        let (_, kind) = rules::secrets(line).into_iter().next()?;
+        (None, "its line in MEMORY.md would hold", kind)
+    };
+    Some(Refusal {
+        file: file.to_owned(),
+        line: at,
+        why: format!(
+            "{what} what looks like {kind} (value not shown); memories are plain text, loaded \
+             into sessions and often synced or committed"
+        ),
     })
 }
 

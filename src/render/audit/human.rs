@@ -9,11 +9,13 @@ use annotate_snippets::Renderer;
 use super::{Audited, shown_root, total};
 use crate::render::findings::json::Joined;
 use crate::render::findings::snippet;
+use crate::rules::Severity;
 use crate::rules::run::Summary;
 use crate::text::escape::escape;
 
 pub(super) fn render(out: &mut dyn Write, audits: &[Audited], sweep: bool) -> io::Result<()> {
     let renderer = Renderer::styled();
+    by_rule(out, audits)?;
     for a in audits {
         let root = shown_root(a.root);
         let mut current: Option<&str> = None;
@@ -54,9 +56,48 @@ pub(super) fn render(out: &mut dyn Write, audits: &[Audited], sweep: bool) -> io
     writeln!(out, "{}", line(&sum))
 }
 
+/// The findings counted per rule, errors first, before the findings themselves: what a long
+/// report is made of, at a glance (nothing when there is no finding).
+fn by_rule(out: &mut dyn Write, audits: &[Audited]) -> io::Result<()> {
+    let mut counts: Vec<(Severity, &str, usize)> = Vec::new();
+    for d in audits.iter().flat_map(|a| &a.audit.diagnostics) {
+        match counts
+            .iter_mut()
+            .find(|(s, r, _)| *s == d.severity && *r == d.rule)
+        {
+            Some((_, _, n)) => *n += 1,
+            None => counts.push((d.severity, d.rule, 1)),
+        }
+    }
+    if counts.is_empty() {
+        return Ok(());
+    }
+    // Errors first, then the most frequent, then by name.
+    counts.sort_by(|a, b| {
+        (b.0 == Severity::Error)
+            .cmp(&(a.0 == Severity::Error))
+            .then(b.2.cmp(&a.2))
+            .then(a.1.cmp(b.1))
+    });
+    writeln!(
+        out,
+        "{}",
+        dim("findings by rule (`ccmem explain RULE` says what each means):")
+    )?;
+    for (severity, rule, n) in &counts {
+        writeln!(out, "  {n:>5}  {:<7}  {rule}", severity.as_str())?;
+    }
+    writeln!(out)
+}
+
 fn line(s: &Summary) -> String {
+    let dark = if s.dark > 0 {
+        format!(" · {} the model cannot reach", s.dark)
+    } else {
+        String::new()
+    };
     format!(
-        "{} · {} error(s) · {} warning(s) · compliance {:.1}% ({})",
+        "{} · {} error(s) · {} warning(s){dark} · compliance {:.1}% ({})",
         crate::constants::counted(s.files, "file", "files"),
         s.errors,
         s.warnings,

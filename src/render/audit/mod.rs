@@ -23,7 +23,9 @@
 //!   ],
 //!   "summary": {
 //!     "files": 256,                     // memory files audited: every .md but MEMORY.md
-//!     "compliant": 250,                 // memory files with no error
+//!     "compliant": 250,                 // memory files with no error that the model can reach
+//!     "dark": 3,                        // memory files it cannot: linked only past the cut,
+//!                                       // or not at all (`ccmem explain compliance`)
 //!     "compliance": 97.7,               // compliant / files, percent, one decimal
 //!     "band": "marginal",               // "healthy" (>= 95 and no error) | "marginal" (85-95, or
 //!                                       // >= 95 with errors) | "out-of-control" (< 85)

@@ -152,6 +152,7 @@ mod tests {
             group: None,
             body: None,
             force: false,
+            allow_secret: false,
             session: None,
         }
     }

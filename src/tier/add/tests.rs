@@ -426,3 +426,46 @@ fn a_feedback_memory_without_a_why_line_is_refused_and_told_where_it_goes() {
     r.body = Some("Rule body.\n**Why:** outages.\n".into());
     assert!(plan_add(&lib("# M\n"), &r, T, now()).is_ok());
 }
+
+#[test]
+fn a_secret_is_refused_where_it_would_be_written() {
+    let lib = lib("- [Deploy](project_deploy.md) — staging first\n");
+    let key = format!("sk_{}_{}", "live", "51HxQ2eZvKYlo2C8Nq3Ub7Wd0Rf");
+    let refused = |r: &Request| match plan_add(&lib, r, T, now()) {
+        Err(AddError::Secret { refusal }) => Some(refusal),
+        _ => None,
+    };
+    // In the body: refused at its line of the new file, the value never in the message.
+    let mut body = req("reference", "billing", "Billing webhooks");
+    body.body = Some(format!(
+        "Webhooks post to /hooks/stripe.\n\nsecret_key = {key}\n"
+    ));
+    let r = refused(&body).expect("a key in the body is refused");
+    assert!(r.line.is_some() && !r.why.contains(&key), "{r:?}");
+    // In the title only: it is the index line that would hold it.
+    let mut title = req("reference", "billing", "Billing webhooks");
+    title.title = Some(format!("Billing {key}"));
+    let r = refused(&title).expect("a key in the title is refused");
+    assert_eq!(r.line, None);
+    assert!(r.why.contains("MEMORY.md"), "{r:?}");
+    // Allowed on request; prose about passwords is no secret.
+    assert!(
+        refused(&Request {
+            allow_secret: true,
+            ..body
+        })
+        .is_none()
+    );
+    let prose = req(
+        "feedback",
+        "rotate",
+        "Never paste passwords into chat; rotate them",
+    );
+    assert!(
+        refused(&Request {
+            why: Some("leaked once".into()),
+            ..prose
+        })
+        .is_none()
+    );
+}
