@@ -36,7 +36,7 @@ pub(super) struct Args {
     config: Option<PathBuf>,
     /// The project the memory is about, whose paths `stale-reference` checks (default: the
     /// client's project here, when the folder audited is its auto-memory folder).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "all")]
     project: Option<PathBuf>,
     /// Audit subagent NAME's memory folder (as `ccmem receipt --agent NAME` shows it).
     #[arg(long, value_name = "NAME", conflicts_with_all = ["dir", "all"])]
@@ -129,7 +129,7 @@ pub(super) fn run(mut args: Args, process: &ProcessEnv) -> anyhow::Result<ExitSt
 
 /// The project whose paths `stale-reference` checks.
 enum Project {
-    /// `--project DIR`: for every folder audited.
+    /// `--project DIR` (not with `--all`): the project of the folder audited.
     Given(PathBuf),
     /// The client's project here (its root), for its own auto-memory folder only.
     Here { root: PathBuf, folder: PathBuf },
