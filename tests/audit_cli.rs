@@ -195,3 +195,193 @@ fn explain_index_over_cap_says_hard_and_opens_its_fix_with_ccmem_tier() {
         explain(&["index-over-cap"]).code(0)
     );
 }
+
+/// Memories as the client writes them (frontmatter with `metadata`), one per language.
+fn memory(kind: &str, body: &str) -> String {
+    format!(
+        "---\nname: {kind}-note\ndescription: d\nmetadata:\n  type: {kind}\n  modified: 2026-11-20T09:00:00.000Z\n---\n\n{body}"
+    )
+}
+
+/// A project beside its memory: `proj/` holds the code some memories name, `mem/` the memories,
+/// with tool-call markup left by writes in four languages and the look-alikes that are not.
+fn project_and_memory() -> Test {
+    let index = "- [Gradle 캐시](feedback_gradle_cache.md) — 빌드 에러 먼저 캐시 확인\n\
+                 - [PR 前チェック](feedback_precommit.md) — EditMode テスト\n\
+                 - [Typing](feedback_typing.md) — app/billing is mypy --strict\n\
+                 - [Strings](feedback_strings.md) — 문자열은 strings.xml 에만\n\
+                 - [Paths](project_paths.md) — where billing code lives\n\
+                 - [Карта](reference_karta.md) — где что лежит\n\
+                 - [代码地图](reference_code_map.md) — 目录说明\n";
+    library(&[
+        ("MEMORY.md", index),
+        (
+            "feedback_gradle_cache.md",
+            &memory(
+                "feedback",
+                "Gradle 캐시가 깨지면 `./gradlew --stop` 후 `~/.gradle/caches` 를 지운다.\n\n\
+                 **Why:** 1.4.0 빌드 때 반나절을 코드만 의심하며 보냈다.\n\
+                 **How to apply:** 빌드 에러가 코드 변경과 무관해 보이면 먼저 확인한다.\n\
+                 </content>\n</invoke>\n",
+            ),
+        ),
+        (
+            "feedback_precommit.md",
+            &memory(
+                "feedback",
+                "<parameter name=\"content\">PR を出す前に `Unity -batchmode -runTests` を通す。\n\n\
+                 **Why:** Missing 参照のまま main に入り、夜間ビルドが 3 日連続で落ちた。\n\
+                 **How to apply:** スクリプトを消したときは特に。\n</parameter>\n",
+            ),
+        ),
+        (
+            "feedback_typing.md",
+            &memory(
+                "feedback",
+                "`app/billing/` runs under `mypy --strict` in CI.\n<function_calls>\n\
+                 <invoke name=\"Edit\">\n\
+                 <parameter name=\"file_path\">/home/mk/.claude/projects/-home-mk-src-ledger-api/memory/feedback_typing.md</parameter>\n\
+                 No `Any`, no `# type: ignore` without an error code.\n\n\
+                 **Why:** a `Decimal | None` rounded an invoice total to zero.\n\
+                 **How to apply:** run `mypy app/billing` before proposing a change there.\n",
+            ),
+        ),
+        (
+            "feedback_strings.md",
+            &memory(
+                "feedback",
+                "화면 문자열은 `stringResource(R.string.…)` 로, `<string name=\"…\">` 는 `res/values/strings.xml` 에.\n\n\
+                 ```xml\n<string name=\"stats_empty_month\">이번 달은 지출이 없어요</string>\n</content>\n```\n\n\
+                 **Why:** 1.3.0 때 영어 번역 누락이 지적됨.\n\
+                 **How to apply:** 새 화면 PR 마다 `Text(\"` 를 grep.\n",
+            ),
+        ),
+        (
+            "project_paths.md",
+            &memory(
+                "project",
+                "After the October reorganisation:\n\n\
+                 - Stripe client wrapper: `app/billing/stripe_client.py`\n\
+                 - Old charges flow: `app/billing/charges.py` (read-only until the cutover)\n\
+                 - Migrations: `alembic/versions/`\n\
+                 - Production config is mounted at `/etc/ledger/config.yaml` on the hosts.\n\
+                 - Runbooks: [deploy](../ledger-infra/runbooks/deploy.md), branch `origin/main`\n\n\
+                 **Why:** billing was split out of `app/payments/` to own its own migrations.\n",
+            ),
+        ),
+        (
+            "reference_karta.md",
+            &memory(
+                "reference",
+                "- Цикл обучения: `src/trainer/loop.py`, загрузка данных: `src/data/shards.py`\n\
+                 - Конфиг: `configs/run17.yaml` (наследует `configs/base.yaml`)\n\
+                 - Данные на кластере: `/mnt/datasets/ru-web-2026/`, кэш в `~/.cache/huggingface/`\n\
+                 - Старый `src/legacy/dataloader.py` удалён в сентябре.\n",
+            ),
+        ),
+        (
+            "reference_code_map.md",
+            &memory(
+                "reference",
+                "- 活动页在 `src/packages/activity/double12/`\n\
+                 - 旧的支付桥 `src/pay/bridge.ts` 已删除\n\
+                 - 模型: `Qwen/Qwen2.5-7B`, 配置 `src/**/*.config.ts`, 每个页面 `src/pages/<name>/index.tsx`\n\
+                 - 设计说明: [架构](src/docs/架构.pdf)\n",
+            ),
+        ),
+    ])
+    .tree(&[
+        ("proj/app/billing/stripe_client.py", "class StripeClient: ...\n"),
+        ("proj/alembic/versions/0007_payment_intents.py", "revision = '0007'\n"),
+        ("proj/src/data/shards.py", "def shards(): ...\n"),
+        ("proj/configs/run17.yaml", "base: base.yaml\n"),
+        ("proj/configs/base.yaml", "lr: 3e-4\n"),
+        ("proj/app/src/main/res/values/strings.xml", "<resources/>\n"),
+        ("proj/src/packages/activity/double12/index.tsx", "export {}\n"),
+    ])
+}
+
+#[test]
+fn stray_tool_tags_and_paths_gone_from_the_project() {
+    let t = project_and_memory();
+    snapshot!(
+        "stray_tool_tag_and_stale_reference",
+        t.ccmem(["audit", "--project", "proj", "mem"]).run().code(0)
+    );
+    // Without a project, paths cannot be verified: none reported.
+    let doc = ccmem(&["audit", "--json"], &t).code(0).json();
+    let rules: Vec<&str> = (doc["diagnostics"].as_array().unwrap().iter())
+        .map(|d| d["rule"].as_str().unwrap())
+        .collect();
+    assert!(rules.contains(&"stray-tool-tag"), "{rules:?}");
+    assert!(!rules.contains(&"stale-reference"), "{rules:?}");
+    snapshot!(
+        "project_not_a_folder",
+        t.ccmem(["audit", "--project", "nope", "mem"]).run().code(2)
+    );
+}
+
+/// In a project, `ccmem audit` audits the auto-memory folder the client maps it to, and checks
+/// the paths its memories name against that project's root.
+#[test]
+fn the_project_is_the_clients_own_for_its_auto_memory_folder() {
+    let t = Test::new();
+    let repo = t.path("repo");
+    let mem = format!(
+        "home/.claude/projects/{}/memory",
+        common::slug(&repo.to_string_lossy())
+    );
+    let t = t
+        .file(
+            format!("{mem}/MEMORY.md"),
+            "- [Карта](reference_karta.md) — где что лежит\n",
+        )
+        .file(
+            format!("{mem}/reference_karta.md"),
+            memory(
+                "reference",
+                "- Цикл обучения: `src/trainer/loop.py`\n- Данные: `src/data/shards.py`\n",
+            ),
+        )
+        .file("repo/src/data/shards.py", "def shards(): ...\n");
+    let run = t
+        .ccmem(["audit", "--json"])
+        .current_dir(&repo)
+        .run()
+        .code(0);
+    let doc = run.json();
+    let found: Vec<(&str, &str)> = (doc["diagnostics"].as_array().unwrap().iter())
+        .map(|d| (d["rule"].as_str().unwrap(), d["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "stale-reference",
+            "`src/trainer/loop.py` does not exist in the project"
+        )]
+    );
+    // The same folder named on the command line is the same project's.
+    let dir = t.path(&mem);
+    let doc = t
+        .ccmem(["audit", "--json"])
+        .arg(&dir)
+        .current_dir(&repo)
+        .run()
+        .json();
+    assert_eq!(doc["diagnostics"].as_array().unwrap().len(), 1, "{doc}");
+    // Elsewhere it is not: nothing to check the paths against.
+    let doc = t.ccmem(["audit", "--json"]).arg(&dir).run().json();
+    assert_eq!(doc["diagnostics"].as_array().unwrap().len(), 0, "{doc}");
+}
+
+#[test]
+fn explain_the_new_rules() {
+    snapshot!(
+        "explain_stray_tool_tag",
+        explain(&["stray-tool-tag"]).code(0)
+    );
+    snapshot!(
+        "explain_stale_reference",
+        explain(&["stale-reference"]).code(0)
+    );
+}

@@ -7,9 +7,9 @@
     python3 scripts/bench/judge.py target/release/ccmem --list     # every finding and its verdict
 
 The corpus is materialized by tests/fixtures/judged/make.py into a temporary folder. Each library
-is audited (`audit --format json`) and each repository checked (`check --format json`) with
-HOME pointing at an empty folder (or the library's own `home/`), CCMEM_NOW fixed, and no client
-configuration of this machine. Every finding is matched to the judgements of its case:
+is audited (`audit --format json`, and `--project` with the case's project folder) and each
+repository checked (`check --format json`) with HOME pointing at an empty folder (or the
+library's own `home/`), CCMEM_NOW fixed, and no client configuration of this machine. Every finding is matched to the judgements of its case:
 
 - a `[[finding]]` it matches gives its verdict (true/false);
 - a `[[trap]]` it matches (a place a rule must not report) makes it false;
@@ -147,7 +147,11 @@ def rel(path: str, root: Path) -> str:
 def audit(ccmem: str, case: Case, empty_home: Path) -> None:
     memory = case.path / case.expect.get("memory", "memory")
     home = case.path / case.expect["home"] if "home" in case.expect else empty_home
-    doc = run([ccmem, "audit", "--format", "json", str(memory)], case.path, home)
+    argv = [ccmem, "audit", "--format", "json", str(memory)]
+    if "project" in case.expect:
+        # The memory folder is not under HOME's projects/: the project is named (stale-reference).
+        argv += ["--project", str(case.path / case.expect["project"])]
+    doc = run(argv, case.path, home)
     case.spec = (doc.get("libraries") or [{}])[0].get("spec")
     for d in doc["diagnostics"]:
         case.findings.append(Finding(

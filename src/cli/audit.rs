@@ -35,6 +35,10 @@ pub(super) struct Args {
     /// A ccmem.toml to use instead of the one in the memory folder.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// The project the memory is about, whose paths `stale-reference` checks (default: the
+    /// client's project here, when the folder audited is its auto-memory folder).
+    #[arg(long, value_name = "DIR", conflicts_with = "all")]
+    project: Option<PathBuf>,
     /// Audit subagent NAME's memory folder (as `ccmem receipt --agent NAME` shows it).
     #[arg(long, value_name = "NAME", conflicts_with_all = ["dir", "all"])]
     agent: Option<String>,
@@ -82,6 +86,7 @@ pub(super) fn run(mut args: Args, process: &ProcessEnv) -> anyhow::Result<ExitSt
         anyhow::bail!("{problem}");
     }
     let off = args.rules.disabled(Command::Audit)?;
+    let project = project(&args, &env)?;
     let bar = progress(args.all, folders.len());
     let mut audits: Vec<(PathBuf, Audit)> = Vec::new();
     let mut failed = false;
@@ -92,7 +97,10 @@ pub(super) fn run(mut args: Args, process: &ProcessEnv) -> anyhow::Result<ExitSt
             .map_err(|e| e.to_string())
             .and_then(|mut config| {
                 config.audit.disable.extend(off.iter().cloned());
-                Library::load_configured(&dir, config, home).map_err(|e| e.to_string())
+                let mut lib =
+                    Library::load_configured(&dir, config, home).map_err(|e| e.to_string())?;
+                lib.project = project.as_ref().and_then(|p| p.of(&dir));
+                Ok(lib)
             })
             .and_then(|lib| run::audit(lib, now).map_err(|e| format!("{}: {e}", dir.display())));
         match audited {
@@ -122,6 +130,46 @@ pub(super) fn run(mut args: Args, process: &ProcessEnv) -> anyhow::Result<ExitSt
     };
     let status = fail_on.status(audits.iter().flat_map(|(_, a)| &a.diagnostics));
     Ok(if failed { ExitStatus::Error } else { status })
+}
+
+/// The project whose paths `stale-reference` checks.
+enum Project {
+    /// `--project DIR` (not with `--all`): the project of the folder audited.
+    Given(PathBuf),
+    /// The client's project here (its root), for its own auto-memory folder only.
+    Here { root: PathBuf, folder: PathBuf },
+}
+
+impl Project {
+    /// The project of the memory folder `dir`.
+    fn of(&self, dir: &Path) -> Option<PathBuf> {
+        match self {
+            Project::Given(p) => Some(p.clone()),
+            Project::Here { root, folder } => {
+                let dir = std::fs::canonicalize(dir).ok()?;
+                (dir == *folder).then(|| root.clone())
+            }
+        }
+    }
+}
+
+/// `--project`, checked; else the client's project root here and its auto-memory folder (the
+/// folder it maps the project to, `load::automem::folder`), when auto memory is on.
+fn project(args: &Args, env: &crate::env::ClientEnv) -> anyhow::Result<Option<Project>> {
+    if let Some(p) = &args.project {
+        if !p.is_dir() {
+            anyhow::bail!("--project {}: not a directory", p.display());
+        }
+        return Ok(Some(Project::Given(p.clone())));
+    }
+    let settings = Settings::load(env);
+    let Some(folder) = automem::resolve_folder(env, &settings) else {
+        return Ok(None);
+    };
+    let root = PathBuf::from(automem::folder::project_key(env));
+    Ok(std::fs::canonicalize(&folder)
+        .ok()
+        .map(|folder| Project::Here { root, folder }))
 }
 
 fn progress(all: bool, n: usize) -> ProgressBar {

@@ -121,6 +121,10 @@ pub struct Library {
     /// An interrupted ccmem write found in the folder. The files are then the state its
     /// recovery will leave, not the half-written ones on disk.
     pub pending: Option<Pending>,
+    /// The project the memory is about (its root), when known: what `stale-reference` checks
+    /// the paths a memory names against. The loader does not set it: the audit does, from
+    /// the directory it runs in or `--project`.
+    pub project: Option<PathBuf>,
     home: Option<PathBuf>,
     links: Vec<Vec<FileLink>>,
     /// Per file: a code span in it was left out of its links because it leads nowhere (see
@@ -303,6 +307,7 @@ impl Library {
             Some(&prior),
         );
         lib.pending = self.pending.clone();
+        lib.project = self.project.clone();
         lib
     }
 
@@ -329,6 +334,7 @@ impl Library {
             spec: tables.spec,
             index_state,
             pending: None,
+            project: None,
             home: home.map(Path::to_path_buf),
             links: Vec::new(),
             spans_dropped: Vec::new(),

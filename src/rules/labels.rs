@@ -148,6 +148,11 @@ pub(super) fn has_why(body: &str) -> bool {
     WHY_RE.is_match(body)
 }
 
+/// Whether `line` opens with a reason's label (`**Why:** …`, `- **Warum:** …`, `## 根因`).
+pub(super) fn is_why_line(line: &str) -> bool {
+    WHY_RE.is_match(line)
+}
+
 /// Whether `body` says how to apply its rule in any of the forms and languages above.
 pub(super) fn has_how_to_apply(body: &str) -> bool {
     HOW_RE.is_match(body)

@@ -33,6 +33,7 @@ pub mod run;
 pub mod suppress;
 
 mod labels;
+mod prose;
 
 mod bad_file_name;
 mod broken_link;
@@ -56,6 +57,8 @@ mod oversized_file;
 mod retired_without_tombstone;
 mod secret_in_memory;
 mod stale_entry;
+mod stale_reference;
+mod stray_tool_tag;
 mod unreachable_file;
 mod unreadable_file;
 
@@ -271,6 +274,8 @@ pub const RULES: &[Rule] = &[
     index_over_target_line::RULE,
     long_index_line::RULE,
     near_duplicate::RULE,
+    stray_tool_tag::RULE,
+    stale_reference::RULE,
     name_not_slug::RULE,
     missing_why::RULE,
     bad_file_name::RULE,

@@ -12,6 +12,8 @@ pub(super) struct Fixture {
     /// Used instead of any `ccmem.toml` when set.
     pub config: Option<Config>,
     pub now: Timestamp,
+    /// The project the library is about (`Library::project`).
+    pub project: Option<std::path::PathBuf>,
 }
 
 /// Frontmatter of a clean entry, with `extra` lines appended.
@@ -32,6 +34,7 @@ impl Fixture {
             dir,
             config: None,
             now: "2026-11-29T00:00:00Z".parse().unwrap(),
+            project: None,
         }
     }
 
@@ -45,7 +48,9 @@ impl Fixture {
     pub(super) fn library(&self) -> Library {
         let config =
             (self.config.clone()).unwrap_or_else(|| Config::find(self.dir.path(), None).unwrap());
-        Library::load_configured(self.dir.path(), config, None).unwrap()
+        let mut lib = Library::load_configured(self.dir.path(), config, None).unwrap();
+        lib.project.clone_from(&self.project);
+        lib
     }
 
     /// Audits with every rule of the library's spec.

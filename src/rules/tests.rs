@@ -90,6 +90,8 @@ const REGISTERED: &[(Command, Category, &[&str])] = {
                 "index-over-target-line",
                 "long-index-line",
                 "near-duplicate",
+                "stray-tool-tag",
+                "stale-reference",
                 "name-not-slug",
                 "missing-why",
                 "bad-file-name",
