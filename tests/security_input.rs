@@ -1016,3 +1016,132 @@ fn a_planted_journal_of_3000_files_keeps_the_hook_message_short() {
     assert!(message.chars().count() <= 2_200, "{} chars", message.len());
     assert!(out.stdout.len() < 8_000, "{} bytes", out.stdout.len());
 }
+
+// ---- Rule `paths:` globs --------------------------------------------------------------------
+
+/// A monorepo of 3,000 files, a thousand of them generated assets with long names of `a`s, and
+/// a rule whose `paths:` glob (fifteen stars) makes a backtracking matcher try every way to
+/// place fourteen `a`s in each name: exponential (ccmem 0.x took 24 s with four stars, over a
+/// minute from five on).
+#[test]
+fn a_backtracking_glob_costs_check_and_reads_linear_time() {
+    let s = Site::new();
+    let glob = format!("{}*b", "*a".repeat(14));
+    s.write(&s.proj.join("CLAUDE.md"), "# Shop\nrun the tests first\n");
+    s.write(
+        &s.proj.join(".claude/rules/recipes.md"),
+        &format!("---\npaths: \"{glob}\"\n---\nRecipes are reviewed by the kitchen.\n"),
+    );
+    let names = ["заказы", "カート", "checkout", "Ananas-Salat", "panamá"];
+    for k in 0..3000 {
+        let path = match k % 3 {
+            0 => format!("assets/cache/{}{k}.bin", "a".repeat(40)),
+            1 => format!("src/{}/handler_{k}.ts", names[k % names.len()]),
+            _ => format!("docs/{}/notes-{k}.md", names[(k / 3) % names.len()]),
+        };
+        s.write(&s.proj.join(path), "x\n");
+    }
+    let kebab = "rezepte/Ananas-Salat-Mango-Mandarinen-aus-Panama-Kanal-Kebab";
+    s.write(&s.proj.join(kebab), "x\n");
+    let started = Instant::now();
+    let out = s.run(&["check", ".", "--format", "json"], "", false);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(15), "check took {took:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rules: Vec<&str> = (v["findings"].as_array().unwrap().iter())
+        .filter(|d| d["path"] == ".claude/rules/recipes.md")
+        .map(|d| d["rule"].as_str().unwrap())
+        .collect();
+    // The kebab recipe matches (fifteen `a`s, then the final `b`): the rule is used.
+    assert_eq!(rules, Vec::<&str>::new());
+    fs::remove_file(s.proj.join(kebab)).unwrap();
+    let out = s.run(&["check", ".", "--format", "json"], "", false);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let nothing: Vec<(&str, u64)> = (v["findings"].as_array().unwrap().iter())
+        .filter(|d| d["rule"] == "paths-match-nothing")
+        .map(|d| (d["path"].as_str().unwrap(), d["line"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(nothing, [(".claude/rules/recipes.md", 2)]);
+    s.write(&s.proj.join(kebab), "x\n");
+    let started = Instant::now();
+    let read = text(&s.run(&["context", "--reading", kebab], "", false).stdout);
+    assert!(
+        read.contains("Recipes are reviewed by the kitchen."),
+        "{read}"
+    );
+    let asset = format!("assets/cache/{}0.bin", "a".repeat(40));
+    let read = text(&s.run(&["context", "--reading", &asset], "", false).stdout);
+    assert!(!read.contains("Recipes are reviewed"), "{read}");
+    assert!(started.elapsed() < Duration::from_secs(15));
+}
+
+// ---- Huge YAML frontmatter ------------------------------------------------------------------
+
+/// Frontmatter just under the client's 4 MiB file cap that makes a YAML parser work hard: 690k
+/// tags on one node, 4 MB of `[` (nesting far past the depth limit), 500k tagged empty items.
+fn huge_frontmatter() -> [(&'static str, String); 3] {
+    [
+        ("tags", format!("key: {}[a]\n", "!!seq ".repeat(690_000))),
+        (
+            "nesting",
+            format!("key: {}\n", "[".repeat(4 * 1024 * 1024 - 200)),
+        ),
+        ("items", format!("key:\n{}", "- !!seq\n".repeat(500_000))),
+    ]
+}
+
+#[test]
+fn huge_frontmatter_costs_the_hooks_little() {
+    for (name, yaml) in huge_frontmatter() {
+        let s = Site::new();
+        s.write(&s.proj.join("CLAUDE.md"), "# Projekt\nTests zuerst.\n");
+        s.write(
+            &s.proj.join(".claude/rules/yaml.md"),
+            &format!("---\n{yaml}paths: src/**\n---\nRègle {name} : toujours relire.\n"),
+        );
+        s.write(
+            &s.mem.join("MEMORY.md"),
+            "- [Деплой](project_deploy.md) — сначала staging\n",
+        );
+        s.write(
+            &s.mem.join("project_deploy.md"),
+            &format!(
+                "---\nname: deploy\ndescription: сначала staging\ntype: project\n{yaml}---\nсначала staging\n"
+            ),
+        );
+        let start = serde_json::json!({"session_id": "s", "transcript_path": "/dev/null",
+            "cwd": s.proj, "hook_event_name": "SessionStart", "source": "startup"})
+        .to_string();
+        let mem = s.mem.to_string_lossy().into_owned();
+        for args in [
+            &["hook", "session-start", "--always"][..],
+            &["statusline"],
+            &["context"],
+            &["receipt"],
+            &["audit", &mem],
+        ] {
+            let started = Instant::now();
+            let out = s.run(args, &start, false);
+            let took = started.elapsed();
+            assert!(took < Duration::from_secs(20), "{name} {args:?}: {took:?}");
+            assert!(
+                out.status.code().unwrap() <= 1,
+                "{name} {args:?}: {}",
+                text(&out.stderr)
+            );
+        }
+        // The rule's `paths: src/**` is read past the huge key (the 4 MB of `[` by the lenient
+        // `key: value` rewrite, as `paths: [unclosed` is): conditional, attached by a read.
+        let context = text(&s.run(&["context"], "", false).stdout);
+        assert!(
+            !context.contains(&format!("Règle {name}")),
+            "{name}: {context}"
+        );
+        let read = text(
+            &s.run(&["context", "--reading", "src/main.rs"], "", false)
+                .stdout,
+        );
+        assert!(read.contains(&format!("Règle {name}")), "{name}: {read}");
+        assert!(context.contains("сначала staging"), "{name}");
+    }
+}

@@ -8,6 +8,7 @@
 
 mod expand;
 pub mod gitignore;
+mod linear;
 
 use std::collections::HashMap;
 use std::path::Path;

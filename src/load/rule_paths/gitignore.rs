@@ -8,8 +8,21 @@
 //! invalid, and lets `*`/`**` match dotfiles. The `ignore` crate (globset) differs on every one
 //! of these. So the compiler is ported character for character and its output is run by
 //! `regress`, an ECMAScript regex engine, which accepts and rejects the same syntax.
+//!
+//! Matching runs in linear time: `regress` validates the source, and the source is then run by
+//! the `regex` crate ([`super::linear`]). The client and `regress` backtrack, so
+//! `*a*a*a*a*a*a*a*a*a*a*a*a*b` against a long file name takes them exponential time. The few
+//! sources the `regex` crate cannot express (a backreference, `\b`, a lookaround or a `{n}`,
+//! only reachable through escaped backslashes) run on `regress` under a step budget: a match
+//! whose worst case is over [`STEPS_PER_MATCH`], or over what is left of [`STEPS_PER_MATCHER`],
+//! is not tried, the pattern counts as not matching (the rule does not attach) and is listed by
+//! [`Matcher::refused`]; a source with a quantified group that holds a quantifier or an
+//! alternative (`(a+)+`, exponential on any engine that backtracks) is refused outright
+//! ([`Unusable::TooCostly`]).
 
-use regress::Regex;
+use std::sync::Mutex;
+
+use super::linear;
 
 /// One compiled pattern of a list.
 #[derive(Debug)]
@@ -17,13 +30,46 @@ struct Rule {
     /// The pattern as written (with its `!`).
     pattern: String,
     negative: bool,
-    regex: Regex,
+    engine: Engine,
 }
+
+/// How a rule's source is run.
+#[derive(Debug)]
+enum Engine {
+    /// The `regex` crate: linear in the path.
+    Linear(regex::Regex),
+    /// `regress`, with the source's worst case (see [`Cost`]).
+    Backtrack(regress::Regex, Cost),
+}
+
+/// Worst-case steps of the backtracking engine for one match (upper bound): every start
+/// position, every choice of each unbounded quantifier's count, lookaround start and
+/// backreference length, every alternative, each step at most the source long.
+const STEPS_PER_MATCH: f64 = 2e6;
+/// Steps the backtracked rules of one matcher may take in all.
+const STEPS_PER_MATCHER: f64 = 5e7;
 
 /// A pattern list compiled the client's way; invalid patterns are dropped.
 #[derive(Debug, Default)]
 pub struct Matcher {
     rules: Vec<Rule>,
+    /// Backtracking steps the matcher may still take, and the patterns refused for lack of them.
+    budget: Mutex<Budget>,
+}
+
+#[derive(Debug)]
+struct Budget {
+    steps: f64,
+    refused: Vec<String>,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            steps: STEPS_PER_MATCHER,
+            refused: Vec::new(),
+        }
+    }
 }
 
 /// Why a pattern was not used.
@@ -33,6 +79,10 @@ pub enum Unusable {
     Skipped,
     /// Its regular expression does not compile (the client warns and drops it).
     Invalid(String),
+    /// Its regular expression backtracks exponentially (a quantified group holding a
+    /// quantifier or an alternative, reachable only through escaped backslashes): ccmem does
+    /// not run it and it never matches; the client would hang on a long path.
+    TooCostly(String),
 }
 
 impl Matcher {
@@ -42,7 +92,19 @@ impl Matcher {
             .iter()
             .filter_map(|p| compile(p.as_ref()).ok())
             .collect();
-        Matcher { rules }
+        Matcher {
+            rules,
+            budget: Mutex::default(),
+        }
+    }
+
+    /// Patterns that some path was not matched against because their backtracking would
+    /// have gone over the step budget (see the module docs), in the order first refused.
+    pub fn refused(&self) -> Vec<String> {
+        self.budget
+            .lock()
+            .map(|b| b.refused.clone())
+            .unwrap_or_default()
     }
 
     /// Whether the matcher holds no usable pattern.
@@ -83,11 +145,35 @@ impl Matcher {
             } else {
                 ignored.is_none()
             };
-            if applies && rule.regex.find(path).is_some() {
+            if applies && self.hit(rule, path) {
                 ignored = if rule.negative { None } else { Some(rule) };
             }
         }
         ignored
+    }
+}
+
+impl Matcher {
+    /// Whether `rule` matches `path`; a backtracked rule only within the budget.
+    fn hit(&self, rule: &Rule, path: &str) -> bool {
+        match &rule.engine {
+            Engine::Linear(re) => re.is_match(path),
+            Engine::Backtrack(re, cost) => {
+                let steps = cost.steps(path.chars().count());
+                let Ok(mut budget) = self.budget.lock() else {
+                    return false;
+                };
+                if steps > STEPS_PER_MATCH || steps > budget.steps {
+                    if !budget.refused.contains(&rule.pattern) {
+                        budget.refused.push(rule.pattern.clone());
+                    }
+                    return false;
+                }
+                budget.steps -= steps;
+                drop(budget);
+                re.find(path).is_some()
+            }
+        }
     }
 }
 
@@ -103,12 +189,138 @@ fn compile(pattern: &str) -> Result<Rule, Unusable> {
     let negative = pattern.starts_with('!');
     let body = strip_negation(pattern);
     let source = to_regex(body)?;
-    let regex = Regex::with_flags(&source, "i").map_err(|e| Unusable::Invalid(e.to_string()))?;
+    let backtrack =
+        regress::Regex::with_flags(&source, "i").map_err(|e| Unusable::Invalid(e.to_string()))?;
+    let linear = linear::translate(&source).and_then(|s| {
+        regex::RegexBuilder::new(&s)
+            .size_limit(64 << 20)
+            .build()
+            .ok()
+    });
+    let engine = match linear {
+        Some(re) => Engine::Linear(re),
+        None => {
+            let cost = Cost::of(&source).ok_or_else(|| {
+                Unusable::TooCostly(format!("`{source}` backtracks exponentially"))
+            })?;
+            Engine::Backtrack(backtrack, cost)
+        }
+    };
     Ok(Rule {
         pattern: pattern.to_owned(),
         negative,
-        regex,
+        engine,
     })
+}
+
+/// The shape of a source that bounds its backtracking: `len × (n+1)^(exponent+1) × branches`
+/// steps on a path of `n` characters.
+#[derive(Debug, Clone, Copy)]
+struct Cost {
+    len: f64,
+    /// Unbounded quantifiers, lookarounds and backreferences.
+    exponent: i32,
+    /// The product of the alternatives of every group and of `?`'s two choices.
+    branches: f64,
+}
+
+impl Cost {
+    /// `None` when a quantified group holds a quantifier or an alternative (exponential).
+    fn of(source: &str) -> Option<Cost> {
+        let chars: Vec<char> = source.chars().collect();
+        // Per open group: whether it holds a choice (quantifier or `|`), its alternatives.
+        let mut groups: Vec<(bool, f64)> = vec![(false, 1.0)];
+        let mut cost = Cost {
+            len: chars.len() as f64,
+            exponent: 0,
+            branches: 1.0,
+        };
+        // Whether the last atom was a group holding a choice.
+        let mut last_group_choice = false;
+        let mut k = 0;
+        while k < chars.len() {
+            let c = chars[k];
+            let mut group_choice = false;
+            match c {
+                '\\' => {
+                    if chars
+                        .get(k + 1)
+                        .is_some_and(|d| d.is_ascii_digit() && *d != '0' || *d == 'k')
+                    {
+                        cost.exponent += 1;
+                    }
+                    k += 1;
+                }
+                '[' => {
+                    k += 1;
+                    while k < chars.len() && chars[k] != ']' {
+                        k += if chars[k] == '\\' { 2 } else { 1 };
+                    }
+                }
+                '(' => {
+                    if chars.get(k + 1) == Some(&'?') {
+                        if chars.get(k + 2) != Some(&':') {
+                            cost.exponent += 1; // a lookaround (or a named group)
+                        }
+                        // Past `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!` or `(?<name>`.
+                        k += 2;
+                        if chars.get(k) == Some(&'<') {
+                            while k < chars.len() && !matches!(chars[k], '>' | '=' | '!') {
+                                k += 1;
+                            }
+                        }
+                    }
+                    groups.push((false, 1.0));
+                }
+                ')' => {
+                    let (choice, alternatives) = groups.pop()?;
+                    cost.branches *= alternatives;
+                    group_choice = choice || alternatives > 1.0;
+                    if let Some(outer) = groups.last_mut() {
+                        outer.0 |= group_choice;
+                    }
+                    if groups.is_empty() {
+                        return None;
+                    }
+                }
+                '|' => {
+                    let top = groups.last_mut()?;
+                    top.1 += 1.0;
+                }
+                '*' | '+' | '?' | '{' => {
+                    if last_group_choice {
+                        return None;
+                    }
+                    if c == '?' {
+                        cost.branches *= 2.0;
+                    } else {
+                        cost.exponent += 1;
+                    }
+                    if let Some(top) = groups.last_mut() {
+                        top.0 = true;
+                    }
+                    if c == '{' {
+                        while k < chars.len() && chars[k] != '}' {
+                            k += 1;
+                        }
+                    }
+                    // A lazy `?` after a quantifier is no new choice.
+                    if chars.get(k + 1) == Some(&'?') {
+                        k += 1;
+                    }
+                }
+                _ => {}
+            }
+            last_group_choice = group_choice;
+            k += 1;
+        }
+        cost.branches *= groups.first()?.1;
+        Some(cost)
+    }
+
+    fn steps(&self, n: usize) -> f64 {
+        self.len * (n as f64 + 1.0).powi(self.exponent + 1) * self.branches
+    }
 }
 
 /// `nd`: not a comment, not blank, and not ending in an odd backslash.
@@ -475,10 +687,59 @@ mod tests {
         assert_eq!(to_regex("/a/").unwrap(), "^a\\/$");
     }
 
+    #[test]
+    fn sources_run_linear_unless_they_need_backtracking() {
+        let engine = |p: &str| compile(p).unwrap().engine;
+        assert!(matches!(
+            engine("*a*a*a*a*a*a*a*a*a*a*a*a*b"),
+            Engine::Linear(_)
+        ));
+        assert!(matches!(
+            engine("src/**/[!a-c]?.{ts,js}"),
+            Engine::Linear(_)
+        ));
+        // `\b` (one backslash before a letter) is a word boundary: left to regress.
+        assert!(matches!(engine("\\bsrc*"), Engine::Backtrack(..)));
+        assert!(hit(&["\\bsrc*"], "lib/src.rs"));
+        assert!(!hit(&["\\bsrc*"], "lib/xsrc.rs"));
+    }
+
+    #[test]
+    fn backtracking_over_the_budget_is_refused_and_named() {
+        let pattern = "*\\b*\\b*\\b*\\b*\\b*\\bz";
+        let m = Matcher::new(&[pattern]);
+        let long = format!("{}y", "ab".repeat(2000));
+        assert_eq!(m.matched(&long), None);
+        assert_eq!(m.refused(), [pattern]);
+        assert_eq!(Matcher::new(&[pattern]).matched("z"), Some(pattern));
+    }
+
+    #[test]
+    fn nested_quantifiers_are_too_costly() {
+        assert!(Cost::of("^(?:a+)+b").is_none());
+        assert!(Cost::of("^(?:a|aa)*b").is_none());
+        let c = Cost::of("(?:^|\\/)[^\\/]*\\b(?=$|\\/$)").unwrap();
+        assert_eq!((c.exponent, c.branches), (2, 4.0));
+    }
+
     proptest::proptest! {
         #[test]
         fn never_panics(pattern in "[a-z/*?!#\\\\\\[\\]{}. ^-]{0,12}", path in "[a-z/.]{0,10}") {
             let _ = Matcher::new(&[pattern.as_str()]).matched(&path);
+        }
+
+        /// The linear engine gives regress's verdict (on paths where regress follows the
+        /// standard: no `ſ`, no Kelvin sign).
+        #[test]
+        fn linear_agrees_with_regress(
+            pattern in "[a-zA-Zé*?/\\\\\\[\\]!^.+()|{}, -]{0,14}",
+            path in "[a-zA-ZéÉ/.+()| -]{0,14}",
+        ) {
+            if let Ok(Rule { engine: Engine::Linear(re), .. }) = compile(&pattern) {
+                let source = to_regex(strip_negation(&pattern)).unwrap();
+                let slow = regress::Regex::with_flags(&source, "i").unwrap();
+                proptest::prop_assert_eq!(re.is_match(&path), slow.find(&path).is_some(), "{}", source);
+            }
         }
     }
 }

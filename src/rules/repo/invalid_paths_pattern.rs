@@ -29,6 +29,11 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 Err(Unusable::Invalid(e)) => {
                     format!("the client drops `{p}`: not a valid pattern ({e})")
                 }
+                Err(Unusable::TooCostly(e)) => {
+                    format!(
+                        "ccmem does not run `{p}` and it never matches here: {e} (the client would hang on a long path)"
+                    )
+                }
                 Ok(()) if unclosed_bracket(&p) => {
                     format!("`{p}` has an unclosed `[` and never matches")
                 }

@@ -47,7 +47,8 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             .iter()
             .filter_map(|p| p.strip_prefix(prefix.as_str()))
             .any(|rel| matcher.matched(rel).is_some());
-        if hit {
+        let refused = matcher.refused();
+        if hit && refused.is_empty() {
             continue;
         }
         let Some((_, span)) = key_line(&text, "paths") else {
@@ -58,6 +59,19 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         } else {
             f.dir.clone()
         };
+        if !refused.is_empty() {
+            out.push(ctx.finding_at(
+                &RULE,
+                &f.rel,
+                span,
+                format!(
+                    "`{}` was not tried on every file: its backtracking would go over ccmem's step budget, so it is taken as not matching there",
+                    refused.join(", ")
+                ),
+                "write the pattern without escaped backslashes (`\\\\`), which put regular-expression syntax into it".into(),
+            ));
+            continue;
+        }
         out.push(ctx.finding_at(
             &RULE,
             &f.rel,
