@@ -538,6 +538,9 @@ mod tests {
     use super::*;
     use crate::tier::tests::lib;
 
+    /// A file replaced or created (`Some(text)`) or removed (`None`), as [`Library::with`] takes it.
+    type Change<'a> = (&'a str, Option<&'a str>);
+
     /// Two entries that say nearly the same, and an index that links them.
     fn twins() -> Library {
         let body = "Deploys go through the staging cluster first; a release that skips staging is \
@@ -568,7 +571,7 @@ mod tests {
             Findings::of(&l).0.keys().any(|(rule, _)| *rule == NEAR),
             "the library has a near-duplicate finding"
         );
-        let cases: [(&str, Vec<(&str, Option<&str>)>, Reuse); 4] = [
+        let cases: [(&str, Vec<Change>, Reuse); 4] = [
             ("nothing changed", vec![], Reuse::All),
             (
                 "MEMORY.md and a hub rewritten",
