@@ -160,12 +160,23 @@ pub(super) fn has_how_to_apply(body: &str) -> bool {
 
 /// Words that mark a decision (a choice made, a thing replaced or dropped), in the languages
 /// memories are written in. A project memory that records a decision owes its reason; one that
-/// records a state (a sprint list, an on-call rota, a map of paths, a log) does not.
+/// records a state (a sprint list, an on-call rota, a map of paths, a log) does not. Words of
+/// scripts that space them are matched whole (between word boundaries), CJK ones anywhere.
+const DECISION_WORDS: &str = r"decid\w*|chose|chosen|choose|replac\w*|switch(?:ed|ing)? (?:to|from)|migrat(?:e|ed|es|ing)|moves? (?:from|to)|instead of|in favou?r of|deprecat\w*|dropp?(?:ed|ing)? (?:the |support )|adopt\w*|going with|settled on|rather than|decidimos|decidiu|decidió|reemplaz\w*|substitu\w*|migr(?:amos|ar|ou|aram|ieren|iert|eren|eerd)|en (?:lugar|vez) de|em vez de|no lugar de|sin pasar|entschied\w*|ersetz\w*|statt|umgestellt|umstellung|besloten|vervang\w*|in plaats van|overgestapt|décid\w*|remplac\w*|au lieu de|abbiamo deciso|sostitu\w*|invece di|решил\w*|замен\w*|вместо|перешл\w*|перейти|отказал\w*";
+/// The CJK words that mark a decision (see [`DECISION_WORDS`]).
+const DECISION_CJK: &str = "決定|決めた|採用|移行|置き換|撤去|廃止|やめ|决定|采用|替换|替代|迁移|改用|弃用|废弃|결정|도입|교체|전환|대신|폐기|바꾼|바꿨|바꾸기로";
+
+/// [`DECISION_WORDS`] whole, or [`DECISION_CJK`].
 static DECISION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(?:decid\w*|chose|chosen|choose|replac\w*|switch(?:ed|ing)? (?:to|from)|migrat(?:e|ed|es|ing)|moves? (?:from|to)|instead of|in favou?r of|deprecat\w*|dropp?(?:ed|ing)? (?:the |support )|adopt\w*|going with|settled on|rather than|decidimos|decidiu|decidió|reemplaz\w*|substitu\w*|migr(?:amos|ar|ou|aram|ieren|iert|eren|eerd)|en (?:lugar|vez) de|em vez de|no lugar de|sin pasar|entschied\w*|ersetz\w*|statt|umgestellt|umstellung|besloten|vervang\w*|in plaats van|overgestapt|décid\w*|remplac\w*|au lieu de|abbiamo deciso|sostitu\w*|invece di|решил\w*|замен\w*|вместо|перешл\w*|перейти|отказал\w*)\b|決定|決めた|採用|移行|置き換|撤去|廃止|やめ|决定|采用|替换|替代|迁移|改用|弃用|废弃|결정|도입|교체|전환|대신|폐기|바꾼|바꿨|바꾸기로",
-    )
-    .expect("valid regex")
+    Regex::new(&format!(r"(?i)\b(?:{DECISION_WORDS})\b|{DECISION_CJK}")).expect("valid regex")
+});
+
+/// [`DECISION`] without its word boundaries: it matches wherever `DECISION` does (and more).
+/// The regex crate's fast engines give up on Unicode word boundaries in text that is not
+/// ASCII, leaving the slowest one to read all of it; this one has none, so it rules out most
+/// text fast.
+static DECISION_LOOSE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(r"(?i)(?:{DECISION_WORDS})|{DECISION_CJK}")).expect("valid regex")
 });
 
 /// Whether a memory is a work-in-progress note, by its file name or `name:` (`session_wip.md`,
@@ -184,8 +195,19 @@ pub(super) fn wip_note(file: &crate::memory::file::MemFile) -> bool {
 }
 
 /// Whether `body` records a decision (see [`DECISION`]).
+///
+/// No match of it spans a line (no word, gap or `\w` in it matches a line break, and a line
+/// break is no word character), so a text that is not ASCII is searched a line at a time, and
+/// only its lines that [`DECISION_LOOSE`] matches and that are not ASCII need the slow engine.
 pub(super) fn states_a_decision(body: &str) -> bool {
-    DECISION.is_match(body)
+    if !DECISION_LOOSE.is_match(body) {
+        return false;
+    }
+    if body.is_ascii() {
+        return DECISION.is_match(body);
+    }
+    body.split('\n')
+        .any(|line| (line.is_ascii() || DECISION_LOOSE.is_match(line)) && DECISION.is_match(line))
 }
 
 #[cfg(test)]
@@ -280,6 +302,15 @@ mod tests {
             "- Migrations: `alembic/versions/`",
         ] {
             assert!(!states_a_decision(s), "{s}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn deciding_a_line_at_a_time_finds_what_one_search_finds(
+            text in "(decided|replaced|instead of|statt|décidé|Ersetzt|вместо|决定|결정|撤去|\\n|\\r\\n| |é|ñ|x|_|1|-|。|部署|Ü)*",
+        ) {
+            proptest::prop_assert_eq!(states_a_decision(&text), DECISION.is_match(&text));
         }
     }
 }

@@ -1,5 +1,6 @@
 //! `stale-entry` (soft).
 
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use jiff::Timestamp;
@@ -128,11 +129,17 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     if old.is_empty() {
         return;
     }
-    // The project paths each memory names, for the ones written later than an old one.
-    let paths: Vec<std::collections::HashSet<String>> = files
-        .iter()
-        .map(|f| f.text().map(path_keys).unwrap_or_default())
+    // The project paths each memory names, and for each path the memories naming it: a
+    // memory written later that names a path of an old one is found by looking up the old
+    // one's paths, not by comparing it with every other memory.
+    let paths: Vec<HashSet<String>> = (0..files.len())
+        .map(|j| match (&when[j], files[j].text()) {
+            (Some(_), Some(text)) => path_keys(text),
+            _ => HashSet::new(),
+        })
         .collect();
+    let namers = Namers::of(&paths, &when);
+    let gap = jiff::SignedDuration::from_hours(ctx.cfg.stale_days * 12);
     for i in old {
         let file = &files[i];
         let Some((t, source)) = &when[i] else {
@@ -144,17 +151,15 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         } else if file.kind() == Some("project") && plan_is_over(file, ctx.now) {
             Some("a plan whose dates have all passed".to_owned())
         } else {
-            let gap = jiff::SignedDuration::from_hours(ctx.cfg.stale_days * 12);
-            (0..files.len())
-                .filter(|&j| j != i && !paths[i].is_disjoint(&paths[j]))
-                .filter(|&j| when[j].as_ref().is_some_and(|(tj, _)| *tj >= *t + gap))
+            t.checked_add(gap)
+                .ok()
+                .and_then(|later| namers.first_later(i, &paths[i], later, &when))
                 .map(|j| {
                     format!(
                         "{} was written later and names the same paths",
                         files[j].rel
                     )
                 })
-                .next()
         };
         if let Some(why) = why {
             let mut m = message(days, source, *t);
@@ -162,6 +167,48 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             m.push_str(&why);
             out.push(ctx.diag(&RULE, i, file.body_line(), m));
         }
+    }
+}
+
+/// For each project path, the memories naming it (ascending), each with the latest time any of
+/// them up to it was last true: the first memory of a path last true at or after a time is
+/// then found by a binary search.
+struct Namers<'a>(HashMap<&'a str, (Vec<usize>, Vec<Timestamp>)>);
+
+impl<'a> Namers<'a> {
+    fn of(paths: &'a [HashSet<String>], when: &[Option<(Timestamp, Source<'_>)>]) -> Self {
+        let mut by_path: HashMap<&str, (Vec<usize>, Vec<Timestamp>)> = HashMap::new();
+        for (j, keys) in paths.iter().enumerate() {
+            let Some((t, _)) = &when[j] else { continue };
+            for key in keys {
+                let (files, latest) = by_path.entry(key.as_str()).or_default();
+                files.push(j);
+                latest.push(latest.last().map_or(*t, |l| (*l).max(*t)));
+            }
+        }
+        Namers(by_path)
+    }
+
+    /// The first memory other than `i` that names one of `keys` and was last true at or
+    /// after `later`.
+    fn first_later(
+        &self,
+        i: usize,
+        keys: &HashSet<String>,
+        later: Timestamp,
+        when: &[Option<(Timestamp, Source<'_>)>],
+    ) -> Option<usize> {
+        let is_later = |j: usize| when[j].as_ref().is_some_and(|(tj, _)| *tj >= later);
+        keys.iter()
+            .filter_map(|key| {
+                let (files, latest) = self.0.get(key.as_str())?;
+                let k = latest.partition_point(|t| *t < later);
+                // `i` itself is later only when `stale-days` is 0 or less; then the next is.
+                (k..files.len())
+                    .map(|k| files[k])
+                    .find(|&j| j != i && is_later(j))
+            })
+            .min()
     }
 }
 
@@ -197,16 +244,19 @@ fn date_regex() -> &'static Regex {
 /// The project paths a memory names, as pairs of consecutive path segments
 /// (`assets/_project`, `_project/art`), lower case; URLs and home or absolute paths are not
 /// the project's.
-fn path_keys(text: &str) -> std::collections::HashSet<String> {
+fn path_keys(text: &str) -> HashSet<String> {
     static PATH: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
             r"(?:^|[\s`(\[「『（])([A-Za-z0-9_][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_][A-Za-z0-9_.-]*)+)",
         )
         .expect("valid regex")
     });
-    let mut keys = std::collections::HashSet::new();
-    for c in PATH.captures_iter(text) {
-        let p = c.get(1).expect("group 1").as_str();
+    let mut keys = HashSet::new();
+    for m in PATH.find_iter(text) {
+        // The match is the path after the character before it (if any): the leftmost-first
+        // matches are those of `captures_iter`, found without the slower capturing engines.
+        let p = m.as_str();
+        let p = p.trim_start_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
         let segs: Vec<&str> = p.split('/').filter(|s| !s.is_empty()).collect();
         for w in segs.windows(2) {
             if w.iter().all(|s| s.len() >= 3) {
@@ -240,7 +290,40 @@ impl std::fmt::Display for Day {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashSet;
+
+    use jiff::Timestamp;
+
+    use super::{Namers, Source};
     use crate::memory::meta::parse_modified;
+
+    proptest::proptest! {
+        #[test]
+        fn looking_paths_up_finds_the_memory_comparing_every_pair_finds(
+            files in proptest::collection::vec(
+                (proptest::option::of(0i64..20), proptest::collection::hash_set("[abc]", 0..3)),
+                0..12,
+            ),
+            gap in -3i64..6,
+        ) {
+            let day = |d: i64| Timestamp::from_second(d * 86_400).unwrap();
+            let when: Vec<Option<(Timestamp, Source<'_>)>> = (files.iter())
+                .map(|(d, _)| d.map(|d| (day(d), Source::Modified)))
+                .collect();
+            let paths: Vec<HashSet<String>> = (files.iter())
+                .map(|(d, keys)| if d.is_some() { keys.clone() } else { HashSet::new() })
+                .collect();
+            let namers = Namers::of(&paths, &when);
+            for (i, (d, _)) in files.iter().enumerate() {
+                let Some(d) = d else { continue };
+                let later = day(d + gap);
+                let every_pair = (0..files.len())
+                    .filter(|&j| j != i && !paths[i].is_disjoint(&paths[j]))
+                    .find(|&j| when[j].as_ref().is_some_and(|(tj, _)| *tj >= later));
+                proptest::prop_assert_eq!(namers.first_later(i, &paths[i], later, &when), every_pair);
+            }
+        }
+    }
     use crate::rules::testing::Fixture;
 
     #[test]

@@ -19,6 +19,7 @@
 //!    `max-file-lines` is a new `oversized-file`, as `ccmem audit` would say right after.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -27,8 +28,9 @@ use super::parse::{Kind, parse, split_lines};
 use super::plan::{Plan, Suggestion};
 use super::{Target, is_hub, text_of, topic};
 use crate::constants::{Count, INDEX_LINE_LONG_UTF16};
-use crate::memory::Library;
+use crate::memory::file::Role;
 use crate::memory::library::Reach;
+use crate::memory::{Library, similar};
 use crate::rules::{self, Check as RuleCheck, Ctx, Diagnostic};
 use crate::text::js::utf16_len;
 
@@ -138,6 +140,33 @@ impl<'a> Baseline<'a> {
         }
     }
 
+    /// The baseline of `before`, and the audit's findings on `after` (a library made from
+    /// `before` by a plan), found beside it: the rules whose findings the plan cannot change
+    /// ([`Reuse`]) are not run again.
+    pub fn with_audit(before: &'a Library, after: &Library) -> (Self, Findings) {
+        let reuse = Reuse::of(before, after);
+        if reuse == Reuse::All {
+            let baseline = Baseline::of(before);
+            let findings = baseline.findings.clone();
+            return (baseline, findings);
+        }
+        let (baseline, findings) = rayon::join(
+            || Baseline::of(before),
+            || Findings::of_rules(after, reuse == Reuse::NearDuplicates),
+        );
+        let findings = match reuse {
+            Reuse::NearDuplicates => findings.with_near_of(&baseline.findings),
+            _ => findings,
+        };
+        (baseline, findings)
+    }
+
+    /// The audit's findings on `after`, a library made from the baseline's (see
+    /// [`Baseline::with_audit`]).
+    pub fn audit(&self, after: &Library) -> Findings {
+        Findings::after(self.lib, &self.findings, after)
+    }
+
     /// Checks the invariants between the baseline and `after`, with `after_size` measured on
     /// whatever `after` came from (the plan, or the disk), and `audited` the audit's findings
     /// on `after` ([`Findings::of`]).
@@ -170,7 +199,7 @@ impl<'a> Baseline<'a> {
 /// Checks the invariants between `before` and `after`, with `after_size` measured on whatever
 /// `after` came from (the plan, or the disk).
 pub fn prove(before: &Library, after: &Library, plan: &Plan, after_size: Size) -> Proof {
-    let (baseline, audited) = rayon::join(|| Baseline::of(before), || Findings::of(after));
+    let (baseline, audited) = Baseline::with_audit(before, after);
     baseline.prove(after, &audited, plan, after_size)
 }
 
@@ -365,10 +394,15 @@ pub struct Findings(BTreeMap<(&'static str, String), usize>);
 impl Findings {
     /// Runs every audit rule on `lib`.
     pub fn of(lib: &Library) -> Findings {
+        Findings::of_rules(lib, false)
+    }
+
+    /// Runs every audit rule on `lib`, but `near-duplicate` when `skip_near` is set.
+    fn of_rules(lib: &Library, skip_near: bool) -> Findings {
         let ctx = Ctx::new(lib, jiff::Timestamp::UNIX_EPOCH);
         let mut diags: Vec<Diagnostic> = Vec::new();
         for rule in rules::of(rules::Command::Audit) {
-            if !lib.config.audit.enabled(rule.name) {
+            if !lib.config.audit.enabled(rule.name) || (skip_near && rule.name == NEAR) {
                 continue;
             }
             match rule.library_check(lib.spec()) {
@@ -392,6 +426,73 @@ impl Findings {
             *out.entry(key).or_default() += 1;
         }
         Findings(out)
+    }
+
+    /// The findings of `after`, a library made from `before` (whose findings are `was`): the
+    /// rules that must run again run; what [`Reuse`] says cannot change is taken from `was`.
+    fn after(before: &Library, was: &Findings, after: &Library) -> Findings {
+        match Reuse::of(before, after) {
+            Reuse::All => was.clone(),
+            Reuse::NearDuplicates => Findings::of_rules(after, true).with_near_of(was),
+            Reuse::Nothing => Findings::of(after),
+        }
+    }
+
+    /// These findings with `near-duplicate`'s taken from `was`.
+    fn with_near_of(mut self, was: &Findings) -> Findings {
+        let near = (was.0.iter()).filter(|((rule, _), _)| *rule == NEAR);
+        self.0.extend(near.map(|(k, n)| (k.clone(), *n)));
+        self
+    }
+}
+
+/// The rule whose findings are reused when the files it compares are the same.
+const NEAR: &str = "near-duplicate";
+
+/// What of a library's findings holds for a library made from it by a plan (or read back after
+/// writing one), without running the rules again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reuse {
+    /// Everything: the two libraries have the very same files (a plan that changes nothing),
+    /// and the same settings, so every rule finds the same.
+    All,
+    /// `near-duplicate`'s findings: every file whose signature it compares is the same, under
+    /// the same name, in the same order (the plan wrote only MEMORY.md, hubs and files whose
+    /// description and body it left as they were). Its messages name files and similarities,
+    /// never lines.
+    NearDuplicates,
+    /// Nothing: every rule runs again.
+    Nothing,
+}
+
+impl Reuse {
+    fn of(before: &Library, after: &Library) -> Reuse {
+        if before.config.audit != after.config.audit || before.spec() != after.spec() {
+            return Reuse::Nothing;
+        }
+        let same_files = before.files.len() == after.files.len()
+            && (before.files.iter().zip(&after.files)).all(|(a, b)| Arc::ptr_eq(a, b));
+        if same_files {
+            return Reuse::All;
+        }
+        // The files with a signature, by name, in both: those that are not shared are compared.
+        let signed = |lib: &Library| -> Vec<(usize, String)> {
+            (lib.files.iter().enumerate())
+                .filter(|(_, f)| !matches!(f.role, Role::Index | Role::Hub { .. }))
+                .map(|(i, f)| (i, f.rel.clone()))
+                .collect()
+        };
+        let (was, now) = (signed(before), signed(after));
+        let same = was.len() == now.len()
+            && was.iter().zip(&now).all(|(&(i, ref a), &(j, ref b))| {
+                let (x, y) = (&before.files[i], &after.files[j]);
+                a == b && (Arc::ptr_eq(x, y) || similar::of_memory(x) == similar::of_memory(y))
+            });
+        if same {
+            Reuse::NearDuplicates
+        } else {
+            Reuse::Nothing
+        }
     }
 }
 
@@ -430,4 +531,87 @@ fn audit_check(before: &Library, was: &Findings, after: &Library, now: &Findings
 /// `--compress`'s suggestions for `index` (see [`super::compress`]).
 pub fn compress_suggestions(index: &str) -> Vec<Suggestion> {
     super::compress::suggestions(index).0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tier::tests::lib;
+
+    /// A file replaced or created (`Some(text)`) or removed (`None`), as [`Library::with`] takes it.
+    type Change<'a> = (&'a str, Option<&'a str>);
+
+    /// Two entries that say nearly the same, and an index that links them.
+    fn twins() -> Library {
+        let body = "Deploys go through the staging cluster first; a release that skips staging is \
+                    rolled back by the on-call engineer without asking.";
+        let entry = |n: &str, extra: &str| {
+            format!(
+                "---\nname: {n}\ndescription: staging first\ntype: feedback\n---\n{body}{extra}\n"
+            )
+        };
+        lib(
+            "# Memory\n- [a](feedback_a.md) — staging\n- [b](feedback_b.md) — staging\n",
+            &[
+                ("feedback_a.md", entry("a", "")),
+                ("feedback_b.md", entry("b", " Always.")),
+                (
+                    "reference_deploy_hub.md",
+                    "---\nname: hub\ndescription: h\ntype: reference\n---\n- [a](feedback_a.md)\n"
+                        .to_owned(),
+                ),
+            ],
+        )
+    }
+
+    #[test]
+    fn reused_findings_are_those_of_every_rule_run_again() {
+        let l = twins();
+        assert!(
+            Findings::of(&l).0.keys().any(|(rule, _)| *rule == NEAR),
+            "the library has a near-duplicate finding"
+        );
+        let cases: [(&str, Vec<Change>, Reuse); 4] = [
+            ("nothing changed", vec![], Reuse::All),
+            (
+                "MEMORY.md and a hub rewritten",
+                vec![
+                    (
+                        "MEMORY.md",
+                        Some("# Memory\n- [deploy](reference_deploy_hub.md) — staging\n"),
+                    ),
+                    (
+                        "reference_deploy_hub.md",
+                        Some(
+                            "---\nname: hub\ndescription: h\ntype: reference\n---\n- [a](feedback_a.md)\n- [b](feedback_b.md)\n",
+                        ),
+                    ),
+                ],
+                Reuse::NearDuplicates,
+            ),
+            (
+                "an entry's body changed",
+                vec![(
+                    "feedback_b.md",
+                    Some("---\nname: b\ndescription: other\ntype: feedback\n---\nTabs.\n"),
+                )],
+                Reuse::Nothing,
+            ),
+            (
+                "an entry created",
+                vec![(
+                    "feedback_c.md",
+                    Some("---\nname: c\ndescription: c\ntype: feedback\n---\nc\n"),
+                )],
+                Reuse::Nothing,
+            ),
+        ];
+        for (what, changes, reuse) in cases {
+            let after = l.with(changes);
+            assert_eq!(Reuse::of(&l, &after), reuse, "{what}");
+            let (baseline, found) = Baseline::with_audit(&l, &after);
+            assert_eq!(found, Findings::of(&after), "{what}");
+            assert_eq!(baseline.audit(&after), found, "{what}");
+        }
+    }
 }

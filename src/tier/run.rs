@@ -226,7 +226,7 @@ fn run_reading(
         retry: bool,
     ) -> Result<Option<(Proof, Option<Written>)>, Error> {
         let planned = applied(lib, plan);
-        let (baseline, audited) = rayon::join(|| Baseline::of(lib), || Findings::of(&planned));
+        let (baseline, audited) = Baseline::with_audit(lib, &planned);
         let proof = baseline.prove(&planned, &audited, plan, plan.after);
         let Some(lock) = lock.filter(|_| !plan.is_noop() && proof.ok()) else {
             return Ok(Some((proof, None)));
@@ -325,7 +325,7 @@ impl OnDisk<'_> {
         let audited = if differs.is_empty() && same_files {
             self.audited.clone()
         } else {
-            Findings::of(&after)
+            self.baseline.audit(&after)
         };
         let size = budget::measure(after.index_text());
         let mut proof = self.baseline.prove(&after, &audited, plan, size);

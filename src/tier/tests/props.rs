@@ -278,6 +278,9 @@ fn run(lib: &Library, opts: &Options) -> Result<(), TestCaseError> {
     let p = plan::plan(lib, opts).map_err(|r| TestCaseError::fail(r.to_string()))?;
     let after = applied(lib, &p);
     let proof = proof::prove(lib, &after, &p, p.after);
+    // The proof reuses what the plan cannot change; the findings are those of every rule run.
+    let (_, reused) = proof::Baseline::with_audit(lib, &after);
+    prop_assert_eq!(reused, proof::Findings::of(&after));
     for c in (proof.checks.iter()).filter(|c| c.id != proof::Invariant::Size) {
         prop_assert!(
             c.ok,
