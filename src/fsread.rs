@@ -383,7 +383,14 @@ pub(crate) fn describe(path: &Path, e: &io::Error) -> String {
             Some(file) => format!("{} is a file, not a folder", file.display()),
             None => "a part of the path is not a folder".to_owned(),
         },
-        Some(OsError::NotFound) => "does not exist".to_owned(),
+        // Windows says "path not found" where Unix says ENOTDIR (a file in the middle of the
+        // path): the nearest part that exists tells them apart.
+        Some(OsError::NotFound) => match blocking(|_| true) {
+            Some(file) if file != path && std::fs::metadata(&file).is_ok_and(|m| !m.is_dir()) => {
+                format!("{} is a file, not a folder", file.display())
+            }
+            _ => "does not exist".to_owned(),
+        },
         Some(OsError::AccessDenied) => "permission denied".to_owned(),
         Some(OsError::Loop) => "too many levels of symbolic links (a loop?)".to_owned(),
         _ => {

@@ -20,12 +20,9 @@ struct Tree {
 impl Tree {
     fn new(files: &[(&str, &str)]) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let root = dir
-            .path()
-            .canonicalize()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        // The real path as the client has it (Windows: without the `\\?\` canonicalize adds).
+        let real = dir.path().canonicalize().unwrap();
+        let root = crate::text::path::strip_verbatim(&real.to_string_lossy()).into_owned();
         fs::create_dir_all(format!("{root}/home")).unwrap();
         fs::create_dir_all(format!("{root}/p")).unwrap();
         let t = Tree { _dir: dir, root };
