@@ -74,6 +74,28 @@ function packPlatform(platform, binary) {
   const [os, cpu] = platform.split("-");
   const exe = os === "win32" ? "ccmem.exe" : "ccmem";
 
+  // The format (ELF, PE, Mach-O) and CPU (ELF's e_machine, PE's Machine, Mach-O's cputype),
+  // checked first for every binary: one for another platform is never run.
+  const bytes = fs.readFileSync(binary);
+  const magic = bytes.subarray(0, 4);
+  const format = {
+    linux: magic.equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46])),
+    win32: magic.subarray(0, 2).equals(Buffer.from("MZ")),
+    darwin: [0xfeedfacf, 0xcffaedfe].includes(magic.readUInt32BE(0)),
+  }[os];
+  if (!format) fail(`${binary} is not a ${os} executable`);
+  const machine = {
+    linux: () => bytes.readUInt16LE(18),
+    win32: () => bytes.readUInt16LE(bytes.readUInt32LE(0x3c) + 4),
+    darwin: () => bytes.readUInt32LE(4),
+  }[os]();
+  const want = {
+    linux: { x64: 0x3e, arm64: 0xb7 },
+    win32: { x64: 0x8664, arm64: 0xaa64 },
+    darwin: { x64: 0x01000007, arm64: 0x0100000c },
+  }[os][cpu];
+  if (machine !== want) fail(`${binary} is not built for ${cpu} (machine 0x${machine.toString(16)})`);
+
   // Never pack a stale binary: it must say the version it is packed as.
   if (os === process.platform && cpu === process.arch) {
     const said = execFileSync(binary, ["--version"], { encoding: "utf8" }).trim();
@@ -82,33 +104,13 @@ function packPlatform(platform, binary) {
       fail(`${binary} --version says "${said}", not "ccmem ${version} (…)"`);
     }
   } else {
-    const bytes = fs.readFileSync(binary);
-    const magic = bytes.subarray(0, 4);
-    const format = {
-      linux: magic.equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46])),
-      win32: magic.subarray(0, 2).equals(Buffer.from("MZ")),
-      darwin: [0xfeedfacf, 0xcffaedfe].includes(magic.readUInt32BE(0)),
-    }[os];
-    if (!format) fail(`${binary} is not a ${os} executable`);
-    // The CPU: ELF's e_machine, PE's Machine, Mach-O's cputype (x86-64 or arm64).
-    const machine = {
-      linux: () => bytes.readUInt16LE(18),
-      win32: () => bytes.readUInt16LE(bytes.readUInt32LE(0x3c) + 4),
-      darwin: () => bytes.readUInt32LE(4),
-    }[os]();
-    const want = {
-      linux: { x64: 0x3e, arm64: 0xb7 },
-      win32: { x64: 0x8664, arm64: 0xaa64 },
-      darwin: { x64: 0x01000007, arm64: 0x0100000c },
-    }[os][cpu];
-    if (machine !== want) fail(`${binary} is not built for ${cpu} (machine 0x${machine.toString(16)})`);
     // The version clap prints is CARGO_PKG_VERSION, compiled in as its own string.
     if (!bytes.includes(Buffer.from(`${version}`)) || !bytes.includes(Buffer.from("ccmem"))) {
       fail(`${binary} holds no "ccmem" and "${version}": not this version's build`);
     }
     console.error(
-      `npm-build: ${binary} is built for ${os}-${cpu}, not this machine: its format, CPU and version ` +
-        "string were checked, it was not run",
+      `npm-build: ${binary} is built for ${os}-${cpu}, not this machine: its format, CPU and ` +
+        "version string were checked, it was not run",
     );
   }
   const platDir = join(out, `cli-${platform}`);
