@@ -4,6 +4,9 @@
 //!
 //! Tests run as root here: root reads a `chmod 000` file anyway, so for root the test expects
 //! that file to be audited normally; for any other user, an `unreadable-file` finding.
+//!
+//! Unix only: FIFOs, symbolic links, `chmod 000` and owners.
+#![cfg(unix)]
 
 mod common;
 

@@ -4,9 +4,22 @@ mod common;
 
 use common::cli::{Test, snapshot};
 
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
+use std::ffi::OsString;
 use std::path::Path;
+
+/// `prefix` and then what is no text on this platform: bytes that are not UTF-8 on Unix, a lone
+/// surrogate (no UTF-16) on Windows.
+fn not_unicode(prefix: &str) -> OsString {
+    #[cfg(unix)]
+    return std::os::unix::ffi::OsStringExt::from_vec([prefix.as_bytes(), b"\xff\xfe"].concat());
+    #[cfg(windows)]
+    return std::os::windows::ffi::OsStringExt::from_wide(
+        &prefix
+            .encode_utf16()
+            .chain([0xd800, 0x61])
+            .collect::<Vec<u16>>(),
+    );
+}
 
 /// ccmem with HOME and the working directory at `home`, on the real clock.
 fn ccmem(home: &Path) -> Test {
@@ -18,7 +31,7 @@ fn a_variable_that_is_not_utf8_never_panics_any_command() {
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().canonicalize().unwrap();
     std::fs::write(home.join("CLAUDE.md"), "be brief\n").unwrap();
-    let bad = OsStr::from_bytes(b"\xff\xfe");
+    let bad = not_unicode("");
     let runs: [&[&str]; 5] = [
         &["receipt"],
         &["context"],
@@ -28,8 +41,8 @@ fn a_variable_that_is_not_utf8_never_panics_any_command() {
     ];
     for args in runs {
         let out = ccmem(&home)
-            .env("X", bad)
-            .env(OsStr::from_bytes(b"K\xff"), "v")
+            .env("X", &bad)
+            .env(not_unicode("K"), "v")
             .args(args)
             .stdin("")
             .run();

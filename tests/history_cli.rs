@@ -280,6 +280,8 @@ fn the_hook_s_log_keeps_a_session_whose_transcript_is_gone() {
     assert_eq!(doc["sessions"], json!([]));
 }
 
+// Unix only: symbolic links, permission bits.
+#[cfg(unix)]
 #[test]
 fn a_planted_link_at_the_log_is_refused_and_the_session_goes_on() {
     let w = World::new();

@@ -58,7 +58,10 @@ fn materialize(from: &Path, to: &Path, root: &str, slug: &str) {
                 root,
                 slug,
             );
+            #[cfg(unix)]
             std::os::unix::fs::symlink(target, &dst).unwrap();
+            #[cfg(windows)]
+            std::os::windows::fs::symlink_file(target, &dst).unwrap();
         } else if t.is_dir() {
             fs::create_dir_all(&dst).unwrap();
             materialize(&e.path(), &dst, root, slug);

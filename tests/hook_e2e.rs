@@ -4,6 +4,9 @@
 //! --include-hook-events`. These tests need the real client: they are `#[ignore]`d, so a plain
 //! `cargo test` reports them as ignored with the reason; `scripts/live-conformance.sh` runs them
 //! with `--include-ignored` and `CCMEM_CLAUDE_BIN` naming the client (without it they fail).
+//!
+//! Unix only: the client here is Linux's, and the plugin's hooks run `sh`.
+#![cfg(unix)]
 
 mod common;
 

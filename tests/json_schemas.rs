@@ -9,6 +9,9 @@
 //! logged first. A transcript of one recorded session (dated in the future, so its differences
 //! with today's files are not "changed since") gives `history`, `history --check` and the
 //! receipt's `dark_history` something to show.
+//!
+//! Unix only: the fake client `verify` runs is a `#!` script with an exec bit.
+#![cfg(unix)]
 
 mod common;
 

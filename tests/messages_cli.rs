@@ -103,6 +103,8 @@ fn case11_undo_and_refusals_create_nothing_in_the_folder() {
     assert_eq!(names(d.path()), ["notes.md"], "no .ccmem.lock, no .ccmem/");
 }
 
+// Unix only: FIFOs.
+#[cfg(unix)]
 #[test]
 fn case11_a_dry_run_with_a_pending_journal_changes_nothing_and_leaves_a_fifo_alone() {
     let setup = || flat_library().0;

@@ -2,6 +2,9 @@
 //! finds ccmem wherever an installer put it, and when ccmem is nowhere it tells the operator how
 //! to install it (one `systemMessage` at session start) instead of failing with exit 127.
 //! `tests/hook_e2e.rs` runs the same through the real client.
+//!
+//! Unix only: the launcher is a POSIX `sh` script.
+#![cfg(unix)]
 
 use std::path::{Path, PathBuf};
 

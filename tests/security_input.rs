@@ -700,6 +700,7 @@ write spec: claude-memory-manager (detected: 0 files in the client's form, 14 in
 ";
 
 /// An executable script at `path` that leaves `marker` behind when it runs.
+#[cfg(unix)]
 fn planted(path: &Path, marker: &Path) {
     use std::os::unix::fs::PermissionsExt;
     fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -712,10 +713,13 @@ fn planted(path: &Path, marker: &Path) {
 }
 
 /// `PATH` with `first` before the test's own.
+#[cfg(unix)]
 fn path_with(first: &str) -> String {
     format!("{first}:{}", std::env::var("PATH").unwrap_or_default())
 }
 
+// Unix only: symbolic links, PATH is `:`-separated.
+#[cfg(unix)]
 #[test]
 fn hook_install_never_writes_a_relative_command() {
     // `PATH=bin:$PATH ccmem hook install` in a repository whose bin/ccmem is this very ccmem:
@@ -774,6 +778,8 @@ fn hook_install_never_writes_a_relative_command() {
     }
 }
 
+// Unix only: the planted client is a `#!/bin/sh` script, PATH is `:`-separated.
+#[cfg(unix)]
 #[test]
 fn the_client_is_never_found_through_a_relative_path_entry() {
     // `PATH=node_modules/.bin:$PATH ccmem receipt` (and `verify`) in a repository that ships
@@ -980,6 +986,8 @@ fn a_huge_tool_response_costs_the_hook_one_pass() {
 
 // ---- Bounded hook output --------------------------------------------------------------------
 
+// Unix only: permission bits.
+#[cfg(unix)]
 #[test]
 fn a_planted_journal_of_3000_files_keeps_the_hook_message_short() {
     // A sync tool copies a `.ccmem/journal.json` naming 3,000 long file names into the memory

@@ -10,7 +10,6 @@ mod common;
 mod records;
 
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -95,7 +94,7 @@ fn everything(w: &World) -> records::Snapshot {
 }
 
 fn chmod(p: &Path, mode: u32) {
-    fs::set_permissions(p, fs::Permissions::from_mode(mode)).unwrap();
+    records::set_mode(p, mode);
 }
 
 /// A pending journal as JSON text.
@@ -269,6 +268,8 @@ fn a_planted_record_never_makes_audit_print_a_file_outside_the_folder() {
 
 /// A topic file that is a link out of the memory folder (dropped in by a sync tool or a
 /// repository): no command reads it, every one says why; a link inside the folder is read.
+// Unix only: symbolic links.
+#[cfg(unix)]
 #[test]
 fn a_topic_linked_out_of_the_folder_is_never_read() {
     let w = world();
@@ -446,6 +447,8 @@ fn hooks_stay_small_and_fast_whatever_the_state_holds() {
 /// A `.ccmem` that is a link (to a folder holding backups), a file, or a folder of another
 /// user: every write command refuses with the reason, and nothing is written or deleted
 /// through it (backup pruning included).
+// Unix only: symbolic links.
+#[cfg(unix)]
 #[test]
 fn a_state_folder_that_is_not_ccmems_own_is_refused() {
     for kind in ["link", "file", "owner"] {
@@ -499,6 +502,8 @@ fn a_state_folder_that_is_not_ccmems_own_is_refused() {
 /// In a checked-in subagent memory, a hub linked to the user's `~/.claude/CLAUDE.md` (loaded by
 /// every session) is never written through: `tier` refuses, dry run included, naming the link's
 /// target.
+// Unix only: symbolic links.
+#[cfg(unix)]
 #[test]
 fn a_hub_linked_to_the_global_claude_md_is_never_written_through() {
     let w = world();
@@ -541,6 +546,8 @@ fn a_hub_linked_to_the_global_claude_md_is_never_written_through() {
 /// A subagent's MEMORY.md that is a link: the client does not read it (`lstat` must find a
 /// regular file in a working copy), so ccmem does not write it either, not even through a link
 /// to a file of the same folder; `receipt` and `tier` agree.
+// Unix only: symbolic links.
+#[cfg(unix)]
 #[test]
 fn a_symlinked_agent_index_is_not_written() {
     let w = world();
@@ -583,6 +590,8 @@ fn a_symlinked_agent_index_is_not_written() {
 /// A repository's `.claude/settings.json` linked out of the repository is not written through
 /// by `hook install --project`; one linked to a file inside it is, and the diff names the file
 /// really written.
+// Unix only: symbolic links.
+#[cfg(unix)]
 #[test]
 fn hook_install_never_writes_through_a_settings_link_out_of_the_repository() {
     let w = world();
@@ -637,6 +646,8 @@ fn hook_install_never_writes_through_a_settings_link_out_of_the_repository() {
 /// `undo --hook project` (and `--local`) holds the same rule as install and uninstall: a
 /// repository's `.claude/settings.json` linked to the user's own `~/.claude/settings.json` is not
 /// the project's file, and the user's install is never undone through it.
+// Unix only: symbolic links.
+#[cfg(unix)]
 #[test]
 fn undo_never_follows_a_settings_link_out_of_the_repository() {
     let w = world();
@@ -683,6 +694,8 @@ fn undo_never_follows_a_settings_link_out_of_the_repository() {
 /// ccmem's own logs and caches are written like everything else: never through a link planted
 /// in their folder. `hook instructions-loaded` appends to `~/.cache/ccmem/sessions/ID.jsonl`; a
 /// link there to a file of the user's is refused, and the file is unchanged.
+// Unix only: symbolic links.
+#[cfg(unix)]
 #[test]
 fn the_session_log_is_never_appended_through_a_link() {
     let w = world();
@@ -828,6 +841,8 @@ fn undo_is_a_stack_over_tier_add_and_hook_install() {
 /// The false "nothing was written": MEMORY.md swapped for a link while `tier --write`
 /// swaps its files in. The link is put back, every file tier had written is restored, no
 /// journal is left, and the error says exactly that.
+// Unix only: symbolic links.
+#[cfg(unix)]
 #[test]
 fn memory_md_swapped_for_a_link_mid_write_is_reported_exactly() {
     let w = world();

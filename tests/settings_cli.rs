@@ -1,5 +1,8 @@
 //! `ccmem hook install` / `uninstall` on the settings files real users have (issue 14, cases
 //! 1–8): special files, links, modes, the client's limits, leftovers.
+//!
+//! Unix only: symbolic links and permission bits in most cases.
+#![cfg(unix)]
 
 mod common;
 

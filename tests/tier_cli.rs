@@ -182,6 +182,8 @@ fn impossible_targets_are_refused_and_create_nothing() {
 /// An index linked to a file of the same folder is written through (the link kept), and the dry
 /// run names the file really written; one linked out of the folder is refused alike in the dry
 /// run, naming where it leads, and nothing is written through it.
+// Unix only: symbolic links (see src/sys/mod.rs for Windows).
+#[cfg(unix)]
 #[test]
 fn a_symlinked_index_is_written_through_only_inside_the_folder() {
     let (t, dir) = library();
@@ -213,6 +215,8 @@ fn a_symlinked_index_is_written_through_only_inside_the_folder() {
     assert_eq!(listing(&dir), names);
 }
 
+// Unix only: permission bits (see src/sys/mod.rs for Windows).
+#[cfg(unix)]
 #[test]
 fn new_hubs_take_the_librarys_mode_and_a_modified_stamp() {
     use std::os::unix::fs::PermissionsExt;
@@ -266,6 +270,8 @@ fn add_past_the_cap_writes_nothing_exits_one_and_says_what_makes_room() {
     assert_eq!(listing(&dir), names, "a dry run creates nothing");
 }
 
+// Unix only: symbolic links and FIFOs (see src/sys/mod.rs for Windows).
+#[cfg(unix)]
 #[test]
 fn unreadable_topics_never_block_and_are_reported_and_left_untouched() {
     let (t, dir) = library();
@@ -314,6 +320,8 @@ fn a_hub_tier_would_write_but_cannot_read_is_refused_alike_in_the_dry_run() {
 
 /// A hub that is a link to another file of the folder (one file under two names) is refused;
 /// so is one linked out of the folder (e.g. to `~/.claude/CLAUDE.md`): never written through.
+// Unix only: symbolic links (see src/sys/mod.rs for Windows).
+#[cfg(unix)]
 #[test]
 fn a_symlinked_hub_is_never_written_through_to_a_library_file_or_out_of_the_folder() {
     let (t, dir) = library();
@@ -461,12 +469,16 @@ fn add_creates_the_projects_first_memory_folder_and_a_dry_run_only_says_so() {
     let index = fs::read_to_string(memory.join("MEMORY.md")).unwrap();
     assert!(index.contains("(user_tz.md)"), "{index}");
     assert!(memory.join("user_tz.md").is_file());
-    // The client's own mkdir: the default mode under the umask, as a plain create_dir gets.
-    use std::os::unix::fs::PermissionsExt;
-    let plain = home.join("plain");
-    fs::create_dir(&plain).unwrap();
-    let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
-    assert_eq!(mode(&memory), mode(&plain));
+    // The client's own mkdir: the default mode under the umask, as a plain create_dir gets
+    // (Unix only: permission bits).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let plain = home.join("plain");
+        fs::create_dir(&plain).unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&memory), mode(&plain));
+    }
 }
 
 #[test]

@@ -4,6 +4,9 @@
 //! The fake `claude` is a Python script that records its argv and environment, applies the
 //! `env` of the user's `settings.json` and then of `--settings` the way Claude Code 2.1.332 does
 //! (flag settings win), and POSTs one Messages request to the resulting `ANTHROPIC_BASE_URL`.
+//!
+//! Unix only: the fake client is a `#!/usr/bin/env python3` script with an exec bit.
+#![cfg(unix)]
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;

@@ -153,6 +153,9 @@ fn walk(
 mod tests {
     use super::*;
 
+    // Unix only: symbolic links (on Windows they need a privilege, and wine 8, which runs the
+    // Windows tests here, makes none: its CreateSymbolicLinkW succeeds and creates nothing).
+    #[cfg(unix)]
     #[test]
     fn lists_md_files_and_survives_loops() {
         let dir = tempfile::tempdir().unwrap();

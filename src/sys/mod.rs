@@ -6,7 +6,8 @@
 //!
 //! Each function here is the portable contract, with what it means on each platform. Unix
 //! (Linux and macOS) is the platform ccmem is proven on; Windows is built and modelled
-//! (issue 28, `SPEC-platforms.md`), and the Windows semantics are the ones below:
+//! (issue 28, `SPEC-platforms.md`), its unit tests run under wine (`scripts/wine-test.sh`), and
+//! the Windows semantics are the ones below:
 //!
 //! - **Owners**: Windows files have no numeric owner. [`uid`], [`gid`], [`euid`] and [`egid`]
 //!   are 0 there, so every "owned by this user" test passes; ACLs are not read. [`is_root`] is
@@ -25,6 +26,7 @@
 //!   is `None` and opening never blocks, so [`no_block`] does nothing.
 //! - **Identity**: std gives no file index on stable Rust, so [`file_id`] is `None` there; the
 //!   folder walk then relies on its depth limit, and [`same_file`] compares canonical paths.
+//! - **Locks**: a folder's lock is a share mode, not a byte-range lock ([`lock_dir`]).
 //! - **Folders**: no descriptor-relative calls: [`Dir`] keeps the path and checks it again
 //!   (`symlink_metadata`) before each use, so a junction swapped in between two calls is a
 //!   window ccmem cannot close there. Folders are not `fsync`ed ([`sync_dir`]: NTFS journals
@@ -185,10 +187,17 @@ pub(crate) fn no_block(opts: &mut OpenOptions) -> &mut OpenOptions {
     imp::no_block(opts)
 }
 
-/// Opens the folder `path` itself (to lock it): `O_DIRECTORY | O_CLOEXEC` (Windows:
-/// `FILE_FLAG_BACKUP_SEMANTICS`, which opening a folder needs).
-pub(crate) fn open_dir(path: &Path) -> io::Result<File> {
-    imp::open_dir(path)
+/// Takes the exclusive lock of the folder `path` without waiting, held while the returned
+/// handle is open; `Ok(None)`: another process holds it. Unix: the folder opened
+/// (`O_DIRECTORY | O_CLOEXEC`) and `flock`ed. Windows cannot lock a folder's bytes
+/// (`LockFileEx` on a folder handle fails: "Invalid handle" under wine), so the folder is opened
+/// asking `FILE_ADD_FILE` (a folder's "write data") and sharing reading and deleting only: a
+/// second ccmem asking the same gets a sharing violation (held), while the opens that list a
+/// folder (`FindFirstFileExW`, libuv's `scandir`: "list", sharing writing) and create files in
+/// it go on. (`DELETE` access was tried first: wine's `FindFirstFileExW` does not share delete,
+/// so listing the folder failed while it was held.)
+pub(crate) fn lock_dir(path: &Path) -> io::Result<Option<File>> {
+    imp::lock_dir(path)
 }
 
 /// Makes renames and creations in `dir` durable (Windows: nothing; see the module header).

@@ -141,11 +141,16 @@ pub(super) fn no_block(opts: &mut OpenOptions) -> &mut OpenOptions {
     opts.custom_flags(OFlags::NONBLOCK.bits() as i32)
 }
 
-pub(super) fn open_dir(path: &Path) -> io::Result<File> {
-    OpenOptions::new()
+pub(super) fn lock_dir(path: &Path) -> io::Result<Option<File>> {
+    let f = OpenOptions::new()
         .read(true)
         .custom_flags((OFlags::DIRECTORY | OFlags::CLOEXEC).bits() as i32)
-        .open(path)
+        .open(path)?;
+    match f.try_lock() {
+        Ok(()) => Ok(Some(f)),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+        Err(std::fs::TryLockError::Error(e)) => Err(e),
+    }
 }
 
 pub(super) fn sync_dir(dir: &Path) -> io::Result<()> {

@@ -18,6 +18,11 @@ const ERROR_FILE_NOT_FOUND: i32 = 2;
 const ERROR_PATH_NOT_FOUND: i32 = 3;
 const ERROR_ACCESS_DENIED: i32 = 5;
 const ERROR_DIRECTORY: i32 = 267;
+const ERROR_SHARING_VIOLATION: i32 = 32;
+const FILE_ADD_FILE: u32 = 0x0002;
+const FILE_READ_ATTRIBUTES: u32 = 0x0080;
+const FILE_SHARE_READ: u32 = 0x0000_0001;
+const FILE_SHARE_DELETE: u32 = 0x0000_0004;
 const ERROR_CANT_RESOLVE_FILENAME: i32 = 1921;
 const FILE_FLAG_OPEN_REPARSE_POINT: u32 = 0x0020_0000;
 const FILE_FLAG_BACKUP_SEMANTICS: u32 = 0x0200_0000;
@@ -151,11 +156,19 @@ pub(super) fn no_block(opts: &mut OpenOptions) -> &mut OpenOptions {
     opts
 }
 
-pub(super) fn open_dir(path: &Path) -> io::Result<File> {
-    OpenOptions::new()
-        .read(true)
+pub(super) fn lock_dir(path: &Path) -> io::Result<Option<File>> {
+    let opened = OpenOptions::new()
+        .access_mode(FILE_ADD_FILE | FILE_READ_ATTRIBUTES)
+        .share_mode(FILE_SHARE_READ | FILE_SHARE_DELETE)
         .custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
-        .open(path)
+        .open(path);
+    match opened {
+        Ok(f) if f.metadata()?.is_dir() => Ok(Some(f)),
+        // ENOTDIR's counterpart, as `O_DIRECTORY` gives it on Unix.
+        Ok(_) => Err(io::Error::from_raw_os_error(ERROR_DIRECTORY)),
+        Err(e) if e.raw_os_error() == Some(ERROR_SHARING_VIOLATION) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 pub(super) fn sync_dir(_: &Path) -> io::Result<()> {

@@ -85,7 +85,8 @@ pub fn mismatch_note(installed: &str) -> Option<String> {
         .then(|| format!("installed Claude Code is {number}; ccmem models {CLIENT_VERSION}"))
 }
 
-#[cfg(test)]
+// Unix only: the fake client is a `#!/bin/sh` script with an exec bit.
+#[cfg(all(test, unix))]
 mod tests {
     use std::os::unix::fs::PermissionsExt;
     use std::path::PathBuf;

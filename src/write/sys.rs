@@ -217,14 +217,10 @@ pub(crate) fn rename_noreplace(from: &Path, to: &Path) -> io::Result<()> {
     }
 }
 
-/// Takes an exclusive `flock` on a folder without waiting. `Ok(None)`: someone else holds it.
+/// Takes the exclusive lock of a folder without waiting (`crate::sys::lock_dir`). `Ok(None)`:
+/// someone else holds it.
 pub(crate) fn lock_dir(dir: &Path) -> io::Result<Option<File>> {
-    let f = os::open_dir(dir)?;
-    match f.try_lock() {
-        Ok(()) => Ok(Some(f)),
-        Err(fs::TryLockError::WouldBlock) => Ok(None),
-        Err(fs::TryLockError::Error(e)) => Err(e),
-    }
+    os::lock_dir(dir)
 }
 
 /// Six random-looking characters for a temp file name (pid, time and a counter, hashed).

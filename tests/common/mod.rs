@@ -81,7 +81,11 @@ pub(crate) fn copy_tree(from: &Path, to: &Path) {
         let (src, dst) = (entry.path(), to.join(entry.file_name()));
         let t = entry.file_type().unwrap();
         if t.is_symlink() {
-            std::os::unix::fs::symlink(fs::read_link(&src).unwrap(), &dst).unwrap();
+            let target = fs::read_link(&src).unwrap();
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(target, &dst).unwrap();
+            #[cfg(windows)]
+            std::os::windows::fs::symlink_file(target, &dst).unwrap();
         } else if t.is_dir() {
             copy_tree(&src, &dst);
         } else {

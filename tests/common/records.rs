@@ -13,7 +13,6 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -51,7 +50,7 @@ pub(crate) fn snapshot(root: &Path, skip: &Path) -> Snapshot {
                 continue;
             };
             let rel = p.strip_prefix(root).unwrap_or(&p).to_path_buf();
-            let mode = m.mode() & 0o7777;
+            let mode = mode_of(&m);
             let item = if m.file_type().is_symlink() {
                 let to = fs::read_link(&p).unwrap_or_default();
                 (
@@ -72,10 +71,35 @@ pub(crate) fn snapshot(root: &Path, skip: &Path) -> Snapshot {
     out
 }
 
+/// A file's permission bits; on Windows only what it holds: the read-only attribute.
+fn mode_of(m: &fs::Metadata) -> u32 {
+    #[cfg(unix)]
+    return std::os::unix::fs::MetadataExt::mode(m) & 0o7777;
+    #[cfg(not(unix))]
+    return if m.permissions().readonly() {
+        0o444
+    } else {
+        0o644
+    };
+}
+
+/// Sets `path`'s permission bits; on Windows read-only when `mode` has no owner write bit.
+pub(crate) fn set_mode(path: &Path, mode: u32) {
+    #[cfg(unix)]
+    let perms = std::os::unix::fs::PermissionsExt::from_mode(mode);
+    #[cfg(not(unix))]
+    let perms = {
+        let mut p = fs::metadata(path).unwrap().permissions();
+        p.set_readonly(mode & 0o200 == 0);
+        p
+    };
+    fs::set_permissions(path, perms).unwrap();
+}
+
 fn put(path: &Path, bytes: &[u8], mode: u32) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     fs::write(path, bytes).unwrap();
-    fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
+    set_mode(path, mode);
 }
 
 /// A fresh tree (see the module header); returns `{ROOT}`.
@@ -107,7 +131,7 @@ pub(crate) fn tree() -> PathBuf {
         );
     }
     for d in [root.join("repo/mem/.ccmem"), backup] {
-        fs::set_permissions(&d, fs::Permissions::from_mode(0o700)).unwrap();
+        set_mode(&d, 0o700);
     }
     root
 }

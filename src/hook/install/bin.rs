@@ -168,7 +168,8 @@ fn skipped_warning(hit: &PathHit, name: &str) -> Option<String> {
     ))
 }
 
-#[cfg(test)]
+// Unix only: an executable is a file with an exec bit and a `#!` line, PATH is `:`-separated.
+#[cfg(all(test, unix))]
 mod tests {
     use std::os::unix::fs::PermissionsExt;
     use std::path::PathBuf;

@@ -100,6 +100,8 @@ fn a_small_index_and_other_tools_are_silent() {
     );
 }
 
+// Unix only: Windows has no FIFOs (crate::sys::special_kind is None there).
+#[cfg(unix)]
 #[test]
 fn non_memory_paths_exit_before_reading_anything() {
     let dir = tempfile::tempdir().unwrap();

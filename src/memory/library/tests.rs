@@ -303,6 +303,8 @@ fn every_file_read_has_its_time_and_mode() {
     }
 }
 
+// Unix only: Windows has no FIFOs (crate::sys::special_kind is None there).
+#[cfg(unix)]
 #[test]
 fn the_load_refuses_a_fifo_whose_writer_has_written() {
     use std::io::Write as _;

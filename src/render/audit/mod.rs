@@ -119,16 +119,16 @@ pub fn render(
     }
 }
 
-#[cfg(test)]
+// Unix only: a file name that is not UTF-8 (Windows names are UTF-16).
+#[cfg(all(test, unix))]
 mod tests {
-    use std::ffi::OsStr;
-    use std::os::unix::ffi::OsStrExt;
-
     use super::*;
     use crate::render::findings::json::Joined;
 
     #[test]
     fn shown_paths_are_the_joined_paths() {
+        use std::ffi::OsStr;
+        use std::os::unix::ffi::OsStrExt;
         let roots = [
             Path::new(""),
             Path::new("memory"),

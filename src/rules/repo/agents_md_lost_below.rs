@@ -88,6 +88,8 @@ mod tests {
         );
     }
 
+    // Unix only: symbolic links (Fixture::link).
+    #[cfg(unix)]
     #[test]
     fn near_miss_a_root_claude_md_link() {
         let f = Fixture::new(&[

@@ -59,7 +59,8 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     });
 }
 
-#[cfg(test)]
+// Unix only: symbolic links (`Fixture::link`).
+#[cfg(all(test, unix))]
 mod tests {
     use crate::rules::repo::testing::Fixture;
 

@@ -94,6 +94,8 @@ mod tests {
         );
     }
 
+    // Unix only: symbolic links (Fixture::link).
+    #[cfg(unix)]
     #[test]
     fn near_miss_root_guide_and_linked_claude_md() {
         let f = Fixture::new(&[("AGENTS.md", "root\n")]);
