@@ -20,7 +20,8 @@
 //! budget; a match that would go over it is not tried and the pattern is listed by
 //! [`Budget::refused`], so callers can say so instead of treating it as a quiet no-match.
 
-use std::sync::Mutex;
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
 use picomatch_rs::{CompileOptions, make_re};
 
@@ -28,6 +29,8 @@ use picomatch_rs::{CompileOptions, make_re};
 const STEPS_PER_MATCH: usize = 100_000;
 /// Backtracked matches one [`Budget`] allows (each up to [`STEPS_PER_MATCH`] steps).
 const MATCHES_PER_BUDGET: usize = 500;
+/// Compiled globs kept for the process.
+const KEPT_GLOBS: usize = 10_000;
 
 /// A segment other than `.` and `..`, for `(?!\.{1,2}(?:/|$))[^/]+` ended by `/` or the end.
 const SEGMENT: &str = r"(?:[^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+)";
@@ -38,7 +41,10 @@ const NOT_DOT_SEGMENT: &str = r"(?!\.{1,2}(?:/|$))[^/]+";
 pub struct Glob {
     text: String,
     linear: Option<Linear>,
-    backtrack: fancy_regex::Regex,
+    /// The source as picomatch-rs runs it, and its fancy-regex form, built when first needed
+    /// (a linear glob needs it only for a path holding `\n`).
+    source: String,
+    backtrack: OnceLock<Option<fancy_regex::Regex>>,
 }
 
 /// The source rewritten for the `regex` crate (see the module docs).
@@ -50,9 +56,8 @@ struct Linear {
 }
 
 /// The dot-segment guard, as a regex that finds such a segment.
-static DOT_SEGMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"^.*(?:^|/)\.{1,2}(?:/|$)").expect("a valid regex")
-});
+static DOT_SEGMENT: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(r"^.*(?:^|/)\.{1,2}(?:/|$)").expect("a valid regex"));
 
 /// How many backtracked matches are left, and the globs refused for lack of them.
 #[derive(Debug)]
@@ -100,7 +105,33 @@ impl std::fmt::Debug for Glob {
 
 impl Glob {
     /// Compiles `pattern` as picomatch-rs's `compile_matcher` does; `None` where it fails.
-    pub fn new(pattern: &str, options: &CompileOptions) -> Option<Glob> {
+    /// Compiled globs are kept for the process (`check` loads a session per directory, each
+    /// with the same settings), up to [`KEPT_GLOBS`].
+    pub fn new(pattern: &str, options: &CompileOptions) -> Option<Arc<Glob>> {
+        type Kept = HashMap<(String, bool), Option<Arc<Glob>>>;
+        static KEPT: LazyLock<Mutex<Kept>> = LazyLock::new(Mutex::default);
+        let key = (pattern.to_owned(), options.windows);
+        // Only the options ccmem uses are kept apart (by `windows`).
+        let plain = *options
+            == CompileOptions {
+                dot: true,
+                windows: options.windows,
+                ..CompileOptions::default()
+            };
+        if plain && let Some(g) = KEPT.lock().ok().and_then(|k| k.get(&key).cloned()) {
+            return g;
+        }
+        let g = Glob::compile(pattern, options).map(Arc::new);
+        if plain
+            && let Ok(mut k) = KEPT.lock()
+            && k.len() < KEPT_GLOBS
+        {
+            k.insert(key, g.clone());
+        }
+        g
+    }
+
+    fn compile(pattern: &str, options: &CompileOptions) -> Option<Glob> {
         if pattern.is_empty() {
             return None;
         }
@@ -110,18 +141,21 @@ impl Glob {
         } else {
             d.source.clone()
         };
-        let backtrack = fancy_regex::RegexBuilder::new(&source)
-            .backtrack_limit(STEPS_PER_MATCH)
-            .build()
-            .ok()?;
         let linear = if d.flags.is_empty() {
             linear(&d.source)
         } else {
             None
         };
+        let backtrack = OnceLock::new();
+        if linear.is_some() {
+            fancy_regex::Expr::parse_tree(&source).ok()?;
+        } else {
+            backtrack.set(Some(build(&source)?)).ok()?;
+        }
         Some(Glob {
             text: pattern.to_owned(),
             linear,
+            source,
             backtrack,
         })
     }
@@ -155,14 +189,23 @@ impl Glob {
             budget.refuse(&self.text);
             return false;
         }
-        match self.backtrack.is_match(input) {
-            Ok(hit) => hit,
-            Err(_) => {
+        let backtrack = self.backtrack.get_or_init(|| build(&self.source));
+        match backtrack.as_ref().map(|re| re.is_match(input)) {
+            Some(Ok(hit)) => hit,
+            _ => {
                 budget.refuse(&self.text);
                 false
             }
         }
     }
+}
+
+/// fancy-regex's form of `source` with the step limit.
+fn build(source: &str) -> Option<fancy_regex::Regex> {
+    fancy_regex::RegexBuilder::new(source)
+        .backtrack_limit(STEPS_PER_MATCH)
+        .build()
+        .ok()
 }
 
 /// The `regex` crate's form of a picomatch source, if it has one (module docs).
@@ -194,7 +237,7 @@ fn linear(source: &str) -> Option<Linear> {
 /// Rewrites the segments of `**`: `X/`, and `X(?:/+X)*` when what follows the loop can only
 /// be `/` or the end (groups closing, optional slashes); `None` when an `X` is left.
 fn segments(s: &str) -> Option<String> {
-    static TAIL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    static TAIL: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(r"^(?:\)\??)*(?:\(\?:/\+\)\?)?(?:\)\??)*\$$").expect("a valid regex")
     });
     let loop_ = format!("(?:/+{NOT_DOT_SEGMENT})*");
