@@ -115,4 +115,19 @@ mod tests {
             "{msgs:?}"
         );
     }
+
+    #[test]
+    fn a_pattern_over_the_step_budget_is_named_as_such() {
+        let dir = format!("packages/{}/CLAUDE.md", "a".repeat(60));
+        let pattern = format!("**/!(x){}b/CLAUDE.md", "*a".repeat(14));
+        let settings = serde_json::json!({ "claudeMdExcludes": [pattern] }).to_string();
+        let f = Fixture::new(&[
+            ("CLAUDE.md", "x\n"),
+            (dir.as_str(), "y\n"),
+            (".claude/settings.json", settings.as_str()),
+        ]);
+        let msgs = f.messages("exclude-matches-nothing");
+        assert_eq!(msgs.len(), 1, "{msgs:?}");
+        assert!(msgs[0].contains("backtracks too much"), "{msgs:?}");
+    }
 }
