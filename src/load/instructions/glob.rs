@@ -190,9 +190,9 @@ impl Glob {
             return false;
         }
         let backtrack = self.backtrack.get_or_init(|| build(&self.source));
-        match backtrack.as_ref().map(|re| re.is_match(input)) {
-            Some(Ok(hit)) => hit,
-            _ => {
+        match backtrack.as_ref().and_then(|re| re.is_match(input).ok()) {
+            Some(hit) => hit,
+            None => {
                 budget.refuse(&self.text);
                 false
             }
