@@ -9,7 +9,8 @@
 //! without a `/` matches that name at any depth (gitignore style); a match on a directory
 //! covers everything below it. `Read` alone covers everything. Observed: `Read(./x)` and
 //! `Read(//abs)` withhold; `Read(../x)` does not (SPEC OPEN-6), which this model reproduces
-//! since `..` never appears in a normalized path.
+//! since `..` never appears in a normalized path. Patterns run on [`super::glob`] (linear
+//! time; over-budget ones are listed by [`Deny::refused`]).
 
 use picomatch_rs::CompileOptions;
 

@@ -10,6 +10,9 @@
 //!   patterns are also tried against the path with its drive letter's case flipped (`TLn`), so
 //!   `c:/tmp/**` excludes `C:\tmp\x`; anything else is compared case-sensitively, there too
 //!   (`**/P/CLAUDE.md` does not exclude `p\CLAUDE.md`).
+//!
+//! Patterns run on [`super::glob`] (picomatch-rs's regex source, in linear time); one whose
+//! backtracking would go over the step budget is listed by [`Excludes::refused`].
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
