@@ -106,7 +106,7 @@ impl std::fmt::Debug for Glob {
 impl Glob {
     /// Compiles `pattern` as picomatch-rs's `compile_matcher` does; `None` where it fails.
     /// Compiled globs are kept for the process (`check` loads a session per directory, each
-    /// with the same settings), up to [`KEPT_GLOBS`].
+    /// with the same settings), up to 10,000 of them.
     pub fn new(pattern: &str, options: &CompileOptions) -> Option<Arc<Glob>> {
         type Kept = HashMap<(String, bool), Option<Arc<Glob>>>;
         static KEPT: LazyLock<Mutex<Kept>> = LazyLock::new(Mutex::default);
