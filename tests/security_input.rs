@@ -1153,3 +1153,109 @@ fn huge_frontmatter_costs_the_hooks_little() {
         assert!(context.contains("сначала staging"), "{name}");
     }
 }
+
+// ---- Backtracking globs in claudeMdExcludes --------------------------------------------------
+
+/// A cloned repository with twenty rules whose names end in thirty `a`s, and the
+/// `claudeMdExcludes` its `.claude/settings.json` carries: `hostile` (200 patterns like
+/// `**/*a*a*a*a*a*a*a*a*a*a*a*a*b.md`, exponential on a backtracking engine) or the benign
+/// `**/*b.md`, which excludes the same rules.
+fn starred(hostile: bool) -> Site {
+    let s = Site::new();
+    let names = [
+        "サービス",
+        "данные",
+        "مشروع",
+        "模块",
+        "παλιό",
+        "service",
+        "पैकेज",
+        "서비스",
+        "projekt",
+        "dịch-vụ",
+    ];
+    s.write(&s.proj.join("CLAUDE.md"), "# Monorepo\nbe brief\n");
+    for k in 0..20 {
+        let name = names[k % names.len()];
+        let end = if k % 2 == 0 { 'b' } else { 'c' };
+        s.write(
+            &s.proj.join(format!(
+                ".claude/rules/{name}-{k}-{}{end}.md",
+                "a".repeat(30)
+            )),
+            &format!("# {name} {k}\nfollow the {name} conventions\n"),
+        );
+    }
+    let excludes: Vec<String> = if hostile {
+        let chain = "a*".repeat(12);
+        (0..199)
+            .map(|k| format!("**/*{chain}{}{k}.md", char::from(b'd' + (k % 20) as u8)))
+            .chain([format!("**/*{chain}b.md")])
+            .collect()
+    } else {
+        vec!["**/*b.md".to_owned()]
+    };
+    s.write(
+        &s.proj.join(".claude/settings.json"),
+        &serde_json::json!({ "claudeMdExcludes": excludes }).to_string(),
+    );
+    s
+}
+
+/// What a receipt says loaded and was skipped, without the patterns' text.
+fn receipt_paths(out: &Output) -> (Vec<String>, Vec<String>) {
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let paths = |key: &str| -> Vec<String> {
+        let mut p: Vec<String> = (v[key].as_array().unwrap().iter())
+            .map(|e| e["path"].as_str().unwrap().to_owned())
+            .collect();
+        p.sort();
+        p
+    };
+    (paths("loaded"), paths("skipped"))
+}
+
+#[test]
+fn backtracking_excludes_run_in_linear_time_and_still_exclude() {
+    // Before: `context` and `receipt` were killed at 60 s, `check` at 120 s; and past
+    // fancy-regex's step limit the pattern silently excluded nothing.
+    let (hostile, benign) = (starred(true), starred(false));
+    let timed = |s: &Site, args: &[&str]| {
+        let started = Instant::now();
+        let out = s.run(args, "", false);
+        let took = started.elapsed();
+        assert!(took < Duration::from_secs(10), "{args:?}: {took:?}");
+        assert!(out.status.code().unwrap() <= 1, "{}", text(&out.stderr));
+        out
+    };
+    let context =
+        |s: &Site| text(&timed(s, &["context"]).stdout).replace(&*s.proj.to_string_lossy(), "P");
+    let (h, b) = (context(&hostile), context(&benign));
+    assert_eq!(h, b);
+    assert!(
+        !h.contains("follow the サービス conventions")
+            && h.contains("follow the данные conventions"),
+        "{h}"
+    );
+    let receipt = |s: &Site| {
+        let (loaded, skipped) = receipt_paths(&timed(s, &["receipt", "--json"]));
+        let strip = |v: Vec<String>| -> Vec<String> {
+            v.iter()
+                .map(|p| p.replace(&*s.proj.to_string_lossy(), "P"))
+                .collect()
+        };
+        (strip(loaded), strip(skipped))
+    };
+    let (h, b) = (receipt(&hostile), receipt(&benign));
+    assert_eq!(h, b);
+    assert_eq!((h.0.len(), h.1.len()), (11, 10), "{h:?}");
+    // `check` flags the 199 patterns that exclude nothing, and only them.
+    let nothing = |s: &Site| {
+        let out = timed(s, &["check", ".", "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (v["findings"].as_array().unwrap().iter())
+            .filter(|d| d["rule"] == "exclude-matches-nothing")
+            .count()
+    };
+    assert_eq!((nothing(&hostile), nothing(&benign)), (199, 0));
+}

@@ -9,9 +9,14 @@
 //! without a `/` matches that name at any depth (gitignore style); a match on a directory
 //! covers everything below it. `Read` alone covers everything. Observed: `Read(./x)` and
 //! `Read(//abs)` withhold; `Read(../x)` does not (SPEC OPEN-6), which this model reproduces
-//! since `..` never appears in a normalized path.
+//! since `..` never appears in a normalized path. Patterns run on [`super::glob`] (linear
+//! time; over-budget ones are listed by [`Deny::refused`]).
 
-use picomatch_rs::{CompileOptions, Matcher, compile_matcher};
+use picomatch_rs::CompileOptions;
+
+use std::sync::Arc;
+
+use super::glob::{Budget, Glob};
 
 use crate::env::ClientEnv;
 use crate::load::Kind;
@@ -20,13 +25,15 @@ use crate::settings::{Settings, Source};
 /// One deny rule, compiled.
 struct Rule {
     text: String,
-    matchers: Vec<Matcher>,
+    matchers: Vec<Arc<Glob>>,
 }
 
 /// The Read deny rules of a session.
 #[derive(Default)]
 pub struct Deny {
     rules: Vec<Rule>,
+    /// Backtracked matches left (see [`super::glob`]).
+    budget: Budget,
 }
 
 impl std::fmt::Debug for Deny {
@@ -55,14 +62,32 @@ impl Deny {
                 compile(v.as_str()?, base, &home, &cwd)
             })
             .collect();
-        Deny { rules }
+        Deny {
+            rules,
+            budget: Budget::default(),
+        }
     }
 
     /// Whether any rule covers `path`, for the model's own reads (the Read tool, Bash reads).
     pub fn covers(&self, path: &str) -> bool {
         self.rules
             .iter()
-            .any(|r| r.matchers.iter().any(|m| m.is_match(path).unwrap_or(false)))
+            .any(|r| r.matchers.iter().any(|m| m.is_match(path, &self.budget)))
+    }
+
+    /// Rules that some path was not matched against, their backtracking being over the step
+    /// budget ([`super::glob`]).
+    pub fn refused(&self) -> Vec<String> {
+        let refused = self.budget.refused();
+        self.rules
+            .iter()
+            .filter(|r| {
+                r.matchers
+                    .iter()
+                    .any(|m| refused.iter().any(|t| t == m.text()))
+            })
+            .map(|r| r.text.clone())
+            .collect()
     }
 
     /// The rule withholding `path` for a file of this kind, if any.
@@ -72,7 +97,7 @@ impl Deny {
         }
         self.rules
             .iter()
-            .find(|r| r.matchers.iter().any(|m| m.is_match(path).unwrap_or(false)))
+            .find(|r| r.matchers.iter().any(|m| m.is_match(path, &self.budget)))
             .map(|r| r.text.as_str())
     }
 }
@@ -111,7 +136,7 @@ fn compile(rule: &str, settings_base: &str, home: &str, cwd: &str) -> Option<Rul
     };
     let matchers = [anchored.clone(), format!("{anchored}/**")]
         .iter()
-        .filter_map(|p| compile_matcher(p, &options).ok())
+        .filter_map(|p| Glob::new(p, &options))
         .collect();
     Some(Rule {
         text: rule.to_owned(),
@@ -129,6 +154,7 @@ mod tests {
                 .iter()
                 .filter_map(|r| compile(r, "/r/p", "/h", "/r/p"))
                 .collect(),
+            budget: Budget::default(),
         }
     }
 

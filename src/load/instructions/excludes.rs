@@ -10,13 +10,24 @@
 //!   patterns are also tried against the path with its drive letter's case flipped (`TLn`), so
 //!   `c:/tmp/**` excludes `C:\tmp\x`; anything else is compared case-sensitively, there too
 //!   (`**/P/CLAUDE.md` does not exclude `p\CLAUDE.md`).
+//!
+//! Patterns run on [`super::glob`] (picomatch-rs's regex source, in linear time); one whose
+//! backtracking would go over the step budget is listed by [`Excludes::refused`].
 
-use picomatch_rs::{CompileOptions, Matcher, compile_matcher};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use picomatch_rs::CompileOptions;
+
+use super::glob::{Budget, Glob};
 
 use super::paths::dirname;
 use crate::load::Kind;
 use crate::platform::Platform;
 use crate::settings::Settings;
+
+/// Paths whose verdict is kept.
+const CACHED_PATHS: usize = 100_000;
 
 /// One compiled pattern and where it came from.
 struct Pattern {
@@ -24,7 +35,7 @@ struct Pattern {
     text: String,
     /// The settings file that holds it.
     origin: String,
-    matcher: Matcher,
+    matcher: Arc<Glob>,
     /// A leading `!` (such a pattern is not tried with the drive letter flipped).
     negated: bool,
 }
@@ -34,6 +45,10 @@ struct Pattern {
 pub struct Excludes {
     patterns: Vec<Pattern>,
     platform: Platform,
+    /// Backtracked matches left (see [`super::glob`]).
+    budget: Budget,
+    /// Verdicts per path and kind: `check` asks about the same files again and again.
+    cache: Mutex<HashMap<String, Option<usize>>>,
 }
 
 impl std::fmt::Debug for Excludes {
@@ -84,7 +99,7 @@ impl Excludes {
             .into_iter()
             .filter(|(p, _)| !p.is_empty())
             .filter_map(|(text, origin)| {
-                let matcher = compile_matcher(&text, &options).ok()?;
+                let matcher = Glob::new(&text, &options)?;
                 Some(Pattern {
                     negated: text.starts_with('!'),
                     text,
@@ -93,7 +108,12 @@ impl Excludes {
                 })
             })
             .collect();
-        Excludes { patterns, platform }
+        Excludes {
+            patterns,
+            platform,
+            budget: Budget::default(),
+            cache: Mutex::default(),
+        }
     }
 
     /// The first pattern excluding `path` for a file of this kind.
@@ -101,23 +121,54 @@ impl Excludes {
         if !matches!(kind, Kind::User | Kind::Project | Kind::Local) {
             return None;
         }
+        let cached = self.cache.lock().ok().and_then(|c| c.get(path).copied());
+        let index = match cached {
+            Some(index) => index,
+            None => {
+                let index = self.first(path);
+                if let Ok(mut c) = self.cache.lock()
+                    && c.len() < CACHED_PATHS
+                {
+                    c.insert(path.to_owned(), index);
+                }
+                index
+            }
+        };
+        index.map(|i| ExcludeHit {
+            pattern: self.patterns[i].text.clone(),
+            origin: self.patterns[i].origin.clone(),
+        })
+    }
+
+    fn first(&self, path: &str) -> Option<usize> {
         let path = path.replace('\\', "/");
         let flipped = self
             .platform
             .is_windows()
             .then(|| flip_drive(&path))
             .flatten();
-        let hit = |p: &&Pattern| {
-            p.matcher.is_match(&path).unwrap_or(false)
-                || (!p.negated
-                    && flipped
-                        .as_ref()
-                        .is_some_and(|f| p.matcher.is_match(f).unwrap_or(false)))
-        };
-        self.patterns.iter().find(hit).map(|p| ExcludeHit {
-            pattern: p.text.clone(),
-            origin: p.origin.clone(),
+        let b = &self.budget;
+        self.patterns.iter().position(|p| {
+            p.matcher.is_match(&path, b)
+                || (!p.negated && flipped.as_ref().is_some_and(|f| p.matcher.is_match(f, b)))
         })
+    }
+
+    /// `(pattern, settings file)` of every pattern that some path was not matched against,
+    /// its backtracking being over the step budget: ccmem cannot tell whether it excludes
+    /// that file (the client may hang on it).
+    pub fn refused(&self) -> Vec<ExcludeHit> {
+        let refused = self.budget.refused();
+        let mut out: Vec<ExcludeHit> = Vec::new();
+        for text in refused {
+            if let Some(p) = self.patterns.iter().find(|p| p.matcher.text() == text) {
+                out.push(ExcludeHit {
+                    pattern: p.text.clone(),
+                    origin: p.origin.clone(),
+                });
+            }
+        }
+        out
     }
 
     /// Whether there are no patterns at all.

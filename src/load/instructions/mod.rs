@@ -24,6 +24,7 @@ pub mod agents;
 pub mod deny;
 pub mod excludes;
 pub mod file;
+pub mod glob;
 pub mod imports;
 pub mod paths;
 pub mod rules;

@@ -49,6 +49,8 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 .filter_map(|k| Some((k.path.clone(), k.kind?))),
         );
     }
+    candidates.sort_by(|a, b| a.0.cmp(&b.0));
+    candidates.dedup();
     for (file, pattern, span) in excludes(ctx) {
         if is_relative(pattern.strip_prefix('!').unwrap_or(&pattern)) {
             continue; // exclude-pattern-relative
@@ -65,6 +67,19 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             .iter()
             .any(|(p, k)| one.hit(p, kinds(*k)).is_some())
         {
+            continue;
+        }
+        if !one.refused().is_empty() {
+            out.push(ctx.finding_at(
+                &RULE,
+                &file,
+                span,
+                format!(
+                    "`{pattern}` backtracks too much to be matched (the client may hang on it): \
+                     ccmem cannot tell what it excludes and counts it as excluding nothing"
+                ),
+                "write it with fewer `*` in one name (`**/*a*b` rather than `*a*a*a*a*b`)".into(),
+            ));
             continue;
         }
         out.push(ctx.finding_at(
@@ -99,5 +114,20 @@ mod tests {
             msgs[0].contains("gone") && msgs[1].contains("alice"),
             "{msgs:?}"
         );
+    }
+
+    #[test]
+    fn a_pattern_over_the_step_budget_is_named_as_such() {
+        let dir = format!("packages/{}/CLAUDE.md", "a".repeat(60));
+        let pattern = format!("**/!(x){}b/CLAUDE.md", "*a".repeat(14));
+        let settings = serde_json::json!({ "claudeMdExcludes": [pattern] }).to_string();
+        let f = Fixture::new(&[
+            ("CLAUDE.md", "x\n"),
+            (dir.as_str(), "y\n"),
+            (".claude/settings.json", settings.as_str()),
+        ]);
+        let msgs = f.messages("exclude-matches-nothing");
+        assert_eq!(msgs.len(), 1, "{msgs:?}");
+        assert!(msgs[0].contains("backtracks too much"), "{msgs:?}");
     }
 }
