@@ -472,9 +472,9 @@ fn decisions(idx: &Index, layout: &Layout, dest: &[Dest]) -> Vec<Decision> {
     out
 }
 
-/// Whether MEMORY.md would still fit the target if the plan had not moved the piece of rank
-/// `rank` of the unit whose hub is `hub` (the "uses the budget" property, checked by the
-/// tests).
+/// Whether the plan could have left the piece of rank `rank` of the unit whose hub is `hub`
+/// in MEMORY.md: without it, MEMORY.md would still fit the target and no new hub would hold a
+/// single entry (the "uses the budget" property, checked by the tests).
 #[cfg(test)]
 pub(super) fn fits_without(
     lib: &Library,
@@ -500,9 +500,10 @@ pub(super) fn fits_without(
         layout,
         target: opts.target,
     };
-    planner.fits(&Choice {
+    let choice = Choice {
         pushed,
         aggregated: Vec::new(),
         compact: false,
-    })
+    };
+    planner.whole_hubs(&choice) && planner.fits(&choice)
 }

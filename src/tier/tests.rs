@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::config::Config;
+use crate::tier::groups::Rank;
 use crate::tier::proof::Invariant;
 
 /// A library from an index text and `(file name, text)` pairs.
@@ -398,5 +399,50 @@ fn folding_appends_to_an_existing_more_hubs_file() {
         "{}",
         more.new
     );
+    assert!(proof::prove(&l, &applied(&l, &p), &p, p.after).ok());
+}
+
+/// A long rule that alone would make MEMORY.md fit cannot move alone (a new hub never holds a
+/// single entry), so the short project entries of its section go with it, and each piece
+/// moved is needed: the plan could not leave either in MEMORY.md. Found by the property test
+/// (`reference_build-test_hub.md was not needed`), whose check now honours the same rule.
+#[test]
+fn a_long_rule_takes_its_sections_short_entries_with_it_and_each_was_needed() {
+    let long = "never run the migration against production without a fresh snapshot, \
+                and always announce it in the release channel first; the rollback script \
+                lives in ops/rollback.sh and needs the on-call engineer's approval";
+    let index = format!(
+        "# Memory\n\n## Build\n- [CI image](project_ci.md) — ubuntu-24.04\n\
+         - [Cache](project_cache.md) — sccache\n- [Migrations](feedback_migrate.md) — {long}\n"
+    );
+    let files = [
+        ("project_ci.md", "ci"),
+        ("project_cache.md", "cache"),
+        ("feedback_migrate.md", "m"),
+    ];
+    let l = lib(&index, &files);
+    let before = plan::plan(&l, &opts(100)).unwrap().before;
+    let options = Options {
+        target: Target {
+            lines: 100,
+            utf16: before.utf16 - 120,
+        },
+        compress: false,
+        ..Options::default()
+    };
+    let p = plan::plan(&l, &options).unwrap();
+    let steps: Vec<(&str, Rank)> = (p.steps.iter())
+        .filter_map(|s| match s {
+            Step::Pushed { group, rank, .. } => Some((group.as_str(), *rank)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(steps, [("build", Rank::Project), ("build", Rank::Feedback)]);
+    for rank in [Rank::Project, Rank::Feedback] {
+        assert!(
+            !plan::fits_without(&l, &options, &p, "reference_build_hub.md", rank),
+            "{rank:?} was needed"
+        );
+    }
     assert!(proof::prove(&l, &applied(&l, &p), &p, p.after).ok());
 }
