@@ -213,11 +213,24 @@ impl Planner<'_> {
                 choice.pushed[p] = false;
             }
         }
+        // Give back until no piece can be: size is not monotone in the pieces moved (a move
+        // kept for the units it saves may cost a line, and a pointer lists what its hub holds),
+        // so a piece given back late can make one tried earlier unneeded. Each pass that gives
+        // one back moves fewer pieces, so this ends.
         if self.target.fits(size) {
-            for &p in moved.iter().rev() {
-                choice.pushed[p] = false;
-                if !self.whole_hubs(choice) || !self.fits(choice) {
-                    choice.pushed[p] = true;
+            let mut gave = true;
+            while gave {
+                gave = false;
+                for &p in moved.iter().rev() {
+                    if !choice.pushed[p] {
+                        continue;
+                    }
+                    choice.pushed[p] = false;
+                    if self.whole_hubs(choice) && self.fits(choice) {
+                        gave = true;
+                    } else {
+                        choice.pushed[p] = true;
+                    }
                 }
             }
         }

@@ -313,8 +313,15 @@ fn run(lib: &Library, opts: &Options) -> Result<(), TestCaseError> {
         for (hub, rank) in &pushed {
             prop_assert!(
                 !fits_without(lib, opts, &p, hub, *rank),
-                "{hub} was not needed: {:?}",
-                p.steps
+                "{hub} ({rank:?}) was not needed: {:?}\ngroups: {:?}\npieces: {:?}\n{}",
+                p.steps,
+                (layout.groups.iter())
+                    .map(|g| (&g.key, g.hub(), &g.lines, g.hub_exists, g.linked))
+                    .collect::<Vec<_>>(),
+                (layout.pieces.iter())
+                    .map(|x| (x.group, x.rank, &x.lines))
+                    .collect::<Vec<_>>(),
+                lib.index_text()
             );
         }
     }
@@ -373,6 +380,81 @@ fn run(lib: &Library, opts: &Options) -> Result<(), TestCaseError> {
         }
     }
     Ok(())
+}
+
+/// A library on which one pass of giving back left a piece that a later give-back made
+/// unneeded: a move kept for the UTF-16 units it saved cost a line (found with
+/// `PROPTEST_RNG_SEED=43`; the input is the one proptest shrank it to). Entries are
+/// `(kind, word, crown, syntax, fm, heading, sub, desc_len)`, in no group, not pinned, unbroken.
+#[test]
+fn giving_back_repeats_until_no_piece_can_be_given_back() {
+    #[rustfmt::skip]
+    let rows: [(usize, usize, u8, u8, u8, Option<usize>, bool, usize); 31] = [
+        (0, 0, 0, 0, 0, None, false, 27),
+        (3, 0, 2, 1, 2, Some(1), false, 20),
+        (1, 3, 2, 1, 2, None, false, 34),
+        (0, 0, 0, 0, 0, None, false, 46),
+        (0, 0, 2, 1, 0, Some(5), false, 19),
+        (2, 0, 0, 0, 0, None, false, 41),
+        (3, 3, 0, 0, 0, Some(1), true, 51),
+        (0, 0, 0, 0, 0, Some(3), false, 42),
+        (0, 0, 2, 1, 1, None, false, 14),
+        (3, 3, 2, 1, 2, None, false, 17),
+        (2, 3, 0, 0, 0, None, false, 16),
+        (0, 3, 2, 0, 1, None, false, 0),
+        (4, 0, 2, 1, 0, None, false, 28),
+        (0, 0, 2, 1, 0, Some(5), false, 17),
+        (2, 0, 0, 0, 0, None, false, 239),
+        (0, 5, 2, 1, 0, Some(5), false, 23),
+        (3, 0, 0, 3, 0, None, false, 39),
+        (0, 1, 2, 0, 1, None, false, 0),
+        (0, 0, 0, 0, 0, Some(2), false, 187),
+        (0, 0, 0, 0, 0, None, false, 29),
+        (0, 4, 1, 0, 0, None, false, 47),
+        (4, 0, 2, 1, 0, None, false, 38),
+        (3, 6, 2, 3, 0, None, false, 13),
+        (3, 6, 2, 3, 0, None, false, 0),
+        (0, 0, 0, 2, 0, None, false, 182),
+        (0, 1, 0, 0, 0, None, false, 193),
+        (3, 4, 2, 1, 0, Some(1), false, 11),
+        (1, 0, 2, 1, 2, None, false, 50),
+        (0, 0, 2, 1, 0, Some(1), false, 17),
+        (0, 0, 0, 0, 0, Some(0), true, 45),
+        (3, 0, 2, 1, 0, None, false, 41),
+    ];
+    let entries: Vec<Entry> = (rows.iter())
+        .map(
+            |&(kind, word, crown, syntax, fm, heading, sub, desc_len)| Entry {
+                kind,
+                word,
+                crown,
+                syntax,
+                fm,
+                heading,
+                sub,
+                group: None,
+                pinned: false,
+                broken: false,
+                desc_len,
+            },
+        )
+        .collect();
+    let shape = Shape {
+        spec: 0,
+        crlf: true,
+        index_fm: false,
+        title: false,
+    };
+    let lib = build(&shape, &entries, &[(true, 0, 0), (false, 0, 0)], &[]);
+    let opts = Options {
+        target: Target {
+            lines: 37,
+            utf16: 2513,
+        },
+        compress: true,
+        ..Options::default()
+    };
+    run(&lib, &opts).unwrap();
 }
 
 proptest! {
