@@ -180,6 +180,13 @@ pub const RESTORE_FILE_MAX_TOKENS: usize = 5_000;
 /// Estimated tokens all restored files may hold together, counted on each attachment's JSON
 /// (`Svs`, SPEC-compaction A4.5).
 pub const RESTORE_TOTAL_MAX_TOKENS: usize = 50_000;
+/// Largest file, in bytes on disk, the Read tool shows without `allow_large`; a bigger one is
+/// refused whole (`maxSizeBytes`, `N7t` in `PB`; `tests/fixtures/read-limits/`).
+pub const READ_MAX_BYTES: usize = 262_144;
+/// Most tokens the Read tool shows without `allow_large`; past it the model gets a first page
+/// (`maxTokens`, `esa` in `PB`, unless `CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS` says otherwise;
+/// `tests/fixtures/read-limits/`).
+pub const READ_MAX_TOKENS: usize = 25_000;
 /// Characters per estimated token (`C` in `Wl`: `round(length / 4)`, SPEC-compaction A4.4).
 pub const CHARS_PER_TOKEN: usize = 4;
 /// Characters per estimated token for `.json`, `.jsonl` and `.jsonc` files (`O` in `lzn`,

@@ -385,3 +385,50 @@ fn explain_the_new_rules() {
         explain(&["stale-reference"]).code(0)
     );
 }
+
+/// Logs kept as memories, as sessions append them: an English deploy log past the Read tool's
+/// token cap (a first page only), a Chinese build log past its byte limit (refused), and a long
+/// German runbook that is read whole (only oversized). The oversized-file warning is not repeated
+/// for a file too large to read.
+#[test]
+fn memories_too_large_to_read_whole() {
+    let deploy: String = (0..2_026)
+        .map(|i| {
+            format!(
+                "- 2026-{:02}-{:02} 14:{:02} deploy api@{} to prod: ok, p95 {}ms, 0 rollbacks\n",
+                1 + i % 12,
+                1 + i % 28,
+                i % 60,
+                1_000 + i,
+                180 + i % 90
+            )
+        })
+        .collect();
+    let build: String = (0..3_600)
+        .map(|i| {
+            format!(
+                "- 第{i}次构建：依赖缓存命中，单元测试全部通过，耗时{}秒。\n",
+                40 + i % 50
+            )
+        })
+        .collect();
+    let runbook: String = (0..180)
+        .map(|i| format!("{i}. Vor dem Release die Migrationen auf Staging prüfen.\n"))
+        .collect();
+    let index = "- [Deploy log](project_deploy_log.md) — every prod deploy\n\
+                 - [构建记录](project_build_log.md) — CI 构建历史\n\
+                 - [Runbook](reference_runbook.md) — Release-Schritte\n";
+    let t = library(&[
+        ("MEMORY.md", index),
+        ("project_deploy_log.md", &memory("project", &deploy)),
+        ("project_build_log.md", &memory("project", &build)),
+        ("reference_runbook.md", &memory("reference", &runbook)),
+    ]);
+    snapshot!(
+        "too_large_to_read",
+        t.ccmem(["audit", "--select", "too-large-to-read,oversized-file"])
+            .arg("mem")
+            .run()
+            .code(1)
+    );
+}

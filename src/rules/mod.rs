@@ -59,6 +59,7 @@ mod secret_in_memory;
 mod stale_entry;
 mod stale_reference;
 mod stray_tool_tag;
+mod too_large_to_read;
 mod unreachable_file;
 mod unreadable_file;
 
@@ -263,6 +264,7 @@ pub const RULES: &[Rule] = &[
     broken_link::RULE,
     unreadable_file::RULE,
     index_over_cap::RULE,
+    too_large_to_read::RULE,
     secret_in_memory::RULE,
     unreachable_file::RULE,
     oversized_file::RULE,

@@ -28,7 +28,8 @@ declare_rule! {
 
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     let file = &ctx.lib.files[i];
-    if file.role == Role::Index {
+    // MEMORY.md has rules of its own; a file too large to read whole gets that finding alone.
+    if file.role == Role::Index || super::too_large_to_read::flags(file) {
         return;
     }
     let Some(text) = file.text() else { return };

@@ -73,6 +73,7 @@ const REGISTERED: &[(Command, Category, &[&str])] = {
                 "broken-link",
                 "unreadable-file",
                 "index-over-cap",
+                "too-large-to-read",
                 "secret-in-memory",
             ],
         ),
