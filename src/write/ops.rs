@@ -423,16 +423,13 @@ impl Lock {
             Step::Redo(of) => (None, None, Some(of.id.clone())),
         };
         let mut journal = Journal {
-            version: journal::VERSION,
             id: new_id(&started),
-            op: op.to_owned(),
             started,
-            outcome: Outcome::Pending,
             undo_of,
             reverses,
             redoes,
             created_dirs,
-            entries,
+            ..Journal::pending(op, entries)
         };
         if let Err(e) = self.write_pending(&journal) {
             // Nothing was swapped: the temp files are all there is to take back.
