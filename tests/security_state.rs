@@ -85,6 +85,20 @@ fn library(dir: &Path) {
     put(&dir.join("MEMORY.md"), &index);
 }
 
+/// `ccmem add` of a user memory `topic` to `dir`.
+fn add<'a>(dir: &'a str, topic: &'a str) -> [&'a str; 8] {
+    [
+        "add",
+        dir,
+        "--type",
+        "user",
+        "--topic",
+        topic,
+        "--description",
+        "d",
+    ]
+}
+
 fn text(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
 }
@@ -125,16 +139,7 @@ fn a_cloned_repositorys_journal_never_renames_onto_git_hooks() {
         let before = everything(&w);
         let dir = ".claude/agent-memory/reviewer";
         for args in [
-            &[
-                "add",
-                dir,
-                "--type",
-                "user",
-                "--topic",
-                "y",
-                "--description",
-                "d",
-            ][..],
+            &add(dir, "y")[..],
             &["tier", "--agent", "reviewer", "--write"],
             &[
                 "tier",
@@ -147,9 +152,7 @@ fn a_cloned_repositorys_journal_never_renames_onto_git_hooks() {
             &["undo", dir],
             &["undo", dir, "--recover"],
         ] {
-            let out = w.run(args);
-            let said = text(&out);
-            assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+            let said = text(&w.run(args).code(2));
             let why = if mode == 0o755 {
                 "has mode 0755; ccmem makes its state folder 0700"
             } else if args.contains(&"--recover") {
@@ -173,8 +176,7 @@ fn a_cloned_repositorys_journal_never_renames_onto_git_hooks() {
         assert!(!w.path("proj/.git/hooks/pre-commit").exists());
         if mode == 0o700 {
             // Dropping it is explicit, and leaves `x` (not a name ccmem makes) alone.
-            let out = w.run(&["undo", dir, "--discard"]);
-            assert!(out.status.success(), "{}", text(&out));
+            w.run(&["undo", dir, "--discard"]).code(0);
             assert!(!agent.join(".ccmem/journal.json").exists());
             assert!(agent.join("x").exists());
         }
@@ -209,20 +211,9 @@ fn a_planted_journal_creates_and_deletes_nothing_outside_the_folder() {
         &["tier", "../mem", "--write", "--target-lines", "8"][..],
         &["undo", "../mem"],
         &["undo", "../mem", "--recover"],
-        &[
-            "add",
-            "../mem",
-            "--type",
-            "user",
-            "--topic",
-            "z",
-            "--description",
-            "d",
-        ],
+        &add("../mem", "z"),
     ] {
-        let out = w.run(args);
-        let said = text(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        let said = text(&w.run(args).code(2));
         assert!(
             said.contains(".ccmem/journal.json: entry 1 (\"created.md\"): its file:")
                 && said.contains("is outside the folder")
@@ -328,9 +319,7 @@ fn undo_never_removes_a_folder_a_record_names() {
         put(&mem.join(".ccmem").join(file), &record);
         chmod(&mem.join(".ccmem"), 0o700);
         let before = everything(&w);
-        let out = w.run(&["undo", "../mem"]);
-        let said = text(&out);
-        assert_eq!(out.status.code(), Some(2), "{said}");
+        let said = text(&w.run(&["undo", "../mem"]).code(2));
         assert!(
             said.contains(file)
                 && said.contains("lists a folder to remove")
@@ -476,23 +465,12 @@ fn a_state_folder_that_is_not_ccmems_own_is_refused() {
         };
         let before = everything(&w);
         for args in [
-            &[
-                "add",
-                "../mem",
-                "--type",
-                "user",
-                "--topic",
-                "z",
-                "--description",
-                "d",
-            ][..],
+            &add("../mem", "z")[..],
             &["tier", "../mem", "--write", "--target-lines", "8"],
             &["undo", "../mem"],
             &["undo", "../mem", "--discard"],
         ] {
-            let out = w.run(args);
-            let said = text(&out);
-            assert_eq!(out.status.code(), Some(2), "{kind} {args:?}: {said}");
+            let said = text(&w.run(args).code(2));
             assert!(said.contains(why), "{kind} {args:?}: {said}");
         }
         assert_eq!(everything(&w), before, "{kind}");
@@ -528,9 +506,7 @@ fn a_hub_linked_to_the_global_claude_md_is_never_written_through() {
             "--write",
         ],
     ] {
-        let out = w.run(args);
-        let said = text(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        let said = text(&w.run(args).code(2));
         assert!(
             said.contains(&format!(
                 "_hub.md: is a symbolic link to {}, outside the memory folder",
@@ -565,20 +541,9 @@ fn a_symlinked_agent_index_is_not_written() {
             "8",
             "--write",
         ],
-        &[
-            "add",
-            ".claude/agent-memory/reviewer",
-            "--type",
-            "user",
-            "--topic",
-            "new",
-            "--description",
-            "d",
-        ],
+        &add(".claude/agent-memory/reviewer", "new"),
     ] {
-        let out = w.run(args);
-        let said = text(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        let said = text(&w.run(args).code(2));
         assert!(
             said.contains("MEMORY.md: is a symbolic link, and the client does not read MEMORY.md through one here"),
             "{args:?}: {said}"
@@ -604,9 +569,7 @@ fn hook_install_never_writes_through_a_settings_link_out_of_the_repository() {
         &["hook", "install", "--project", "--yes"][..],
         &["hook", "install", "--project", "--dry-run"],
     ] {
-        let out = w.run(args);
-        let said = text(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        let said = text(&w.run(args).code(2));
         assert!(
             said.contains(&format!(
                 "settings.json: is a symbolic link to {}, outside the repository",
@@ -653,8 +616,8 @@ fn undo_never_follows_a_settings_link_out_of_the_repository() {
     let w = world();
     let user = w.path("home/.claude/settings.json");
     put(&user, "{\n  \"model\": \"opus\"\n}\n");
-    let out = w.run(&["hook", "install", "--user", "--yes", "--bin", "/opt/ccmem"]);
-    assert!(out.status.success(), "{}", text(&out));
+    w.run(&["hook", "install", "--user", "--yes", "--bin", "/opt/ccmem"])
+        .code(0);
     let installed = fs::read_to_string(&user).unwrap();
     assert!(installed.contains("/opt/ccmem"));
     for (scope, name) in [
@@ -670,9 +633,7 @@ fn undo_never_follows_a_settings_link_out_of_the_repository() {
             &["undo", "--hook", scope, "--recover"],
             &["undo", "--hook", scope, "--discard"],
         ] {
-            let out = w.run(args);
-            let said = text(&out);
-            assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+            let said = text(&w.run(args).code(2));
             assert!(
                 said.contains(&format!(
                     "{name}: is a symbolic link to {}, outside the repository",
@@ -686,8 +647,7 @@ fn undo_never_follows_a_settings_link_out_of_the_repository() {
     }
     assert_eq!(fs::read_to_string(&user).unwrap(), installed);
     // The user's own scope still undoes the install.
-    let out = w.run(&["undo", "--hook", "user"]);
-    assert!(out.status.success(), "{}", text(&out));
+    w.run(&["undo", "--hook", "user"]).code(0);
     assert!(!fs::read_to_string(&user).unwrap().contains("/opt/ccmem"));
 }
 
@@ -733,9 +693,7 @@ fn read_only_targets_are_refused_naming_the_file() {
             &["tier", "../mem", "--target-lines", "8"][..],
             &["tier", "../mem", "--target-lines", "8", "--write"],
         ] {
-            let out = w.run(args);
-            let said = text(&out);
-            assert_eq!(out.status.code(), Some(2), "{target} {args:?}: {said}");
+            let said = text(&w.run(args).code(2));
             assert!(
                 said.contains(&format!("{target}: is read-only (mode 0444)")),
                 "{target} {args:?}: {said}"
@@ -747,9 +705,10 @@ fn read_only_targets_are_refused_naming_the_file() {
     let settings = w.path("home/.claude/settings.json");
     put(&settings, "{}\n");
     chmod(&settings, 0o444);
-    let out = w.run(&["hook", "install", "--user", "--yes", "--bin", "/opt/ccmem"]);
-    let said = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{said}");
+    let said = text(
+        &w.run(&["hook", "install", "--user", "--yes", "--bin", "/opt/ccmem"])
+            .code(2),
+    );
     assert!(
         said.contains("settings.json: is read-only (mode 0444)"),
         "{said}"
@@ -827,9 +786,7 @@ fn undo_is_a_stack_over_tier_add_and_hook_install() {
         .unwrap();
     let rewritten = fs::read_to_string(&hub).unwrap().replace("fact", "FACT");
     fs::write(&hub, &rewritten).unwrap();
-    let out = w.run(&["undo", "../mem"]);
-    let said = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{said}");
+    let said = text(&w.run(&["undo", "../mem"]).code(2));
     assert!(
         said.contains(&format!("{}: changed on disk", hub.display()))
             && said.contains("the undo stopped"),
