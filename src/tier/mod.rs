@@ -189,6 +189,21 @@ pub fn check_readable(lib: &Library, allow_missing: bool) -> Result<Readable, Re
     Ok(Readable { exists, skipped })
 }
 
+/// Why `tier` or `add` stopped without a report (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The folder cannot be listed, or `ccmem.toml` is unusable.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// MEMORY.md cannot be planned with, the request is invalid, the file to add exists, or a
+    /// planned write is refused.
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    /// The write failed (nothing, or everything, was written: see `crate::write`).
+    #[error(transparent)]
+    Write(#[from] crate::write::WriteError),
+}
+
 /// How the client reads a memory folder's files through links, for [`check_writes`]: decided
 /// by the loader (`load::agent::memory`), passed in by the command.
 #[derive(Debug, Clone, Default)]

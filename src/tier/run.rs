@@ -15,7 +15,7 @@ use super::budget::{self, CAP, Size, Target};
 use super::plan::{self, Plan};
 use super::proof::{Baseline, Findings, Invariant, Proof};
 use super::{
-    ClientLinks, Folder, Options, Refusal, Skipped, applied, check_readable, check_writes,
+    ClientLinks, Error, Folder, Options, Refusal, Skipped, applied, check_readable, check_writes,
     link_target, text_of, topic,
 };
 use crate::constants::INDEX_FILE;
@@ -145,20 +145,6 @@ impl fmt::Display for Failure {
             ),
         }
     }
-}
-
-/// Why `tier` stopped without a report (exit 2).
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// The folder cannot be listed, or `ccmem.toml` is unusable.
-    #[error(transparent)]
-    Load(#[from] LoadError),
-    /// MEMORY.md cannot be planned with, or a planned write is refused.
-    #[error(transparent)]
-    Refused(#[from] Refusal),
-    /// The write failed (nothing, or everything, was written: see `crate::write`).
-    #[error(transparent)]
-    Write(#[from] WriteError),
 }
 
 /// Plans the restructure of `req.folder`, proves it, and with `lock` (the folder's, taken by

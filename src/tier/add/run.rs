@@ -10,11 +10,10 @@ use jiff::Timestamp;
 
 use super::{AddError, AddPlan, Request, plan_add};
 use crate::memory::Library;
-use crate::memory::library::LoadError;
 use crate::memory::pending::{self, Pending};
 use crate::tier::run::changes_of;
-use crate::tier::{Folder, Refusal, Target, check_readable, check_writes, link_target};
-use crate::write::{self, Applied, Recovered, WriteError};
+use crate::tier::{Error, Folder, Target, check_readable, check_writes, link_target};
+use crate::write::{self, Applied, Recovered};
 
 /// Where and how to add.
 #[derive(Debug, Clone, Copy)]
@@ -55,20 +54,6 @@ pub struct Added {
     pub link_to: Vec<Option<String>>,
     /// What was written (`None` in a dry run).
     pub written: Option<Applied>,
-}
-
-/// Why `add` stopped (exit 2).
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// The folder cannot be listed, or `ccmem.toml` is unusable.
-    #[error(transparent)]
-    Load(#[from] LoadError),
-    /// The request is invalid, the file exists, or a planned write is refused.
-    #[error(transparent)]
-    Refused(#[from] Refusal),
-    /// The write failed (see `crate::write`).
-    #[error(transparent)]
-    Write(#[from] WriteError),
 }
 
 /// Adds `entry` to the folder of `opts`.
