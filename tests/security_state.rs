@@ -110,7 +110,9 @@ fn add<'a>(dir: &'a str, topic: &'a str) -> [&'a str; 8] {
     ]
 }
 
-/// `tier` on the subagent's memory over an 8-line target: the dry run, then the write.
+/// `tier` on the subagent's memory over an 8-line target: the dry run, then the write (for
+/// the tests with symbolic links, Unix only).
+#[cfg(unix)]
 const AGENT_TIER: [&[&str]; 2] = [
     &["tier", "--agent", "reviewer", "--target-lines", "8"],
     &[
