@@ -252,24 +252,9 @@ fn a_line_rewritten_in_the_window_is_kept_and_tier_rolls_back() {
     // An earlier operation, which `undo` must leave alone afterwards.
     ccmem(ADD, dir.path()).run().code(0);
     let before = snapshot(dir.path());
-    let child = ccmem(TIER, dir.path())
-        .command()
-        .env("CCMEM_TEST_DELAY_MS", "400")
-        .env("NO_COLOR", "1")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
     // The pending journal is written after every target was checked and before the first swap,
     // each swap waiting 400 ms: rewrite a line in place as soon as it appears.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while !journal.exists() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "tier never reached its swaps"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
+    let child = ccmem(TIER, dir.path()).spawn_until(400, &journal);
     let text = fs::read_to_string(&memory).unwrap();
     let theirs = text.replacen("fact 2 日本語", "fact 2, corrected by another writer", 1);
     assert_ne!(theirs, text);

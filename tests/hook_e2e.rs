@@ -12,6 +12,7 @@ mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 
@@ -173,51 +174,98 @@ fn claude_bin() -> String {
         .expect("CCMEM_CLAUDE_BIN must name the real client (scripts/install-client.sh prints it)")
 }
 
-#[test]
-#[ignore = "needs the real client: scripts/live-conformance.sh runs it with CCMEM_CLAUDE_BIN"]
-fn real_client_shows_the_receipt_and_runs_the_write_guard() {
-    let claude = claude_bin();
+/// The client's arguments for one non-interactive session streaming its events (hooks
+/// included) as JSON lines.
+const ONE_SESSION: [&str; 7] = [
+    "-p",
+    "hi",
+    "--no-session-persistence",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--include-hook-events",
+];
+
+/// A temporary folder holding `home/`, `proj/` (with a CLAUDE.md) and the memory folder `mem/`.
+struct Sandbox {
+    _root: tempfile::TempDir,
+    base: PathBuf,
+    home: PathBuf,
+    proj: PathBuf,
+    mem: PathBuf,
+}
+
+/// A sandbox whose project's CLAUDE.md is `claude_md` and whose MEMORY.md has `n` entries.
+fn sandbox(claude_md: &str, n: usize) -> Sandbox {
     let root = tempfile::tempdir().unwrap();
     let base = root.path().canonicalize().unwrap();
     let (home, proj, mem) = (base.join("home"), base.join("proj"), base.join("mem"));
     for d in [&home, &proj, &mem] {
         std::fs::create_dir_all(d).unwrap();
     }
-    std::fs::write(proj.join("CLAUDE.md"), "# project\nbe brief\n").unwrap();
-    std::fs::write(mem.join("MEMORY.md"), entries(205)).unwrap();
+    std::fs::write(proj.join("CLAUDE.md"), claude_md).unwrap();
+    std::fs::write(mem.join("MEMORY.md"), entries(n)).unwrap();
+    Sandbox {
+        _root: root,
+        base,
+        home,
+        proj,
+        mem,
+    }
+}
+
+impl Sandbox {
+    /// The real client in `proj/`, from a cleared environment: `PATH` = `path`, this HOME and
+    /// memory folder, the Messages API stub on `port`.
+    fn client(&self, claude: &str, path: &str, port: u16) -> Command {
+        let mut cmd = Command::new(claude);
+        cmd.current_dir(&self.proj)
+            .stdin(Stdio::null())
+            .env_clear()
+            .env("PATH", path)
+            .env("HOME", &self.home)
+            .env("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", &self.mem)
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
+            .env("ANTHROPIC_API_KEY", "sk-ant-ccmem-test");
+        cmd
+    }
+}
+
+/// The output of the `event` hook in the client's stream of events; the hook must have
+/// exited 0.
+fn hook_output(stdout: &str, event: &str) -> Value {
+    let e = (stdout.lines())
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|e| e["subtype"] == "hook_response" && e["hook_event"] == event)
+        .unwrap_or_else(|| panic!("no {event} hook_response in the stream:\n{stdout}"));
+    assert_eq!(e["exit_code"], 0, "{e}");
+    serde_json::from_str(e["output"].as_str().unwrap_or(""))
+        .unwrap_or_else(|_| panic!("{event} output is not JSON: {e}"))
+}
+
+#[test]
+#[ignore = "needs the real client: scripts/live-conformance.sh runs it with CCMEM_CLAUDE_BIN"]
+fn real_client_shows_the_receipt_and_runs_the_write_guard() {
+    let claude = claude_bin();
+    let s = sandbox("# project\nbe brief\n", 205);
     let ccmem = env!("CARGO_BIN_EXE_ccmem");
 
     // Install the hooks the way a user does.
-    common::cli::Test::at(&base)
+    common::cli::Test::at(&s.base)
         .current_dir("proj")
         .args(["hook", "install", "--project", "--yes", "--bin", ccmem])
         .run()
         .code(0);
 
-    let (port, script) = start_stub(Some(mem.join("MEMORY.md").to_string_lossy().into_owned()));
-    let mut cmd = Command::new(&claude);
-    cmd.args([
-        "-p",
-        "hi",
-        "--no-session-persistence",
-        "--output-format",
-        "stream-json",
-        "--verbose",
-        "--include-hook-events",
-        "--allowedTools",
-        "Write,Edit,Read",
-    ])
-    .current_dir(&proj)
-    .stdin(Stdio::null())
-    .env_clear()
-    .env("PATH", std::env::var("PATH").unwrap_or_default())
-    .env("HOME", &home)
-    .env("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", &mem)
-    .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-    .env("DISABLE_AUTOUPDATER", "1")
-    .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
-    .env("ANTHROPIC_API_KEY", "sk-ant-ccmem-test");
-    let out = cmd.output().unwrap();
+    let (port, script) = start_stub(Some(s.mem.join("MEMORY.md").to_string_lossy().into_owned()));
+    let path = std::env::var("PATH").unwrap_or_default();
+    let out = (s.client(&claude, &path, port))
+        .args(ONE_SESSION)
+        .args(["--allowedTools", "Write,Edit,Read"])
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -225,31 +273,18 @@ fn real_client_shows_the_receipt_and_runs_the_write_guard() {
         String::from_utf8_lossy(&out.stderr)
     );
 
-    let events: Vec<Value> = stdout
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
-    let hook_output = |event: &str| -> Value {
-        let e = events
-            .iter()
-            .find(|e| e["subtype"] == "hook_response" && e["hook_event"] == event)
-            .unwrap_or_else(|| panic!("no {event} hook_response in the stream:\n{stdout}"));
-        assert_eq!(e["exit_code"], 0);
-        serde_json::from_str(e["output"].as_str().unwrap_or(""))
-            .unwrap_or_else(|_| panic!("not JSON: {e}"))
-    };
-    let start = hook_output("SessionStart");
+    let start = hook_output(&stdout, "SessionStart");
     let msg = start["systemMessage"].as_str().unwrap();
     assert!(msg.starts_with("ccmem: "), "{msg}");
     assert!(msg.contains("5 lines dark (201–205)"), "{msg}");
 
-    let post = hook_output("PostToolUse");
+    let post = hook_output(&stdout, "PostToolUse");
     let msg = post["systemMessage"].as_str().unwrap();
     assert!(msg.contains("9 lines (201–209) will be dark"), "{msg}");
 
     // The write went through, and the model's next request carries ccmem's context.
     assert_eq!(
-        std::fs::read_to_string(mem.join("MEMORY.md")).unwrap(),
+        std::fs::read_to_string(s.mem.join("MEMORY.md")).unwrap(),
         entries(209)
     );
     let bodies = script.lock().unwrap().main_bodies.clone();
@@ -267,19 +302,9 @@ fn real_client_shows_the_receipt_and_runs_the_write_guard() {
 /// SessionStart hook's output.
 fn plugin_session(ccmem_on_path: bool) -> (Value, Value) {
     let claude = claude_bin();
-    let root = tempfile::tempdir().unwrap();
-    let base = root.path().canonicalize().unwrap();
-    let (home, proj, mem, bin) = (
-        base.join("home"),
-        base.join("proj"),
-        base.join("mem"),
-        base.join("bin"),
-    );
-    for d in [&home, &proj, &mem, &bin] {
-        std::fs::create_dir_all(d).unwrap();
-    }
-    std::fs::write(proj.join("CLAUDE.md"), "# project\n").unwrap();
-    std::fs::write(mem.join("MEMORY.md"), entries(203)).unwrap();
+    let s = sandbox("# project\n", 203);
+    let bin = s.base.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
     let path = if ccmem_on_path {
         std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_ccmem"), bin.join("ccmem")).unwrap();
         format!("{}:/usr/bin:/bin", bin.display())
@@ -288,19 +313,9 @@ fn plugin_session(ccmem_on_path: bool) -> (Value, Value) {
     };
     let (port, _script) = start_stub(None);
     let client = |args: &[&str]| {
-        Command::new(&claude)
+        (s.client(&claude, &path, port))
             .args(args)
-            .current_dir(&proj)
-            .stdin(Stdio::null())
-            .env_clear()
-            .env("PATH", &path)
-            .env("HOME", &home)
-            .env("NPM_CONFIG_PREFIX", base.join("npm-empty"))
-            .env("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", &mem)
-            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-            .env("DISABLE_AUTOUPDATER", "1")
-            .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
-            .env("ANTHROPIC_API_KEY", "sk-ant-ccmem-test")
+            .env("NPM_CONFIG_PREFIX", s.base.join("npm-empty"))
             .output()
             .unwrap()
     };
@@ -316,33 +331,14 @@ fn plugin_session(ccmem_on_path: bool) -> (Value, Value) {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    let out = client(&[
-        "-p",
-        "hi",
-        "--no-session-persistence",
-        "--output-format",
-        "stream-json",
-        "--verbose",
-        "--include-hook-events",
-    ]);
+    let out = client(&ONE_SESSION);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
-    let events: Vec<Value> = stdout
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
-    let init = events
-        .iter()
+    let init = (stdout.lines())
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
         .find(|e| e["subtype"] == "init")
         .expect("no init event");
-    let start = events
-        .iter()
-        .find(|e| e["subtype"] == "hook_response" && e["hook_event"] == "SessionStart")
-        .unwrap_or_else(|| panic!("no SessionStart hook_response:\n{stdout}"));
-    assert_eq!(start["exit_code"], 0, "{start}");
-    let output = serde_json::from_str(start["output"].as_str().unwrap())
-        .unwrap_or_else(|_| panic!("SessionStart output is not JSON: {start}"));
-    (init["skills"].clone(), output)
+    (init["skills"].clone(), hook_output(&stdout, "SessionStart"))
 }
 
 #[test]
@@ -377,23 +373,16 @@ fn real_client_shows_how_to_install_ccmem_when_the_plugin_cannot_find_it() {
 #[ignore = "needs the real client: scripts/live-conformance.sh runs it with CCMEM_CLAUDE_BIN"]
 fn real_client_shows_the_receipt_after_an_install_from_off_path() {
     let claude = claude_bin();
-    let root = tempfile::tempdir().unwrap();
-    let base = root.path().canonicalize().unwrap();
-    let (home, proj, mem) = (base.join("home"), base.join("proj"), base.join("mem"));
-    for d in [&home, &proj, &mem] {
-        std::fs::create_dir_all(d).unwrap();
-    }
-    std::fs::write(proj.join("CLAUDE.md"), "# project\n").unwrap();
-    std::fs::write(mem.join("MEMORY.md"), entries(204)).unwrap();
+    let s = sandbox("# project\n", 204);
     // PATH without any ccmem: only the system's tools.
     let path = "/usr/local/bin:/usr/bin:/bin";
-    common::cli::Test::at(&base)
+    common::cli::Test::at(&s.base)
         .env("PATH", path)
         .current_dir("proj")
         .args(["hook", "install", "--yes"])
         .run()
         .code(0);
-    let settings = std::fs::read_to_string(home.join(".claude/settings.json")).unwrap();
+    let settings = std::fs::read_to_string(s.home.join(".claude/settings.json")).unwrap();
     let exe = std::path::Path::new(env!("CARGO_BIN_EXE_ccmem"))
         .canonicalize()
         .unwrap();
@@ -405,37 +394,13 @@ fn real_client_shows_the_receipt_after_an_install_from_off_path() {
         "{settings}"
     );
     let (port, _script) = start_stub(None);
-    let out = Command::new(&claude)
-        .args([
-            "-p",
-            "hi",
-            "--no-session-persistence",
-            "--output-format",
-            "stream-json",
-            "--verbose",
-            "--include-hook-events",
-        ])
-        .current_dir(&proj)
-        .stdin(Stdio::null())
-        .env_clear()
-        .env("PATH", path)
-        .env("HOME", &home)
-        .env("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", &mem)
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .env("DISABLE_AUTOUPDATER", "1")
-        .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
-        .env("ANTHROPIC_API_KEY", "sk-ant-ccmem-test")
+    let out = (s.client(&claude, path, port))
+        .args(ONE_SESSION)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
-    let start = stdout
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .find(|e| e["subtype"] == "hook_response" && e["hook_event"] == "SessionStart")
-        .unwrap_or_else(|| panic!("no SessionStart hook_response:\n{stdout}"));
-    assert_eq!(start["exit_code"], 0, "{start}");
-    let output: Value = serde_json::from_str(start["output"].as_str().unwrap()).unwrap();
+    let output = hook_output(&stdout, "SessionStart");
     let msg = output["systemMessage"].as_str().unwrap();
     assert!(msg.contains("4 lines dark (201–204)"), "{msg}");
 }

@@ -55,6 +55,17 @@ impl World {
         self.cmd(args).run()
     }
 
+    /// Runs each of `runs`: each must exit 2 saying all of `says`, and change nothing.
+    #[track_caller]
+    fn refuse_all(&self, runs: &[&[&str]], says: &[&str]) {
+        let before = everything(self);
+        for args in runs {
+            let said = text(&self.run(args).code(2));
+            assert!(says.iter().all(|s| said.contains(s)), "{args:?}: {said}");
+        }
+        assert_eq!(everything(self), before);
+    }
+
     fn cmd(&self, args: &[&str]) -> Test {
         Test::at(&self.root)
             .env("XDG_STATE_HOME", self.path("state"))
@@ -84,6 +95,35 @@ fn library(dir: &Path) {
     }
     put(&dir.join("MEMORY.md"), &index);
 }
+
+/// `ccmem add` of a user memory `topic` to `dir`.
+fn add<'a>(dir: &'a str, topic: &'a str) -> [&'a str; 8] {
+    [
+        "add",
+        dir,
+        "--type",
+        "user",
+        "--topic",
+        topic,
+        "--description",
+        "d",
+    ]
+}
+
+/// `tier` on the subagent's memory over an 8-line target: the dry run, then the write (for
+/// the tests with symbolic links, Unix only).
+#[cfg(unix)]
+const AGENT_TIER: [&[&str]; 2] = [
+    &["tier", "--agent", "reviewer", "--target-lines", "8"],
+    &[
+        "tier",
+        "--agent",
+        "reviewer",
+        "--target-lines",
+        "8",
+        "--write",
+    ],
+];
 
 fn text(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
@@ -125,16 +165,7 @@ fn a_cloned_repositorys_journal_never_renames_onto_git_hooks() {
         let before = everything(&w);
         let dir = ".claude/agent-memory/reviewer";
         for args in [
-            &[
-                "add",
-                dir,
-                "--type",
-                "user",
-                "--topic",
-                "y",
-                "--description",
-                "d",
-            ][..],
+            &add(dir, "y")[..],
             &["tier", "--agent", "reviewer", "--write"],
             &[
                 "tier",
@@ -147,9 +178,7 @@ fn a_cloned_repositorys_journal_never_renames_onto_git_hooks() {
             &["undo", dir],
             &["undo", dir, "--recover"],
         ] {
-            let out = w.run(args);
-            let said = text(&out);
-            assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+            let said = text(&w.run(args).code(2));
             let why = if mode == 0o755 {
                 "has mode 0755; ccmem makes its state folder 0700"
             } else if args.contains(&"--recover") {
@@ -173,8 +202,7 @@ fn a_cloned_repositorys_journal_never_renames_onto_git_hooks() {
         assert!(!w.path("proj/.git/hooks/pre-commit").exists());
         if mode == 0o700 {
             // Dropping it is explicit, and leaves `x` (not a name ccmem makes) alone.
-            let out = w.run(&["undo", dir, "--discard"]);
-            assert!(out.status.success(), "{}", text(&out));
+            w.run(&["undo", dir, "--discard"]).code(0);
             assert!(!agent.join(".ccmem/journal.json").exists());
             assert!(agent.join("x").exists());
         }
@@ -205,31 +233,19 @@ fn a_planted_journal_creates_and_deletes_nothing_outside_the_folder() {
          "temp": null, "mode": 420}]));
     put(&state.join("journal.json"), &j);
     let before = everything(&w);
-    for args in [
-        &["tier", "../mem", "--write", "--target-lines", "8"][..],
-        &["undo", "../mem"],
-        &["undo", "../mem", "--recover"],
+    w.refuse_all(
         &[
-            "add",
-            "../mem",
-            "--type",
-            "user",
-            "--topic",
-            "z",
-            "--description",
-            "d",
+            &["tier", "../mem", "--write", "--target-lines", "8"],
+            &["undo", "../mem"],
+            &["undo", "../mem", "--recover"],
+            &add("../mem", "z"),
         ],
-    ] {
-        let out = w.run(args);
-        let said = text(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
-        assert!(
-            said.contains(".ccmem/journal.json: entry 1 (\"created.md\"): its file:")
-                && said.contains("is outside the folder")
-                && said.contains("ccmem did nothing with it"),
-            "{args:?}: {said}"
-        );
-    }
+        &[
+            ".ccmem/journal.json: entry 1 (\"created.md\"): its file:",
+            "is outside the folder",
+            "ccmem did nothing with it",
+        ],
+    );
     let audit = text(&w.run(&["audit", "../mem"]));
     assert!(audit.contains("ccmem will not act on"), "{audit}");
     assert_eq!(everything(&w), before);
@@ -328,9 +344,7 @@ fn undo_never_removes_a_folder_a_record_names() {
         put(&mem.join(".ccmem").join(file), &record);
         chmod(&mem.join(".ccmem"), 0o700);
         let before = everything(&w);
-        let out = w.run(&["undo", "../mem"]);
-        let said = text(&out);
-        assert_eq!(out.status.code(), Some(2), "{said}");
+        let said = text(&w.run(&["undo", "../mem"]).code(2));
         assert!(
             said.contains(file)
                 && said.contains("lists a folder to remove")
@@ -474,28 +488,15 @@ fn a_state_folder_that_is_not_ccmems_own_is_refused() {
                 ".ccmem: is owned by user 4242"
             }
         };
-        let before = everything(&w);
-        for args in [
+        w.refuse_all(
             &[
-                "add",
-                "../mem",
-                "--type",
-                "user",
-                "--topic",
-                "z",
-                "--description",
-                "d",
-            ][..],
-            &["tier", "../mem", "--write", "--target-lines", "8"],
-            &["undo", "../mem"],
-            &["undo", "../mem", "--discard"],
-        ] {
-            let out = w.run(args);
-            let said = text(&out);
-            assert_eq!(out.status.code(), Some(2), "{kind} {args:?}: {said}");
-            assert!(said.contains(why), "{kind} {args:?}: {said}");
-        }
-        assert_eq!(everything(&w), before, "{kind}");
+                &add("../mem", "z"),
+                &["tier", "../mem", "--write", "--target-lines", "8"],
+                &["undo", "../mem"],
+                &["undo", "../mem", "--discard"],
+            ],
+            &[why],
+        );
     }
 }
 
@@ -516,30 +517,11 @@ fn a_hub_linked_to_the_global_claude_md_is_never_written_through() {
     ] {
         std::os::unix::fs::symlink(&global, agent.join(hub)).unwrap();
     }
-    let before = everything(&w);
-    for args in [
-        &["tier", "--agent", "reviewer", "--target-lines", "8"][..],
-        &[
-            "tier",
-            "--agent",
-            "reviewer",
-            "--target-lines",
-            "8",
-            "--write",
-        ],
-    ] {
-        let out = w.run(args);
-        let said = text(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
-        assert!(
-            said.contains(&format!(
-                "_hub.md: is a symbolic link to {}, outside the memory folder",
-                global.display()
-            )),
-            "{args:?}: {said}"
-        );
-    }
-    assert_eq!(everything(&w), before);
+    let why = format!(
+        "_hub.md: is a symbolic link to {}, outside the memory folder",
+        global.display()
+    );
+    w.refuse_all(&AGENT_TIER, &[&why]);
     assert_eq!(fs::read(&global).unwrap(), b"# my global rules\n");
 }
 
@@ -554,37 +536,14 @@ fn a_symlinked_agent_index_is_not_written() {
     let agent = w.agent();
     fs::rename(agent.join("MEMORY.md"), agent.join("INDEX.txt")).unwrap();
     std::os::unix::fs::symlink("INDEX.txt", agent.join("MEMORY.md")).unwrap();
-    let before = everything(&w);
-    for args in [
-        &["tier", "--agent", "reviewer", "--target-lines", "8"][..],
+    w.refuse_all(
         &[
-            "tier",
-            "--agent",
-            "reviewer",
-            "--target-lines",
-            "8",
-            "--write",
+            AGENT_TIER[0],
+            AGENT_TIER[1],
+            &add(".claude/agent-memory/reviewer", "new"),
         ],
-        &[
-            "add",
-            ".claude/agent-memory/reviewer",
-            "--type",
-            "user",
-            "--topic",
-            "new",
-            "--description",
-            "d",
-        ],
-    ] {
-        let out = w.run(args);
-        let said = text(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
-        assert!(
-            said.contains("MEMORY.md: is a symbolic link, and the client does not read MEMORY.md through one here"),
-            "{args:?}: {said}"
-        );
-    }
-    assert_eq!(everything(&w), before);
+        &["MEMORY.md: is a symbolic link, and the client does not read MEMORY.md through one here"],
+    );
 }
 
 /// A repository's `.claude/settings.json` linked out of the repository is not written through
@@ -599,23 +558,17 @@ fn hook_install_never_writes_through_a_settings_link_out_of_the_repository() {
     put(&outside, "{\n  \"model\": \"opus\"\n}\n");
     let link = w.path("proj/.claude/settings.json");
     std::os::unix::fs::symlink(&outside, &link).unwrap();
-    let before = everything(&w);
-    for args in [
-        &["hook", "install", "--project", "--yes"][..],
-        &["hook", "install", "--project", "--dry-run"],
-    ] {
-        let out = w.run(args);
-        let said = text(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
-        assert!(
-            said.contains(&format!(
-                "settings.json: is a symbolic link to {}, outside the repository",
-                outside.display()
-            )),
-            "{args:?}: {said}"
-        );
-    }
-    assert_eq!(everything(&w), before);
+    let why = format!(
+        "settings.json: is a symbolic link to {}, outside the repository",
+        outside.display()
+    );
+    w.refuse_all(
+        &[
+            &["hook", "install", "--project", "--yes"],
+            &["hook", "install", "--project", "--dry-run"],
+        ],
+        &[&why],
+    );
     // Inside the repository: written through, the diff names both.
     let inside = w.path("proj/config/settings.json");
     put(&inside, "{}\n");
@@ -653,8 +606,8 @@ fn undo_never_follows_a_settings_link_out_of_the_repository() {
     let w = world();
     let user = w.path("home/.claude/settings.json");
     put(&user, "{\n  \"model\": \"opus\"\n}\n");
-    let out = w.run(&["hook", "install", "--user", "--yes", "--bin", "/opt/ccmem"]);
-    assert!(out.status.success(), "{}", text(&out));
+    w.run(&["hook", "install", "--user", "--yes", "--bin", "/opt/ccmem"])
+        .code(0);
     let installed = fs::read_to_string(&user).unwrap();
     assert!(installed.contains("/opt/ccmem"));
     for (scope, name) in [
@@ -663,31 +616,24 @@ fn undo_never_follows_a_settings_link_out_of_the_repository() {
     ] {
         let link = w.path(&format!("proj/.claude/{name}"));
         std::os::unix::fs::symlink(&user, &link).unwrap();
-        let before = everything(&w);
-        for args in [
-            &["undo", "--hook", scope][..],
-            &["undo", "--hook", scope, "--redo"],
-            &["undo", "--hook", scope, "--recover"],
-            &["undo", "--hook", scope, "--discard"],
-        ] {
-            let out = w.run(args);
-            let said = text(&out);
-            assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
-            assert!(
-                said.contains(&format!(
-                    "{name}: is a symbolic link to {}, outside the repository",
-                    user.display()
-                )),
-                "{args:?}: {said}"
-            );
-        }
-        assert_eq!(everything(&w), before, "{scope}");
+        let why = format!(
+            "{name}: is a symbolic link to {}, outside the repository",
+            user.display()
+        );
+        w.refuse_all(
+            &[
+                &["undo", "--hook", scope],
+                &["undo", "--hook", scope, "--redo"],
+                &["undo", "--hook", scope, "--recover"],
+                &["undo", "--hook", scope, "--discard"],
+            ],
+            &[&why],
+        );
         fs::remove_file(&link).unwrap();
     }
     assert_eq!(fs::read_to_string(&user).unwrap(), installed);
     // The user's own scope still undoes the install.
-    let out = w.run(&["undo", "--hook", "user"]);
-    assert!(out.status.success(), "{}", text(&out));
+    w.run(&["undo", "--hook", "user"]).code(0);
     assert!(!fs::read_to_string(&user).unwrap().contains("/opt/ccmem"));
 }
 
@@ -728,28 +674,22 @@ fn read_only_targets_are_refused_naming_the_file() {
             put(&mem.join(target), "# User hub\n");
         }
         chmod(&mem.join(target), 0o444);
-        let before = everything(&w);
-        for args in [
-            &["tier", "../mem", "--target-lines", "8"][..],
-            &["tier", "../mem", "--target-lines", "8", "--write"],
-        ] {
-            let out = w.run(args);
-            let said = text(&out);
-            assert_eq!(out.status.code(), Some(2), "{target} {args:?}: {said}");
-            assert!(
-                said.contains(&format!("{target}: is read-only (mode 0444)")),
-                "{target} {args:?}: {said}"
-            );
-        }
-        assert_eq!(everything(&w), before, "{target}");
+        w.refuse_all(
+            &[
+                &["tier", "../mem", "--target-lines", "8"],
+                &["tier", "../mem", "--target-lines", "8", "--write"],
+            ],
+            &[&format!("{target}: is read-only (mode 0444)")],
+        );
     }
     let w = world();
     let settings = w.path("home/.claude/settings.json");
     put(&settings, "{}\n");
     chmod(&settings, 0o444);
-    let out = w.run(&["hook", "install", "--user", "--yes", "--bin", "/opt/ccmem"]);
-    let said = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{said}");
+    let said = text(
+        &w.run(&["hook", "install", "--user", "--yes", "--bin", "/opt/ccmem"])
+            .code(2),
+    );
     assert!(
         said.contains("settings.json: is read-only (mode 0444)"),
         "{said}"
@@ -827,9 +767,7 @@ fn undo_is_a_stack_over_tier_add_and_hook_install() {
         .unwrap();
     let rewritten = fs::read_to_string(&hub).unwrap().replace("fact", "FACT");
     fs::write(&hub, &rewritten).unwrap();
-    let out = w.run(&["undo", "../mem"]);
-    let said = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{said}");
+    let said = text(&w.run(&["undo", "../mem"]).code(2));
     assert!(
         said.contains(&format!("{}: changed on disk", hub.display()))
             && said.contains("the undo stopped"),
@@ -849,25 +787,8 @@ fn memory_md_swapped_for_a_link_mid_write_is_reported_exactly() {
     let mem = w.path("mem");
     let journal = mem.join(".ccmem/journal.json");
     let before = records::snapshot(&mem, &mem.join(".ccmem"));
-    let child = w
-        .cmd(&["tier", "--write", "--target-lines", "8"])
-        .arg(&mem)
-        .command()
-        .env("CCMEM_TEST_DELAY_MS", "400")
-        .env("NO_COLOR", "1")
-        .env_remove("CCMEM_FAULT_AT")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while !journal.exists() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "tier never reached its swaps"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
+    let child =
+        (w.cmd(&["tier", "--write", "--target-lines", "8"]).arg(&mem)).spawn_until(400, &journal);
     let index = mem.join("MEMORY.md");
     let kept = w.path("outside/MEMORY.md");
     fs::rename(&index, &kept).unwrap();

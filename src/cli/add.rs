@@ -12,7 +12,7 @@
 //! The work is the library's ([`crate::tier::add::run`]); the views are `render::add`'s.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Context;
 
@@ -97,9 +97,9 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
         }
         None => None,
     };
-    let links = super::agent_memory::client_links(&folder, &args.client, process)?;
-    let config = super::config::load(&folder, None)?;
-    let (lines, utf16) = config.target();
+    let memory = super::tier::open(folder, &args.client, process)?;
+    let folder = memory.path.as_path();
+    let (lines, utf16) = memory.config.target();
     let entry = Request {
         kind: args.kind,
         topic: args.topic,
@@ -114,10 +114,7 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
         session: process.var(SESSION_ID_ENV).map(str::to_owned),
     };
     let opts = run::Options {
-        folder: &folder,
-        config: &config,
-        home: process.var("HOME").map(Path::new),
-        links: &links,
+        folder: &memory,
         target: Target { lines, utf16 },
         now: super::tier::now(process)?,
         dry_run: args.dry_run,
@@ -125,22 +122,22 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
     let json = super::output::json();
     let (text, status) = match run::run(&entry, &opts)? {
         Outcome::Added(a) if json => (
-            render::add::json(&folder, &a, args.dry_run),
+            render::add::json(folder, &a, args.dry_run),
             ExitStatus::Clean,
         ),
         Outcome::Added(a) => (
-            render::add::human(&folder, &a, args.dry_run, args.dir.is_some()),
+            render::add::human(folder, &a, args.dry_run, args.dir.is_some()),
             ExitStatus::Clean,
         ),
         Outcome::Refused(why) if json => {
             let file = format!("{}_{}.md", entry.kind, entry.topic);
             (
-                render::add::refused_json(&folder, &file, &why),
+                render::add::refused_json(folder, &file, &why),
                 ExitStatus::Findings,
             )
         }
         Outcome::Refused(why) => (
-            render::add::refused_human(&folder, &why),
+            render::add::refused_human(folder, &why),
             ExitStatus::Findings,
         ),
     };

@@ -72,33 +72,35 @@ pub fn quiet() -> bool {
 /// kept or stripped as `--color` says for text, nowhere for text under `-q`. Through the one
 /// escaper ([`Guard`]), always.
 pub fn stdout() -> Box<dyn Write> {
-    let o = get();
-    if o.json {
-        Box::new(Guard::new(io::stdout().lock(), Mode::Json))
-    } else if o.quiet {
-        Box::new(io::sink())
-    } else {
+    report(|| {
         Box::new(Guard::new(
             anstream::stdout().lock(),
             Mode::Text { styles: true },
         ))
-    }
+    })
 }
 
 /// Like [`stdout`], for output with no styles of ccmem's own (diffs, documentation, JSON):
 /// nothing is scanned for styles, and any control character is escaped.
 pub fn stdout_plain() -> Box<dyn Write> {
+    report(|| Box::new(plain()))
+}
+
+/// The JSON document under `--json`, nothing under `-q`, else `text`.
+fn report(text: impl FnOnce() -> Box<dyn Write>) -> Box<dyn Write> {
     let o = get();
     if o.json {
         Box::new(Guard::new(io::stdout().lock(), Mode::Json))
     } else if o.quiet {
         Box::new(io::sink())
     } else {
-        Box::new(Guard::new(
-            io::stdout().lock(),
-            Mode::Text { styles: false },
-        ))
+        text()
     }
+}
+
+/// Text on stdout, any control character escaped.
+fn plain() -> Guard<io::StdoutLock<'static>> {
+    Guard::new(io::stdout().lock(), Mode::Text { styles: false })
 }
 
 /// For a JSON document a `--format` chose (SARIF, the findings JSON) even without `--json`.
@@ -128,20 +130,13 @@ pub fn findings(format: Format) -> io::BufWriter<Box<dyn Write>> {
 /// other output is.
 pub fn stdout_exact() -> Box<dyn Write> {
     use std::io::IsTerminal;
-    let o = get();
-    if o.json {
-        return stdout_plain();
-    }
-    if o.quiet {
-        return Box::new(io::sink());
-    }
-    if !io::stdout().is_terminal() {
-        return Box::new(io::stdout().lock());
-    }
-    Box::new(Guard::new(
-        io::stdout().lock(),
-        Mode::Text { styles: false },
-    ))
+    report(|| {
+        if io::stdout().is_terminal() {
+            Box::new(plain())
+        } else {
+            Box::new(io::stdout().lock())
+        }
+    })
 }
 
 /// Where ccmem's errors, warnings and notes go: stderr, escaped (they name files).

@@ -21,9 +21,9 @@ use crate::constants::INDEX_FILE;
 use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
 use crate::render;
-use crate::tier::Options;
 use crate::tier::budget::{self, Target};
 use crate::tier::run::{self, Request};
+use crate::tier::{Folder, Options};
 use crate::write;
 
 /// Restructure an over-budget MEMORY.md into hubs, proving nothing is lost.
@@ -74,6 +74,21 @@ pub(super) fn memory_dir(
         .context("auto memory is off or has no folder here; pass MEMORY_DIR")
 }
 
+/// The memory folder at `path` as `tier` and `add` work on it: how the client reads it through
+/// links, its `ccmem.toml`, and `HOME`.
+pub(super) fn open(
+    path: PathBuf,
+    client: &ClientArgs,
+    process: &ProcessEnv,
+) -> anyhow::Result<Folder> {
+    Ok(Folder {
+        links: super::agent_memory::client_links(&path, client, process)?,
+        config: super::config::load(&path, None)?,
+        home: process.var("HOME").map(PathBuf::from),
+        path,
+    })
+}
+
 /// `--agent NAME` resolved to the agent's memory folder, which then stands as MEMORY_DIR.
 fn with_agent_dir(mut args: Args, process: &ProcessEnv) -> anyhow::Result<Args> {
     if let Some(name) = args.agent.take() {
@@ -104,33 +119,30 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
              creates it when it first runs here, `ccmem add` too; or pass MEMORY_DIR)"
         );
     }
-    let links = super::agent_memory::client_links(&folder, &args.client, process)?;
-    let config = super::config::load(&folder, None)?;
-    let (lines, utf16) = config.target();
+    let memory = open(folder, &args.client, process)?;
+    let folder = memory.path.as_path();
+    let (lines, utf16) = memory.config.target();
     let target = Target {
         lines: args.target_lines.unwrap_or(lines),
         utf16: args.target_utf16.unwrap_or(utf16),
     };
     if args.check {
-        return check(&folder, target);
+        return check(folder, target);
     }
     // A dry run writes nothing, not even to finish an interrupted run (it says so instead).
     let lock = if args.write {
-        Some(write::lock(&folder)?.stamped(now(process)?))
+        Some(write::lock(folder)?.stamped(now(process)?))
     } else {
         None
     };
     let recovered = match &lock {
-        Some(l) => crate::memory::pending::recover(l, &folder)?,
+        Some(l) => crate::memory::pending::recover(l, folder)?,
         None => None,
     };
-    let pending = (lock.is_none() && write::needs_recovery(&folder))
-        .then(|| crate::memory::pending::pending(&folder));
+    let pending = (lock.is_none() && write::needs_recovery(folder))
+        .then(|| crate::memory::pending::pending(folder));
     let request = Request {
-        folder: &folder,
-        config: &config,
-        home: process.var("HOME").map(Path::new),
-        links: &links,
+        folder: &memory,
         opts: Options {
             target,
             compress: args.compress,
@@ -143,7 +155,7 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
     let outcome = run::run(&request, lock.as_ref())?;
     drop(lock);
     let cx = render::tier::Context {
-        folder: &folder,
+        folder,
         named: args.dir.is_some(),
         write: args.write,
         recovered: recovered.as_ref(),

@@ -242,11 +242,7 @@ impl MemFile {
     /// `<type>_<topic>.md` name. Checks that depend on the type still run on a file whose
     /// frontmatter cannot be read.
     pub fn kind(&self) -> Option<&str> {
-        let from_meta = self
-            .meta()
-            .and_then(|m| m.kind.as_deref())
-            .map(str::trim)
-            .filter(|k| !k.is_empty());
+        let from_meta = meta::filled(self.meta().and_then(|m| m.kind.as_deref()));
         from_meta.or(match &self.role {
             Role::Entry { kind, .. } => Some(kind.as_str()),
             Role::Hub { .. } => Some("reference"),

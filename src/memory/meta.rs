@@ -95,6 +95,11 @@ const KEYS: [&str; 9] = [
     "group",
 ];
 
+/// A field's value with the white space around it trimmed; `None` when absent or blank.
+pub fn filled(value: Option<&str>) -> Option<&str> {
+    value.map(str::trim).filter(|v| !v.is_empty())
+}
+
 /// Reads `text`'s frontmatter the client's way (`qd`). A block in the common simple shape is
 /// read straight from the text ([`Fields::read`]); any other goes through the full parse.
 pub fn parse(text: &str) -> Parsed {

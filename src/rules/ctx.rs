@@ -8,7 +8,9 @@ use jiff::Timestamp;
 use super::{Diagnostic, Rule};
 use crate::config::AuditConfig;
 use crate::load::automem::IndexState;
+use crate::memory::file::Role;
 use crate::memory::library::{Library, Reach};
+use crate::memory::meta::{Meta, Parsed};
 
 /// Everything a rule may read.
 pub struct Ctx<'a> {
@@ -39,6 +41,22 @@ impl<'a> Ctx<'a> {
     /// The spec the library is held to.
     pub fn spec(&self) -> crate::memory::Spec {
         self.lib.spec()
+    }
+
+    /// File `i` when it is a memory (not MEMORY.md) that could be read: its text, and where
+    /// its frontmatter and body are.
+    pub fn memory_text(&self, i: usize) -> Option<(&'a str, &'a Parsed)> {
+        let file = &self.lib.files[i];
+        if file.role == Role::Index {
+            return None;
+        }
+        file.parsed()
+    }
+
+    /// [`Ctx::memory_text`] for a memory whose frontmatter parsed: its fields first.
+    pub fn memory_front(&self, i: usize) -> Option<(&'a Meta, &'a str, &'a Parsed)> {
+        let (text, parsed) = self.memory_text(i)?;
+        Some((self.lib.files[i].meta()?, text, parsed))
     }
 }
 

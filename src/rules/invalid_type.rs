@@ -2,7 +2,8 @@
 
 use super::{Check, Ctx, Diagnostic, declare_rule};
 use crate::constants::MEMORY_TYPES;
-use crate::memory::file::{Role, line_of};
+use crate::memory::file::line_of;
+use crate::memory::meta::filled;
 
 declare_rule! {
     /// ## What it does
@@ -29,19 +30,10 @@ declare_rule! {
 }
 
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
-    let file = &ctx.lib.files[i];
-    if file.role == Role::Index {
-        return;
-    }
-    let (Some(meta), Some((text, parsed))) = (file.meta(), file.parsed()) else {
+    let Some((meta, text, parsed)) = ctx.memory_front(i) else {
         return;
     };
-    let Some(kind) = meta
-        .kind
-        .as_deref()
-        .map(str::trim)
-        .filter(|k| !k.is_empty())
-    else {
+    let Some(kind) = filled(meta.kind.as_deref()) else {
         return;
     };
     if MEMORY_TYPES.contains(&kind) {

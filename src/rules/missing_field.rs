@@ -1,7 +1,7 @@
 //! `missing-field` (hard).
 
 use super::{Check, Ctx, Diagnostic, declare_rule};
-use crate::memory::file::{Role, line_of};
+use crate::memory::file::line_of;
 
 declare_rule! {
     /// ## What it does
@@ -35,11 +35,7 @@ declare_rule! {
 }
 
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
-    let file = &ctx.lib.files[i];
-    if file.role == Role::Index {
-        return;
-    }
-    let (Some(meta), Some((text, parsed))) = (file.meta(), file.parsed()) else {
+    let Some((meta, text, parsed)) = ctx.memory_front(i) else {
         return;
     };
     let line = line_of(text, parsed.yaml_start);

@@ -1,7 +1,6 @@
 //! `missing-frontmatter` (hard).
 
 use super::{Check, Ctx, Diagnostic, declare_rule};
-use crate::memory::file::Role;
 use crate::memory::meta::Front;
 
 declare_rule! {
@@ -33,11 +32,7 @@ declare_rule! {
 }
 
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
-    let file = &ctx.lib.files[i];
-    if file.role == Role::Index {
-        return;
-    }
-    if let Some((_, parsed)) = file.parsed()
+    if let Some((_, parsed)) = ctx.memory_text(i)
         && parsed.front == Front::Absent
     {
         out.push(ctx.diag(

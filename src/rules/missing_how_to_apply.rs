@@ -1,7 +1,6 @@
 //! `missing-how-to-apply` (soft).
 
 use super::{Check, Ctx, Diagnostic, declare_rule, labels};
-use crate::memory::file::Role;
 
 declare_rule! {
     /// ## What it does
@@ -30,12 +29,12 @@ declare_rule! {
 
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     let file = &ctx.lib.files[i];
-    if file.role == Role::Index || file.kind() != Some("feedback") {
-        return;
-    }
-    let Some((text, parsed)) = file.parsed() else {
+    let Some((text, parsed)) = ctx.memory_text(i) else {
         return;
     };
+    if file.kind() != Some("feedback") {
+        return;
+    }
     if !labels::has_how_to_apply(&text[parsed.body_start..]) {
         out.push(ctx.diag(
             &RULE,

@@ -42,12 +42,9 @@ declare_rule! {
 
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
     let file = &ctx.lib.files[i];
-    let Some((text, parsed)) = file.parsed() else {
+    let Some((text, parsed)) = ctx.memory_text(i) else {
         return;
     };
-    if file.role == crate::memory::file::Role::Index {
-        return;
-    }
     let body = &text[parsed.body_start..];
     let needs_why = match file.kind() {
         Some("feedback") => true,

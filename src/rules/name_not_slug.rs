@@ -1,7 +1,8 @@
 //! `name-not-slug` (soft).
 
 use super::{Check, Ctx, Diagnostic, declare_rule};
-use crate::memory::file::{Role, line_of};
+use crate::memory::file::line_of;
+use crate::memory::meta::filled;
 use crate::memory::spec::is_kebab_slug;
 
 declare_rule! {
@@ -30,22 +31,13 @@ declare_rule! {
 }
 
 fn check(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
-    let file = &ctx.lib.files[i];
-    if file.role == Role::Index {
-        return;
-    }
-    let (Some(meta), Some((text, parsed))) = (file.meta(), file.parsed()) else {
+    let Some((meta, text, parsed)) = ctx.memory_front(i) else {
         return;
     };
     if meta.kind_at == crate::memory::meta::KindAt::Flat {
         return;
     }
-    let Some(name) = meta
-        .name
-        .as_deref()
-        .map(str::trim)
-        .filter(|n| !n.is_empty())
-    else {
+    let Some(name) = filled(meta.name.as_deref()) else {
         return;
     };
     if !is_kebab_slug(name) {

@@ -33,6 +33,7 @@ use super::{Refusal, text_of, topic};
 use crate::constants::{INDEX_FILE as INDEX, INDEX_LINE_GUIDE_UTF16, MEMORY_TYPES};
 use crate::memory::file::{MemFile, Role, role_of};
 use crate::memory::library::Reach;
+use crate::memory::meta::filled;
 use crate::memory::names;
 use crate::memory::similar::{self, similarity};
 use crate::memory::spec::{is_kebab_slug, topic_problem};
@@ -563,11 +564,10 @@ fn entry_text(spec: Spec, req: &Request, name: &str, now: Timestamp) -> String {
         }
     }
     t.push_str("---\n\n");
-    let body = req.body.as_deref().map(str::trim).filter(|b| !b.is_empty());
+    let body = filled(req.body.as_deref());
     t.push_str(body.unwrap_or(req.description.trim()));
     t.push('\n');
-    let why = req.why.as_deref().map(str::trim).filter(|w| !w.is_empty());
-    let how = req.how.as_deref().map(str::trim).filter(|h| !h.is_empty());
+    let (why, how) = (filled(req.why.as_deref()), filled(req.how.as_deref()));
     match spec {
         Spec::Client => {
             if why.is_some() || how.is_some() {
@@ -595,12 +595,7 @@ fn entry_text(spec: Spec, req: &Request, name: &str, now: Timestamp) -> String {
 /// `- [Title](file.md) — hook`, the hook cut so the line stays under the length the client
 /// asks for (150 UTF-16 units).
 fn index_line(req: &Request, file: &str) -> String {
-    let title = match req
-        .title
-        .as_deref()
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-    {
+    let title = match filled(req.title.as_deref()) {
         Some(t) => t.to_owned(),
         None => capitalized(&req.topic.replace(['-', '_'], " ")),
     };

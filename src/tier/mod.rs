@@ -38,14 +38,16 @@ pub mod run;
 mod shape;
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use budget::{Size, Target};
 pub use plan::{FilePlan, Note, Plan, Step};
 
+use crate::config::Config;
 use crate::constants::INDEX_FILE;
 use crate::memory::Library;
 use crate::memory::file::{Content, MemFile, Role, Unreadable};
+use crate::memory::library::LoadError;
 pub use proof::{Check, Proof};
 
 /// The policy `ccmem explain tier` prints and the README repeats: what stays, what moves, why.
@@ -187,6 +189,21 @@ pub fn check_readable(lib: &Library, allow_missing: bool) -> Result<Readable, Re
     Ok(Readable { exists, skipped })
 }
 
+/// Why `tier` or `add` stopped without a report (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The folder cannot be listed, or `ccmem.toml` is unusable.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// MEMORY.md cannot be planned with, the request is invalid, the file to add exists, or a
+    /// planned write is refused.
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    /// The write failed (nothing, or everything, was written: see `crate::write`).
+    #[error(transparent)]
+    Write(#[from] crate::write::WriteError),
+}
+
 /// How the client reads a memory folder's files through links, for [`check_writes`]: decided
 /// by the loader (`load::agent::memory`), passed in by the command.
 #[derive(Debug, Clone, Default)]
@@ -194,6 +211,35 @@ pub struct ClientLinks {
     /// Why the client will not read MEMORY.md through a link here (a subagent's memory in a
     /// working copy: `lstat` must find a regular file); `None`: it follows one.
     pub index_must_be_file: Option<String>,
+}
+
+/// The memory folder `tier` and `add` work on, as the command found it.
+#[derive(Debug, Clone, Default)]
+pub struct Folder {
+    /// Where it is (for `add`, it may not exist yet).
+    pub path: PathBuf,
+    /// Its `ccmem.toml` (already found and checked).
+    pub config: Config,
+    /// `HOME`, for `~/` links (see [`Library::load_configured`]).
+    pub home: Option<PathBuf>,
+    /// How the client reads the folder through links (see [`check_writes`]).
+    pub links: ClientLinks,
+}
+
+impl Folder {
+    /// The folder at `path`, with the default `ccmem.toml`, no `HOME` and links the client
+    /// follows.
+    pub fn at(path: impl Into<PathBuf>) -> Self {
+        Folder {
+            path: path.into(),
+            ..Folder::default()
+        }
+    }
+
+    /// Reads its library.
+    pub fn load(&self) -> Result<Library, LoadError> {
+        Library::load_configured(&self.path, self.config.clone(), self.home.as_deref())
+    }
 }
 
 /// Refuses a plan that would write where the client would not read, or what ccmem never

@@ -10,16 +10,14 @@
 //! when the files on disk are the planned ones.
 
 use std::fmt;
-use std::path::Path;
 
 use super::budget::{self, CAP, Size, Target};
 use super::plan::{self, Plan};
 use super::proof::{Baseline, Findings, Invariant, Proof};
 use super::{
-    ClientLinks, Options, Refusal, Skipped, applied, check_readable, check_writes, link_target,
-    text_of, topic,
+    ClientLinks, Error, Folder, Options, Refusal, Skipped, applied, check_readable, check_writes,
+    link_target, text_of, topic,
 };
-use crate::config::Config;
 use crate::constants::INDEX_FILE;
 use crate::memory::Library;
 use crate::memory::library::LoadError;
@@ -32,13 +30,7 @@ pub const STALE_RETRIES: usize = 3;
 #[derive(Debug, Clone, Copy)]
 pub struct Request<'a> {
     /// The memory folder.
-    pub folder: &'a Path,
-    /// Its `ccmem.toml` (already found and checked).
-    pub config: &'a Config,
-    /// `HOME`, for `~/` links (see [`Library::load_configured`]).
-    pub home: Option<&'a Path>,
-    /// How the client reads the folder through links (see [`check_writes`]).
-    pub links: &'a ClientLinks,
+    pub folder: &'a Folder,
     /// The planning options.
     pub opts: Options,
     /// The target was given on the command line: a demand (unreachable: refused), where the
@@ -155,27 +147,11 @@ impl fmt::Display for Failure {
     }
 }
 
-/// Why `tier` stopped without a report (exit 2).
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// The folder cannot be listed, or `ccmem.toml` is unusable.
-    #[error(transparent)]
-    Load(#[from] LoadError),
-    /// MEMORY.md cannot be planned with, or a planned write is refused.
-    #[error(transparent)]
-    Refused(#[from] Refusal),
-    /// The write failed (nothing, or everything, was written: see `crate::write`).
-    #[error(transparent)]
-    Write(#[from] WriteError),
-}
-
 /// Plans the restructure of `req.folder`, proves it, and with `lock` (the folder's, taken by
 /// the caller, who has recovered what an interrupted write left) writes it and proves it
 /// again on disk. Without the lock: the dry run, which refuses what the write refuses.
 pub fn run(req: &Request<'_>, lock: Option<&Lock>) -> Result<Outcome, Error> {
-    run_reading(req, lock, || {
-        Library::load_configured(req.folder, req.config.clone(), req.home)
-    })
+    run_reading(req, lock, || req.folder.load())
 }
 
 /// [`run`], reading the library with `read` on each attempt.
@@ -189,7 +165,7 @@ fn run_reading(
         let lib = read()?;
         let skipped = check_readable(&lib, false)?.skipped;
         let plan = plan_within_reach(&lib, &req.opts, req.explicit)?;
-        check_writes(&lib, &plan.files, req.links)?;
+        check_writes(&lib, &plan.files, &req.folder.links)?;
         let retry = attempts < STALE_RETRIES;
         let Some((proof, written)) = attempt(&lib, &plan, req, lock, retry)? else {
             attempts += 1;
@@ -240,7 +216,10 @@ fn run_reading(
                     audited: &audited,
                     plan,
                 };
-                Ok(Some((proof, Some(on_disk.prove(applied, req.links)?))))
+                Ok(Some((
+                    proof,
+                    Some(on_disk.prove(applied, &req.folder.links)?),
+                )))
             }
             Err(WriteError::Conflict { kept: None, .. }) if retry => Ok(None),
             Err(e) => Err(e.into()),

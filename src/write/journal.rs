@@ -119,6 +119,23 @@ pub struct Entry {
 }
 
 impl Journal {
+    /// Operation `op` on `entries`, in flight: not an undo or a redo, no folder created, no
+    /// `id` or start time yet.
+    pub fn pending(op: &str, entries: Vec<Entry>) -> Journal {
+        Journal {
+            version: VERSION,
+            id: String::new(),
+            op: op.to_owned(),
+            started: String::new(),
+            outcome: Outcome::Pending,
+            undo_of: None,
+            reverses: None,
+            redoes: None,
+            created_dirs: Vec::new(),
+            entries,
+        }
+    }
+
     /// Serializes for disk.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = serde_json::to_vec_pretty(self).unwrap_or_default();
@@ -281,24 +298,20 @@ mod tests {
     #[test]
     fn round_trips_and_names_bad_files() {
         let j = Journal {
-            version: VERSION,
             id: "1".into(),
-            op: "tier".into(),
             started: "2026-11-29T00:00:00Z".into(),
-            outcome: Outcome::Pending,
-            undo_of: None,
-            reverses: None,
-            redoes: None,
-            created_dirs: Vec::new(),
-            entries: vec![Entry {
-                name: "MEMORY.md".into(),
-                path: "/m/MEMORY.md".into(),
-                old: Some(Hash::of(b"a")),
-                new: None,
-                temp: None,
-                mode: 0o600,
-                interim: None,
-            }],
+            ..Journal::pending(
+                "tier",
+                vec![Entry {
+                    name: "MEMORY.md".into(),
+                    path: "/m/MEMORY.md".into(),
+                    old: Some(Hash::of(b"a")),
+                    new: None,
+                    temp: None,
+                    mode: 0o600,
+                    interim: None,
+                }],
+            )
         };
         let p = Path::new("/m/.ccmem/journal.json");
         assert_eq!(Journal::parse(p, &j.to_bytes()).unwrap(), j);

@@ -47,6 +47,7 @@ mod recover;
 mod state;
 mod sys;
 mod target;
+mod undo;
 
 use std::fmt;
 use std::fs::File;

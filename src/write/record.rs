@@ -183,21 +183,13 @@ pub(crate) fn check(j: &mut Journal, folder: &Path, place: Place) -> Result<(), 
 #[cfg(test)]
 mod tests {
     use super::super::Hash;
-    use super::super::journal::{Entry, Outcome};
+    use super::super::journal::Entry;
     use super::*;
 
     fn journal(path: &str, temp: Option<&str>) -> Journal {
-        Journal {
-            version: VERSION,
-            id: String::new(),
-            op: "t".into(),
-            started: String::new(),
-            outcome: Outcome::Pending,
-            undo_of: None,
-            reverses: None,
-            redoes: None,
-            created_dirs: Vec::new(),
-            entries: vec![Entry {
+        Journal::pending(
+            "t",
+            vec![Entry {
                 name: "x.md".into(),
                 path: path.into(),
                 old: Some(Hash::of(b"a")),
@@ -206,7 +198,7 @@ mod tests {
                 mode: 0o644,
                 interim: None,
             }],
-        }
+        )
     }
 
     #[test]

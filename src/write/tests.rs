@@ -21,8 +21,33 @@ pub(super) fn before_swap(path: &Path) {
     });
 }
 
-fn set_hook(f: impl FnMut(&Path) + 'static) {
-    HOOK.with(|h| *h.borrow_mut() = Some(Box::new(f)));
+/// `lock.apply(op, changes)` with `act` run in the window between the check and the swap of
+/// each target whose path ends with `name`: what another writer could do there.
+fn apply_racing(
+    lock: &Lock,
+    (op, changes): (&str, &[Change]),
+    name: &'static str,
+    mut act: impl FnMut(&Path) + 'static,
+) -> Result<Applied, WriteError> {
+    let hook = move |p: &Path| {
+        if p.ends_with(name) {
+            act(p)
+        }
+    };
+    HOOK.with(|h| *h.borrow_mut() = Some(Box::new(hook)));
+    let result = lock.apply(op, changes);
+    HOOK.with(|h| *h.borrow_mut() = None);
+    result
+}
+
+/// Nothing of an operation is left over: no pending journal, no temp file.
+fn assert_no_leftovers(dir: &Path) {
+    assert!(!dir.join(".ccmem/journal.json").exists());
+    let names = snapshot(dir);
+    assert!(
+        names.iter().all(|(n, _)| !n.contains("ccmem-tmp")),
+        "{names:?}"
+    );
 }
 
 fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
@@ -116,25 +141,17 @@ fn edit_between_renames_aborts_and_reverts_earlier_renames() {
         change(dir.path(), "MEMORY.md", Some(b"M2")),
     ];
     let memory = dir.path().join("MEMORY.md");
-    set_hook(move |p| {
-        if p.ends_with("MEMORY.md") {
-            fs::write(p, b"client wrote this").unwrap();
-        }
-    });
-    let err = lock.apply("tier", &changes).unwrap_err();
-    HOOK.with(|h| *h.borrow_mut() = None);
+    let err = apply_racing(&lock, ("tier", &changes), "MEMORY.md", |p| {
+        fs::write(p, b"client wrote this").unwrap();
+    })
+    .unwrap_err();
     assert!(matches!(err, WriteError::Conflict { .. }), "{err}");
     assert_eq!(fs::read(&memory).unwrap(), b"client wrote this");
     assert_eq!(
         fs::read(dir.path().join("a.md")).unwrap(),
         "日本語\n".as_bytes()
     );
-    assert!(!dir.path().join(".ccmem/journal.json").exists());
-    assert!(
-        snapshot(dir.path())
-            .iter()
-            .all(|(n, _)| !n.contains("ccmem-tmp"))
-    );
+    assert_no_leftovers(dir.path());
 }
 
 #[test]
@@ -264,10 +281,6 @@ fn recovery_rolls_forward_with_intact_temps_and_back_without() {
     }
 }
 
-fn clear_hook() {
-    HOOK.with(|h| *h.borrow_mut() = None);
-}
-
 #[test]
 fn a_line_appended_or_renamed_in_during_the_swap_window_is_merged_never_lost() {
     for replace in [false, true] {
@@ -275,7 +288,7 @@ fn a_line_appended_or_renamed_in_during_the_swap_window_is_merged_never_lost() {
         fs::write(dir.path().join("MEMORY.md"), "# M\n- a\n- b\n").unwrap();
         let lock = lock(dir.path()).unwrap();
         let c = change(dir.path(), "MEMORY.md", Some(b"# M\n- [hub](hub.md)\n"));
-        set_hook(move |p| {
+        let applied = apply_racing(&lock, ("tier", &[c]), "MEMORY.md", move |p| {
             if replace {
                 // A writer that replaces the file by a rename of its own (as the client's does).
                 let tmp = p.with_file_name(".client-tmp");
@@ -286,9 +299,8 @@ fn a_line_appended_or_renamed_in_during_the_swap_window_is_merged_never_lost() {
                 let mut f = fs::OpenOptions::new().append(true).open(p).unwrap();
                 f.write_all(b"- client line\n").unwrap();
             }
-        });
-        let applied = lock.apply("tier", &[c]).unwrap();
-        clear_hook();
+        })
+        .unwrap();
         assert_eq!(
             fs::read_to_string(dir.path().join("MEMORY.md")).unwrap(),
             "# M\n- [hub](hub.md)\n- client line\n",
@@ -497,14 +509,11 @@ fn a_target_swapped_for_a_link_mid_way_is_put_back_and_the_rest_restored() {
         change(dir.path(), "MEMORY.md", Some(b"M2")),
     ];
     let link_to = outside.path().join("elsewhere.md");
-    set_hook(move |p| {
-        if p.ends_with("MEMORY.md") {
-            fs::remove_file(p).unwrap();
-            std::os::unix::fs::symlink(&link_to, p).unwrap();
-        }
-    });
-    let err = lock.apply("tier", &changes).unwrap_err();
-    clear_hook();
+    let err = apply_racing(&lock, ("tier", &changes), "MEMORY.md", move |p| {
+        fs::remove_file(p).unwrap();
+        std::os::unix::fs::symlink(&link_to, p).unwrap();
+    })
+    .unwrap_err();
     let text = err.to_string();
     assert!(matches!(err, WriteError::Stopped { .. }), "{text}");
     assert!(
@@ -520,12 +529,7 @@ fn a_target_swapped_for_a_link_mid_way_is_put_back_and_the_rest_restored() {
     );
     assert_eq!(fs::read(dir.path().join("a.md")).unwrap(), before_a);
     assert!(!dir.path().join("h.md").exists());
-    assert!(!dir.path().join(".ccmem/journal.json").exists());
-    assert!(
-        snapshot(dir.path())
-            .iter()
-            .all(|(n, _)| !n.contains("ccmem-tmp"))
-    );
+    assert_no_leftovers(dir.path());
 }
 
 #[test]
@@ -563,13 +567,10 @@ fn after_a_rolled_back_operation_undo_says_so_once_then_goes_on() {
         lock.apply("add", &[change(dir.path(), "n.md", Some(b"new\n"))])
             .unwrap();
         let changes = [change(dir.path(), "MEMORY.md", Some(b"M2"))];
-        set_hook(|p| {
-            if p.ends_with("MEMORY.md") {
-                fs::write(p, b"rewritten by the client").unwrap();
-            }
+        let racing = apply_racing(&lock, ("tier", &changes), "MEMORY.md", |p| {
+            fs::write(p, b"rewritten by the client").unwrap();
         });
-        assert!(lock.apply("tier", &changes).is_err());
-        clear_hook();
+        assert!(racing.is_err());
         fs::write(
             dir.path().join("MEMORY.md"),
             b"- [a](a.md)\r\n\xef\xbb\xbfx\n",
@@ -621,19 +622,15 @@ fn a_temp_removed_after_its_swap_loses_no_line() {
         ),
     ];
     let folder = dir.path().to_owned();
-    set_hook(move |p| {
-        if p.ends_with("project_deploys.md") {
-            for e in fs::read_dir(&folder).unwrap().flatten() {
-                let name = e.file_name().to_string_lossy().into_owned();
-                if target::is_temp_of(&name, Some("MEMORY.md")) {
-                    fs::remove_file(e.path()).unwrap();
-                }
+    let err = apply_racing(&lock, ("add", &changes), "project_deploys.md", move |_| {
+        for e in fs::read_dir(&folder).unwrap().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if target::is_temp_of(&name, Some("MEMORY.md")) {
+                fs::remove_file(e.path()).unwrap();
             }
         }
-    });
-    let result = lock.apply("add", &changes);
-    HOOK.with(|h| *h.borrow_mut() = None);
-    let err = result.unwrap_err();
+    })
+    .unwrap_err();
     assert!(err.to_string().contains("temp"), "{err}");
     assert_eq!(
         fs::read_to_string(dir.path().join("MEMORY.md")).unwrap(),
@@ -672,15 +669,11 @@ fn a_folder_swapped_for_a_link_mid_write_is_never_written_through() {
     ];
     let (m, v, moved) = (mem.clone(), victim.clone(), base.path().join("moved"));
     let moved_to = moved.clone();
-    set_hook(move |p| {
-        if p.ends_with("project_deploys.md") {
-            fs::rename(&m, &moved_to).unwrap();
-            std::os::unix::fs::symlink(&v, &m).unwrap();
-        }
-    });
-    let result = lock.apply("add", &changes);
-    HOOK.with(|h| *h.borrow_mut() = None);
-    let err = result.unwrap_err();
+    let err = apply_racing(&lock, ("add", &changes), "project_deploys.md", move |_| {
+        fs::rename(&m, &moved_to).unwrap();
+        std::os::unix::fs::symlink(&v, &m).unwrap();
+    })
+    .unwrap_err();
     assert!(err.to_string().contains("was replaced"), "{err}");
     assert_eq!(snapshot_all(&victim), before);
     assert_eq!(

@@ -226,6 +226,29 @@ impl Test {
         cmd
     }
 
+    /// Starts ccmem with each file swap slowed by `delay_ms` (`CCMEM_TEST_DELAY_MS`), its output
+    /// piped, and returns once `path` exists (the run reached the step that makes it); fails
+    /// the test when that takes 30 s.
+    pub(crate) fn spawn_until(&self, delay_ms: u32, path: &Path) -> Child {
+        let child = (self.command())
+            .env("CCMEM_TEST_DELAY_MS", delay_ms.to_string())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !path.exists() {
+            assert!(
+                Instant::now() < deadline,
+                "ccmem {:?} never made {}",
+                self.args,
+                path.display()
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        child
+    }
+
     /// Runs ccmem and waits for it.
     pub(crate) fn run(&self) -> Run {
         let mut cmd = self.command();

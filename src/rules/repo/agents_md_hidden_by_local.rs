@@ -1,7 +1,7 @@
 //! `agents-md-hidden-by-local` (hard).
 
 use super::{ByPlace, loads_a_claude_md, suppressed_by};
-use crate::rules::repo::{Ctx, list_dirs};
+use crate::rules::repo::Ctx;
 use crate::rules::{Diagnostic, declare_rule};
 
 declare_rule! {
@@ -46,9 +46,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                         .filter(|_| !local_dir.is_empty())
                         .unwrap_or(agents);
                     let fix = format!("add a line `@{rel}` to {}", ctx.repo.show(local));
-                    let mut f = ctx.finding(&RULE, &k.path, 1, String::new(), fix);
-                    f.message = ctx.repo.show(local).to_owned();
-                    f
+                    ctx.finding(&RULE, &k.path, 1, ctx.repo.show(local).to_owned(), fix)
                 },
             );
         }
@@ -57,7 +55,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         format!(
             "{} does not load in sessions started in {}: the personal {} counts as a CLAUDE.md and turns the AGENTS.md fallback off",
             f.path,
-            list_dirs(dirs),
+            dirs,
             f.message
         )
     });

@@ -3,7 +3,7 @@
 use super::ByPlace;
 use crate::constants::CLAUDE_MD;
 use crate::load::SkipWhy;
-use crate::rules::repo::{Ctx, list_dirs};
+use crate::rules::repo::Ctx;
 use crate::rules::{Diagnostic, declare_rule};
 
 declare_rule! {
@@ -48,9 +48,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     "`ln -s AGENTS.md {}`: a CLAUDE.md loads from every start directory below",
                     super::join(dir, CLAUDE_MD)
                 );
-                let mut f = ctx.finding(&RULE, &l.path, 1, String::new(), fix);
-                f.message = ctx.repo.show(sup).to_owned();
-                f
+                ctx.finding(&RULE, &l.path, 1, ctx.repo.show(sup).to_owned(), fix)
             });
         }
     }
@@ -58,7 +56,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         format!(
             "{} loads for a session started at the root but not in {}: {} is on the path there, and AGENTS.md is only the fallback for when no CLAUDE.md loads",
             f.path,
-            list_dirs(dirs),
+            dirs,
             f.message
         )
     });

@@ -2,7 +2,7 @@
 
 use super::ByPlace;
 use crate::load::size;
-use crate::rules::repo::{Ctx, list_dirs};
+use crate::rules::repo::Ctx;
 use crate::rules::{Diagnostic, declare_rule};
 
 declare_rule! {
@@ -34,9 +34,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             by.add((ctx.repo.show(&e.path).to_owned(), 1, String::new()), &s.start.dir, || {
-                let mut f = ctx.finding(&RULE, &e.path, 1, String::new(), "split it: move sections into .claude/rules/ files with `paths:` so they load only where they apply".into());
-                f.message = crate::receipt::group(n);
-                f
+                ctx.finding(&RULE, &e.path, 1, crate::receipt::group(n), "split it: move sections into .claude/rules/ files with `paths:` so they load only where they apply".into())
             });
         }
     }
@@ -46,7 +44,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             "{} characters, over the client's per-file warning at {} (assuming {model}); it loads whole in sessions started in {}",
             f.message,
             crate::receipt::group(limit),
-            list_dirs(dirs)
+            dirs
         )
     });
 }

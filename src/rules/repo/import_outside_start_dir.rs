@@ -3,7 +3,7 @@
 use super::{ByPlace, import_skips, token};
 use crate::constants::CLAUDE_MD;
 use crate::load::SkipWhy;
-use crate::rules::repo::{Ctx, list_dirs};
+use crate::rules::repo::Ctx;
 use crate::rules::{Diagnostic, declare_rule};
 
 declare_rule! {
@@ -65,19 +65,17 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     ctx.repo.show(from)
                 )
             };
-            let mut f = match tok {
-                Some(t) => ctx.finding_at(&RULE, from, t.span, String::new(), fix),
-                None => ctx.finding(&RULE, from, line, String::new(), fix),
-            };
-            f.message = shown_target;
-            f
+            match tok {
+                Some(t) => ctx.finding_at(&RULE, from, t.span, shown_target, fix),
+                None => ctx.finding(&RULE, from, line, shown_target, fix),
+            }
         });
     }
     by.finish(out, |f, dirs| {
         format!(
             "this import of {} is not expanded in sessions started in {}: the target lies outside the start directory and external imports are not approved, so the model gets the literal `@` text",
             f.message,
-            list_dirs(dirs)
+            dirs
         )
     });
 }

@@ -2,7 +2,7 @@
 
 use super::ByPlace;
 use crate::load::SkipWhy;
-use crate::rules::repo::{Ctx, list_dirs};
+use crate::rules::repo::Ctx;
 use crate::rules::{Diagnostic, declare_rule};
 
 declare_rule! {
@@ -44,9 +44,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     .map(|t| ctx.repo.show(&t.to_string_lossy()).to_owned())
                     .unwrap_or_else(|_| "its target".into());
                 let fix = format!("replace the link by the files themselves (copy {target} into .claude/rules/), so they load from every start directory below");
-                let mut f = ctx.finding(&RULE, link, 1, String::new(), fix);
-                f.message = target;
-                f
+                ctx.finding(&RULE, link, 1, target, fix)
             });
         }
     }
@@ -54,7 +52,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         format!(
             "this rule link points to {}, outside the start directory of sessions started in {}: its rules do not load there",
             f.message,
-            list_dirs(dirs)
+            dirs
         )
     });
 }

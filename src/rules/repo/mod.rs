@@ -67,18 +67,15 @@ impl ByPlace {
         out.extend(self.map.into_values().map(|(f, _)| f));
     }
 
-    /// The findings; `message(finding, dirs)` words each one once its directories are known.
-    pub fn finish(
-        self,
-        out: &mut Vec<Diagnostic>,
-        message: impl Fn(&Diagnostic, &[String]) -> String,
-    ) {
+    /// The findings; `message(finding, dirs)` words each one once its directories are known
+    /// (`dirs`: their list as [`list_dirs`] shows it).
+    pub fn finish(self, out: &mut Vec<Diagnostic>, message: impl Fn(&Diagnostic, &str) -> String) {
         for (_, (mut f, dirs)) in self.map {
             let dirs: Vec<String> = dirs
                 .into_iter()
                 .map(|d| if d.is_empty() { ".".to_owned() } else { d })
                 .collect();
-            f.message = message(&f, &dirs);
+            f.message = message(&f, &list_dirs(&dirs));
             f.start_dirs = dirs;
             out.push(f);
         }

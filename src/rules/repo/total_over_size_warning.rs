@@ -2,7 +2,7 @@
 
 use super::ByPlace;
 use crate::load::size;
-use crate::rules::repo::{Ctx, list_dirs};
+use crate::rules::repo::Ctx;
 use crate::rules::{Diagnostic, declare_rule};
 
 declare_rule! {
@@ -46,16 +46,15 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             continue;
         };
         by.add((ctx.repo.show(largest).to_owned(), 1, String::new()), &s.start.dir, || {
-            let mut f = ctx.finding(&RULE, largest, 1, String::new(), "move sections into path-scoped rules (`paths:`) so fewer characters load at start".into());
-            f.message = format!("{} characters in {} files under the per-file limit", crate::receipt::group(total.under_limit_chars), under.len());
-            f
+            let what = format!("{} characters in {} files under the per-file limit", crate::receipt::group(total.under_limit_chars), under.len());
+            ctx.finding(&RULE, largest, 1, what, "move sections into path-scoped rules (`paths:`) so fewer characters load at start".into())
         });
     }
     let model = ctx.size.describe();
     by.finish(out, |f, dirs| {
         format!(
             "sessions started in {} load {}, over the client's total warning at {} (assuming {model}); this is the largest",
-            list_dirs(dirs),
+            dirs,
             f.message,
             crate::receipt::group(total_limit)
         )

@@ -9,25 +9,17 @@ use std::path::Path;
 use jiff::Timestamp;
 
 use super::{AddError, AddPlan, Request, plan_add};
-use crate::config::Config;
 use crate::memory::Library;
-use crate::memory::library::LoadError;
 use crate::memory::pending::{self, Pending};
 use crate::tier::run::changes_of;
-use crate::tier::{ClientLinks, Refusal, Target, check_readable, check_writes, link_target};
-use crate::write::{self, Applied, Recovered, WriteError};
+use crate::tier::{Error, Folder, Target, check_readable, check_writes, link_target};
+use crate::write::{self, Applied, Recovered};
 
 /// Where and how to add.
 #[derive(Debug, Clone, Copy)]
 pub struct Options<'a> {
     /// The memory folder (it may not exist yet).
-    pub folder: &'a Path,
-    /// Its `ccmem.toml` (already found and checked).
-    pub config: &'a Config,
-    /// `HOME`, for `~/` links.
-    pub home: Option<&'a Path>,
-    /// How the client reads the folder through links (see [`check_writes`]).
-    pub links: &'a ClientLinks,
+    pub folder: &'a Folder,
     /// The budget MEMORY.md should stay within.
     pub target: Target,
     /// The time the entry is stamped with.
@@ -64,23 +56,9 @@ pub struct Added {
     pub written: Option<Applied>,
 }
 
-/// Why `add` stopped (exit 2).
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// The folder cannot be listed, or `ccmem.toml` is unusable.
-    #[error(transparent)]
-    Load(#[from] LoadError),
-    /// The request is invalid, the file exists, or a planned write is refused.
-    #[error(transparent)]
-    Refused(#[from] Refusal),
-    /// The write failed (see `crate::write`).
-    #[error(transparent)]
-    Write(#[from] WriteError),
-}
-
 /// Adds `entry` to the folder of `opts`.
 pub fn run(entry: &Request, opts: &Options<'_>) -> Result<Outcome, Error> {
-    let folder = opts.folder;
+    let folder = opts.folder.path.as_path();
     let new_folder = is_missing(folder);
     let lock = if opts.dry_run || new_folder {
         None
@@ -94,9 +72,13 @@ pub fn run(entry: &Request, opts: &Options<'_>) -> Result<Outcome, Error> {
     let pending = (lock.is_none() && !new_folder && write::needs_recovery(folder))
         .then(|| pending::pending(folder));
     let lib = if new_folder {
-        Library::from_texts(folder, opts.config.clone(), Vec::<(String, String)>::new())
+        Library::from_texts(
+            folder,
+            opts.folder.config.clone(),
+            Vec::<(String, String)>::new(),
+        )
     } else {
-        Library::load_configured(folder, opts.config.clone(), opts.home)?
+        opts.folder.load()?
     };
     check_readable(&lib, true)?;
     let plan = match plan_add(&lib, entry, opts.target, opts.now) {
@@ -104,7 +86,7 @@ pub fn run(entry: &Request, opts: &Options<'_>) -> Result<Outcome, Error> {
         Err(AddError::Refused(r)) => return Err(r.into()),
         Err(finding) => return Ok(Outcome::Refused(finding)),
     };
-    check_writes(&lib, &plan.files, opts.links)?;
+    check_writes(&lib, &plan.files, &opts.folder.links)?;
     let lock = match lock {
         None if new_folder && !opts.dry_run => {
             write::create_folder(folder)?;
@@ -158,12 +140,8 @@ mod tests {
     }
 
     fn add(folder: &Path, entry: &Request, dry_run: bool) -> Result<Outcome, Error> {
-        let (config, links) = (Config::default(), ClientLinks::default());
         let opts = Options {
-            folder,
-            config: &config,
-            home: None,
-            links: &links,
+            folder: &Folder::at(folder),
             target: crate::tier::budget::DEFAULT_TARGET,
             now: Timestamp::UNIX_EPOCH,
             dry_run,

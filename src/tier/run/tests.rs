@@ -32,13 +32,8 @@ fn read(dir: &Path, name: &str) -> String {
 
 /// Runs `f` with a request for `dir` (target: 12 lines).
 fn with_request<T>(dir: &Path, f: impl FnOnce(&Request<'_>) -> T) -> T {
-    let config = Config::default();
-    let links = ClientLinks::default();
     let req = Request {
-        folder: dir,
-        config: &config,
-        home: None,
-        links: &links,
+        folder: &Folder::at(dir),
         opts: Options {
             target: Target {
                 lines: 12,
@@ -93,7 +88,7 @@ fn a_file_changed_under_the_plan_is_planned_again() {
     let o = with_request(t.path(), |req| {
         run_reading(req, Some(&lock), || {
             reads += 1;
-            let lib = Library::load_configured(req.folder, req.config.clone(), None);
+            let lib = req.folder.load();
             // The client adds an entry after the first read: that plan is stale.
             if reads == 1 {
                 let index = read(t.path(), "MEMORY.md");
@@ -124,7 +119,7 @@ fn a_folder_that_keeps_changing_is_refused_after_the_retries() {
     let err = with_request(t.path(), |req| {
         run_reading(req, Some(&lock), || {
             reads += 1;
-            let lib = Library::load_configured(req.folder, req.config.clone(), None);
+            let lib = req.folder.load();
             let index = read(t.path(), "MEMORY.md");
             std::fs::write(t.path().join("MEMORY.md"), format!("{index}- x{reads}\n")).unwrap();
             lib
@@ -143,7 +138,7 @@ fn a_folder_that_keeps_changing_is_refused_after_the_retries() {
 fn on_disk_after(edit: impl FnOnce(&Path, &Plan)) -> Written {
     let t = tempfile::tempdir().unwrap();
     folder(t.path());
-    let lib = Library::load_configured(t.path(), Config::default(), None).unwrap();
+    let lib = Folder::at(t.path()).load().unwrap();
     let opts = Options {
         target: Target {
             lines: 12,

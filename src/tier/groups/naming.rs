@@ -1,0 +1,173 @@
+//! What a unit is called: the topic a flat list's entries share (their file-name stem, else
+//! their titles' first word), the labels on its pointer line, and its hubs' names.
+
+use jiff::Timestamp;
+
+use super::super::parse::{Index, Kind, entry_title};
+use super::{Group, Pointer, Rank};
+use crate::memory::Library;
+use crate::memory::file::{Role as FileRole, role_of};
+use crate::memory::names;
+
+/// Type names are no topic: a pointer says what the hub holds, not how it was filed.
+const TYPE_WORDS: [&str; 10] = [
+    "user",
+    "users",
+    "feedback",
+    "feedbacks",
+    "project",
+    "projects",
+    "reference",
+    "references",
+    "other",
+    "others",
+];
+
+/// Gives every unit its key and hubs: the section's own hub when it has one, else
+/// `reference_<key>_hub.md` from its topic (never `reference_reference_hub.md`, never a name
+/// another unit or a file of the folder has), one more hub per `max` entries.
+pub(super) fn name_hubs(lib: &Library, pointers: &[Pointer], groups: &mut [Group], max: usize) {
+    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for g in groups.iter() {
+        taken.extend(g.hubs.iter().cloned());
+    }
+    for g in groups.iter_mut() {
+        let base = if g.hubs.is_empty() {
+            let words =
+                if g.title.is_empty() || TYPE_WORDS.contains(&g.title.to_lowercase().as_str()) {
+                    g.labels.first().cloned().unwrap_or_default()
+                } else {
+                    g.title.clone()
+                };
+            let mut key = names::key(&words);
+            key = key.split('-').take(4).collect::<Vec<_>>().join("-");
+            if key == "reference" || key.starts_with("reference-") {
+                key = format!("references{}", &key["reference".len()..]);
+            }
+            key
+        } else {
+            hub_key(&g.hubs[0])
+        };
+        g.key = base.clone();
+        let chunks = g.lines.len().div_ceil(max).max(1);
+        let mut k = g.hubs.len();
+        let mut n = 1;
+        while g.hubs.len() < chunks {
+            let key = if k == 0 && n == 1 {
+                base.clone()
+            } else {
+                format!("{base}-{}", n)
+            };
+            n += 1;
+            let hub = names::hub_file(&key);
+            if taken.contains(&hub) || (lib.file(&hub).is_some() && k > 0) {
+                continue;
+            }
+            taken.insert(hub.clone());
+            g.hubs.push(hub);
+            k += 1;
+        }
+        g.hub_exists = lib.file(&g.hubs[0]).is_some();
+        g.linked = pointers.iter().any(|p| p.hubs.contains(&g.hubs[0]));
+        if g.hub_exists {
+            g.last_used = g.last_used.max(modified(lib, &g.hubs[0]));
+        }
+    }
+}
+
+/// A file name's topic stem: without `<type>_`, the first `_`-separated part, else the first
+/// `-`-separated word (`feedback_semaphore_api.md` → `semaphore`, `project_class-2c.md` →
+/// `class`).
+pub(super) fn stem_of(name: &str) -> String {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    let base = base.strip_suffix(".md").unwrap_or(base);
+    let rest = match base.split_once(['_', '-']) {
+        Some((p, rest)) if Rank::of_type(p).is_some() => rest,
+        _ => base,
+    };
+    let first = match rest.split_once('_') {
+        Some((f, _)) => f,
+        None => rest.split('-').next().unwrap_or(rest),
+    };
+    if first == rest && !rest.contains('-') {
+        // A name of one word is its own topic, no stem to share.
+        return rest.to_lowercase();
+    }
+    first.to_lowercase()
+}
+
+/// A title's first word, lower-cased, without trailing punctuation (empty for none).
+pub(super) fn first_word(title: &str) -> String {
+    let w = title.split_whitespace().next().unwrap_or("");
+    let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+    if w.chars().count() < 2 || w.len() == title.trim().len() {
+        return String::new();
+    }
+    w.to_lowercase()
+}
+
+/// The topic of a unit formed by a shared first title word: that word as the user wrote it.
+pub(super) fn title_word(idx: &Index, line: usize) -> String {
+    let title = entry_title(idx.lines[line].text).unwrap_or("");
+    let w = title.split_whitespace().next().unwrap_or("");
+    w.trim_matches(|c: char| !c.is_alphanumeric()).to_owned()
+}
+
+/// The topic of a unit formed by a shared stem: the first title word when it is the stem
+/// (`Nextcloud occ` for `nextcloud`), else the stem.
+pub(super) fn stem_title(idx: &Index, line: usize, stem: &str) -> String {
+    let w = title_word(idx, line);
+    if w.to_lowercase() == stem {
+        w
+    } else {
+        stem.to_owned()
+    }
+}
+
+/// An entry's label on its unit's pointer: its link text, unless that is a file name; else
+/// the first clause of its hook, else its file's description, else its name's words.
+pub(super) fn label(lib: &Library, line: &str, file: Option<usize>, name: &str) -> String {
+    let looks_like_file = |t: &str| t.ends_with(".md") || (!t.contains(' ') && t.contains('_'));
+    if let Some(title) = entry_title(line)
+        && !looks_like_file(title)
+    {
+        return title.to_owned();
+    }
+    let hook = line
+        .split_once(" — ")
+        .or_else(|| line.split_once(" – "))
+        .or_else(|| line.split_once(" - "))
+        .or_else(|| line.split_once(": "))
+        .map(|(_, h)| h.trim());
+    let desc = file
+        .and_then(|t| lib.files[t].meta())
+        .and_then(|m| m.description.as_deref());
+    if let Some(text) = hook.filter(|h| !h.is_empty()).or(desc) {
+        return super::super::shape::first_clause(text).to_owned();
+    }
+    let base = name.strip_suffix(".md").unwrap_or(name);
+    let rest = match base.split_once(['_', '-']) {
+        Some((p, rest)) if Rank::of_type(p).is_some() => rest,
+        _ => base,
+    };
+    rest.replace(['_', '-'], " ")
+}
+
+pub(super) fn hub_key(hub: &str) -> String {
+    match role_of(hub) {
+        FileRole::Hub { group } => group,
+        _ => hub.trim_end_matches(".md").to_owned(),
+    }
+}
+
+pub(super) fn heading_title(idx: &Index, h: usize) -> String {
+    match &idx.lines[h].kind {
+        Kind::Heading { title, .. } => title.clone(),
+        _ => String::new(),
+    }
+}
+
+/// A hub's `modified`, when it has a readable one.
+pub(super) fn modified(lib: &Library, file: &str) -> Option<Timestamp> {
+    lib.file(file)?.modified()
+}

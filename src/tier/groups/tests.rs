@@ -1,0 +1,152 @@
+use super::super::parse::parse;
+use super::super::tests::lib;
+use super::*;
+
+fn layout_of(l: &Library) -> Layout {
+    classify(l, &parse(l.index_text()), &HashMap::new())
+}
+
+fn titles(layout: &Layout) -> Vec<&str> {
+    layout.groups.iter().map(|g| g.title.as_str()).collect()
+}
+
+#[test]
+fn the_users_section_is_the_unit_and_type_only_ranks_its_pieces() {
+    let l = lib(
+        "# Memory\n## Git branch policy\n- [a](feedback_a.md)\n- [b](project_b.md)\n- [c](reference_c.md)\n## Tools & Co\n- [d](d.md)\n- [d2](d2.md)\n",
+        &[
+            ("feedback_a.md", "---\ntype: feedback\n---\n"),
+            ("project_b.md", "---\nmetadata:\n  type: project\n---\n"),
+            ("reference_c.md", "---\ntype: reference\n---\n"),
+            ("d.md", "---\n[broken\n---\n"),
+            ("d2.md", "---\nname: d2\n---\n"),
+        ],
+    );
+    let layout = layout_of(&l);
+    assert_eq!(titles(&layout), ["Git branch policy", "Tools & Co"]);
+    assert_eq!(
+        layout.groups[0].hubs,
+        ["reference_git-branch-policy_hub.md"]
+    );
+    let ranks: Vec<(usize, Rank)> = (layout.pieces.iter()).map(|p| (p.group, p.rank)).collect();
+    assert_eq!(
+        ranks,
+        [
+            (0, Rank::Feedback),
+            (0, Rank::Project),
+            (0, Rank::Reference),
+            (1, Rank::Other)
+        ]
+    );
+    assert_eq!(layout.roles[0], Role::Title, "the H1 title is never a unit");
+    assert_eq!(layout.unreadable, [6], "d.md's frontmatter does not parse");
+}
+
+#[test]
+fn flat_lists_form_topics_by_stem_then_title_word_never_type_buckets() {
+    let l = lib(
+        "- [Profile](user_profile.md)\n- [Semaphore API](feedback_semaphore_api.md)\n- [Odoo modules](feedback_x.md)\n- [Semaphore vars](feedback_semaphore_vars.md)\n- [Odoo invoices](feedback_y.md)\n- [Ask first](feedback_ask.md)\n- [Status](project_status.md)\n",
+        &[
+            ("user_profile.md", "---\ntype: user\n---\n"),
+            ("feedback_semaphore_api.md", "---\ntype: feedback\n---\n"),
+            ("feedback_x.md", "---\ntype: feedback\n---\n"),
+            ("feedback_semaphore_vars.md", "---\ntype: feedback\n---\n"),
+            ("feedback_y.md", "---\ntype: feedback\n---\n"),
+            ("feedback_ask.md", "---\ntype: feedback\n---\n"),
+            ("project_status.md", "---\ntype: project\n---\n"),
+        ],
+    );
+    let layout = layout_of(&l);
+    let units: Vec<(&str, &[usize])> = (layout.groups.iter())
+        .map(|g| (g.title.as_str(), g.lines.as_slice()))
+        .collect();
+    assert_eq!(
+        units,
+        [
+            ("", &[0][..]),
+            ("Semaphore", &[1, 3][..]),
+            ("Odoo", &[2, 4][..]),
+            ("", &[5][..]),
+            ("", &[6][..])
+        ],
+        "the user profile, the standalone rule and the status are never one bucket"
+    );
+    let topic = &layout.pieces[1];
+    let alone = layout.pieces.iter().find(|p| p.lines == [5]).unwrap();
+    assert!(
+        topic.order_key() < alone.order_key(),
+        "a topic's rules move before a rule alone"
+    );
+}
+
+#[test]
+fn crowns_as_users_write_them_never_move_and_are_listed() {
+    let l = lib(
+        "## 🚨 Hard rules\n- [a](feedback_a.md)\n### Sub\n- [b](feedback_b.md)\n## Misc\n- [c](feedback_c.md) — NEVER push\n- [d](feedback_d.md)\n- [e](feedback_e.md)\n## 🌡 Warm — 按需读取\n- [f](feedback_f.md) — 禁止 GET+SET\n",
+        &[
+            ("feedback_a.md", ""),
+            ("feedback_b.md", ""),
+            ("feedback_c.md", ""),
+            ("feedback_d.md", ""),
+            ("feedback_e.md", ""),
+            ("feedback_f.md", ""),
+        ],
+    );
+    let l = set_pins(l, &["feedback_d.md"]);
+    let layout = layout_of(&l);
+    let crowns: Vec<(usize, &str, &str)> = (layout.crowns.iter())
+        .map(|c| (c.line, c.marker.as_str(), c.kind))
+        .collect();
+    assert_eq!(
+        crowns,
+        [
+            (1, "\u{1F6A8}", "heading"),
+            (3, "\u{1F6A8}", "heading"),
+            (5, "NEVER", "entry"),
+            (6, "[tier] pins", "pin")
+        ]
+    );
+    assert!(matches!(layout.roles[9], Role::Entry(p) if layout.pieces[p].rank == Rank::OnDemand));
+}
+
+fn set_pins(mut l: Library, pins: &[&str]) -> Library {
+    l.config.tier.pins = pins.iter().map(|p| (*p).to_owned()).collect();
+    l
+}
+
+#[test]
+fn big_units_get_a_hub_per_max_entries_and_hub_names_never_double() {
+    let mut index = String::from("## Reference links\n");
+    let mut files = Vec::new();
+    for k in 0..20 {
+        index.push_str(&format!("- [r{k}](reference_r{k}.md)\n"));
+        files.push((
+            format!("reference_r{k}.md"),
+            "---\ntype: reference\n---\n".to_owned(),
+        ));
+    }
+    let l = lib(&index, &files);
+    let layout = layout_of(&l);
+    assert_eq!(
+        layout.groups[0].hubs,
+        [
+            "reference_references-links_hub.md",
+            "reference_references-links-2_hub.md"
+        ]
+    );
+}
+
+#[test]
+fn broken_lines_are_entries_of_their_section() {
+    let l = lib(
+        "## Archive\n- [gone](feedback_gone.md) — renamed\n- [[lost-name]]\n- [ok](user_ok.md)\n",
+        &[("user_ok.md", "---\ntype: user\n---\n")],
+    );
+    let layout = layout_of(&l);
+    let targets: Vec<&str> = (layout.broken.iter())
+        .flat_map(|b| b.targets.iter().map(String::as_str))
+        .collect();
+    assert_eq!(targets, ["feedback_gone.md", "lost-name"]);
+    assert!(matches!(layout.roles[1], Role::Entry(_)));
+    assert_eq!(layout.groups[0].title, "Archive");
+}
