@@ -31,6 +31,12 @@
 //!   (`symlink_metadata`) before each use, so a junction swapped in between two calls is a
 //!   window ccmem cannot close there. Folders are not `fsync`ed ([`sync_dir`]: NTFS journals
 //!   its metadata and `FlushFileBuffers` refuses a folder handle).
+//! - **Replacing a file**: std's `rename` is `MoveFileExW(MOVEFILE_REPLACE_EXISTING)`, and on
+//!   "access denied" a rename with POSIX semantics (`FileRenameInfoEx`), which replaces a file
+//!   that others hold open (sharing delete, as std and libuv open files) on NTFS since Windows 10
+//!   1809. Where that is missing (FAT, exFAT, many network shares, wine) a file open anywhere,
+//!   ccmem's own handle included, cannot be replaced: the writer then lets go of its handle and
+//!   tries once more (`write::ops`).
 //! - **Processes**: a child runs in a new process group (`CREATE_NEW_PROCESS_GROUP`) and is
 //!   ended with its tree by `taskkill /T /F`.
 //! - **`renameat2`, leases, `statfs`** are Linux's: elsewhere a swap or no-replace rename is

@@ -231,7 +231,15 @@ mod tests {
     fn resolve_bin_reports_missing() {
         let e = resolve_bin(Some("definitely-not-a-client-xyz"), Some("/nonexistent")).unwrap_err();
         assert!(matches!(e, VerifyError::ClientMissing(_)));
-        assert!(resolve_bin(Some("sh"), Some("/usr/bin:/bin")).is_ok());
+        // A program that is there: `sh` on Unix; on Windows (no `sh`) this test binary, an `.exe`.
+        let (name, dirs) = if cfg!(windows) {
+            let exe = std::env::current_exe().unwrap();
+            let name = exe.file_name().unwrap().to_string_lossy().into_owned();
+            (name, exe.parent().unwrap().to_string_lossy().into_owned())
+        } else {
+            ("sh".to_owned(), "/usr/bin:/bin".to_owned())
+        };
+        assert!(resolve_bin(Some(&name), Some(&dirs)).is_ok());
         assert!(resolve_bin(Some("/nonexistent/claude"), None).is_err());
     }
 

@@ -111,6 +111,22 @@ struct Staged {
     exchanged: bool,
 }
 
+impl Staged {
+    /// Closes the target ccmem holds open from its check; whether one was open.
+    fn let_go(&mut self) -> bool {
+        self.held.as_mut().and_then(|h| h.file.take()).is_some()
+    }
+}
+
+/// A conflict unless the file at `path` still has the content `old`.
+fn check_unchanged(path: &Path, old: &Hash) -> Result<(), WriteError> {
+    let now = super::hash_target(path)?;
+    if now.as_ref() != Some(old) {
+        return Err(conflict(path.to_owned(), Some(old.clone()), now, None));
+    }
+    Ok(())
+}
+
 /// What another writer left in a target's place during its swap.
 enum Theirs {
     /// A file with these bytes.
@@ -612,11 +628,26 @@ impl Lock {
                     Renamed::Done => s.exchanged = true,
                     Renamed::Unsupported => {
                         // No atomic exchange here: check once more, as late as possible.
-                        let now = super::hash_target(path)?;
-                        if now.as_ref() != Some(old) {
-                            return Err(conflict(path.clone(), Some(old.clone()), now, None));
+                        check_unchanged(path, old)?;
+                        match sys::rename(temp, path) {
+                            Ok(()) => {}
+                            // Windows replaces a file that is still open (here: by ccmem, from
+                            // the check) only with POSIX rename semantics, which std's `rename`
+                            // falls back to when `MoveFileExW` is refused; file systems without
+                            // them (FAT, exFAT, many network shares; wine) refuse the replace
+                            // with "access denied". Let go of the file and try once more; the
+                            // check just above is then the last one (no post-swap re-read).
+                            Err(err)
+                                if cfg!(windows)
+                                    && crate::sys::os_error(&err)
+                                        == Some(crate::sys::OsError::AccessDenied)
+                                    && s.let_go() =>
+                            {
+                                check_unchanged(path, old)?;
+                                sys::rename(temp, path).map_err(io_at(path))?;
+                            }
+                            Err(err) => return Err(io_at(path)(err)),
                         }
-                        sys::rename(temp, path).map_err(io_at(path))?;
                     }
                 }
             }
@@ -688,14 +719,18 @@ impl Lock {
                 return Ok(Some(Theirs::Bytes(bytes)));
             }
         }
+        // Let go of before its swap (Windows, see `swap`): the check before the rename was the
+        // last one.
+        let Some(file) = held.file.as_mut() else {
+            return Ok(None);
+        };
         let deadline = std::time::Instant::now() + SETTLE;
-        while sys::open_for_writing_elsewhere(&held.file) == Some(true)
+        while sys::open_for_writing_elsewhere(file) == Some(true)
             && std::time::Instant::now() < deadline
         {
             std::thread::sleep(Duration::from_millis(20));
         }
-        let bytes =
-            sys::reread(&mut held.file, target::MAX_FILE).map_err(io_at(&self.at(&e.path)))?;
+        let bytes = sys::reread(file, target::MAX_FILE).map_err(io_at(&self.at(&e.path)))?;
         Ok((&Hash::of(&bytes) != old).then_some(Theirs::Bytes(bytes)))
     }
 

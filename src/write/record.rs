@@ -129,9 +129,14 @@ pub(crate) fn check(j: &mut Journal, folder: &Path, place: Place) -> Result<(), 
         }
         Place::Settings => {
             for d in &j.created_dirs {
+                // A Windows path starts with its drive (a prefix component).
                 let normal = d.is_absolute()
-                    && d.components()
-                        .all(|c| matches!(c, Component::RootDir | Component::Normal(_)));
+                    && d.components().all(|c| {
+                        matches!(
+                            c,
+                            Component::Prefix(_) | Component::RootDir | Component::Normal(_)
+                        )
+                    });
                 if !normal || d.parent().is_none() || !folder.starts_with(d) {
                     return Err(bad(format!(
                         "lists the folder {} to remove, which is not {} or a folder above it",
@@ -203,14 +208,22 @@ mod tests {
 
     #[test]
     fn only_plain_names_of_the_folder_and_ccmem_temps_pass() {
-        let folder = Path::new("/m");
+        // Records before version 3 hold absolute paths, in the platform's own syntax.
+        let folder = Path::new(if cfg!(windows) { r"C:\m" } else { "/m" });
+        let abs = |name: &str| folder.join(name).to_string_lossy().into_owned();
+        let (x, x_temp) = (abs("x.md"), abs(".x.md.ccmem-tmp.ab12cd"));
+        let below = folder
+            .join("sub")
+            .join("x.md")
+            .to_string_lossy()
+            .into_owned();
         for (path, temp, ok) in [
             ("x.md", Some(".x.md.ccmem-tmp.ab12cd"), true),
-            ("/m/x.md", Some("/m/.x.md.ccmem-tmp.ab12cd"), true),
+            (x.as_str(), Some(x_temp.as_str()), true),
             ("", None, true),
             ("../x.md", None, false),
             ("/etc/passwd", None, false),
-            ("/m/sub/x.md", None, false),
+            (below.as_str(), None, false),
             (".git/hooks/pre-commit", None, false),
             ("a\\b", None, false),
             ("..", None, false),
@@ -234,12 +247,12 @@ mod tests {
         let err = check(&mut j, folder, Place::Memory).unwrap_err();
         assert_eq!(err.entry.unwrap().0, 2);
         let mut j = journal("x.md", None);
-        j.created_dirs = vec!["/m".into()];
+        j.created_dirs = vec![folder.to_path_buf()];
         assert!(check(&mut j, folder, Place::Memory).is_err());
         assert!(check(&mut j, folder, Place::Settings).is_ok());
-        j.created_dirs = vec!["/m/../etc".into()];
+        j.created_dirs = vec![folder.join("..").join("etc")];
         assert!(check(&mut j, folder, Place::Settings).is_err());
-        j.created_dirs = vec!["/".into()];
+        j.created_dirs = vec![folder.ancestors().last().unwrap().to_path_buf()];
         assert!(check(&mut j, folder, Place::Settings).is_err());
     }
 }

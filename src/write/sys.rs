@@ -38,7 +38,9 @@ impl Meta {
 /// A target opened for reading: the file, what it was when opened, and its bytes.
 #[derive(Debug)]
 pub(crate) struct Held {
-    pub file: File,
+    /// The open file; `None` once the writer has let go of it (Windows will not replace a file
+    /// that is open where it cannot rename with POSIX semantics: see `ops::Lock::swap`).
+    pub file: Option<File>,
     pub meta: Meta,
     pub bytes: Vec<u8>,
 }
@@ -79,12 +81,13 @@ pub(crate) fn open_read(path: &Path, limit: u64) -> Result<Held, OpenError> {
     if m.len() > limit {
         return Err(OpenError::TooLarge(m.len()));
     }
-    let mut held = Held {
+    let mut file = file;
+    let bytes = reread(&mut file, limit).map_err(OpenError::Io)?;
+    let held = Held {
         meta: Meta::of(&m),
-        file,
-        bytes: Vec::new(),
+        file: Some(file),
+        bytes,
     };
-    held.bytes = reread(&mut held.file, limit).map_err(OpenError::Io)?;
     if held.bytes.len() as u64 > limit {
         return Err(OpenError::TooLarge(held.bytes.len() as u64));
     }

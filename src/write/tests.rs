@@ -281,6 +281,9 @@ fn recovery_rolls_forward_with_intact_temps_and_back_without() {
     }
 }
 
+// Linux only: the merge needs the replaced file back under the temp name (`RENAME_EXCHANGE`);
+// elsewhere the last check before the rename catches the line (the next test).
+#[cfg(target_os = "linux")]
 #[test]
 fn a_line_appended_or_renamed_in_during_the_swap_window_is_merged_never_lost() {
     for replace in [false, true] {
@@ -313,6 +316,49 @@ fn a_line_appended_or_renamed_in_during_the_swap_window_is_merged_never_lost() {
             fs::read_to_string(dir.path().join("MEMORY.md")).unwrap(),
             "# M\n- a\n- b\n- client line\n"
         );
+    }
+}
+
+// Where there is no atomic exchange (macOS, Windows), the hash is checked once more just
+// before the rename: a line another writer added in the window is never overwritten, the
+// operation stops with a conflict and leaves no temp file. (Windows: only the append, since a
+// rename over a file ccmem holds open is refused there where POSIX renames are missing, as
+// under wine.)
+#[cfg(not(target_os = "linux"))]
+#[test]
+fn without_an_exchange_a_line_added_in_the_swap_window_is_a_conflict_never_lost() {
+    let replaces: &[bool] = if cfg!(windows) {
+        &[false]
+    } else {
+        &[false, true]
+    };
+    for &replace in replaces {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("MEMORY.md"), "# Mémoire\n- a\n- b\n").unwrap();
+        let lock = lock(dir.path()).unwrap();
+        let c = change(dir.path(), "MEMORY.md", Some(b"# M\n- [hub](hub.md)\n"));
+        let err = apply_racing(&lock, ("tier", &[c]), "MEMORY.md", move |p| {
+            if replace {
+                let tmp = p.with_file_name(".client-tmp");
+                fs::write(&tmp, "# Mémoire\n- a\n- b\n- ligne du client\n").unwrap();
+                fs::rename(&tmp, p).unwrap();
+            } else {
+                use std::io::Write;
+                let mut f = fs::OpenOptions::new().append(true).open(p).unwrap();
+                f.write_all("- ligne du client\n".as_bytes()).unwrap();
+            }
+        })
+        .unwrap_err();
+        assert!(
+            matches!(err, WriteError::Conflict { .. }),
+            "replace: {replace}: {err}"
+        );
+        assert_eq!(
+            fs::read_to_string(dir.path().join("MEMORY.md")).unwrap(),
+            "# Mémoire\n- a\n- b\n- ligne du client\n",
+            "replace: {replace}"
+        );
+        assert!(target::stale_temps(dir.path(), None).is_empty());
     }
 }
 
@@ -597,6 +643,9 @@ fn after_a_rolled_back_operation_undo_says_so_once_then_goes_on() {
     }
 }
 
+// Linux only: elsewhere no exchange leaves the replaced file under the temp name, so there is
+// no such temp to lose.
+#[cfg(target_os = "linux")]
 #[test]
 fn a_temp_removed_after_its_swap_loses_no_line() {
     // A sync tool (or another process) deletes ccmem's temp file of MEMORY.md after the

@@ -189,23 +189,28 @@ mod tests {
     #[test]
     fn approval_key_is_the_git_root_and_false_is_not_approved() {
         let t = tempfile::tempdir().unwrap();
-        let root = t.path().canonicalize().unwrap();
-        let sub = root.join("r/sub");
+        // The real path as the client has it (Windows: without the `\\?\` canonicalize adds).
+        let real = t.path().canonicalize().unwrap();
+        let root =
+            PathBuf::from(crate::text::path::strip_verbatim(&real.to_string_lossy()).as_ref());
+        let sub = root.join("r").join("sub");
         std::fs::create_dir_all(&sub).unwrap();
-        std::fs::create_dir_all(root.join("r/.git")).unwrap();
-        let r = root.join("r").to_string_lossy().into_owned();
-        let cfg = serde_json::json!({"projects": {
-            r.clone(): {"hasClaudeMdExternalIncludesApproved": true},
-            sub.to_string_lossy(): {"hasClaudeMdExternalIncludesApproved": false}}});
-        std::fs::write(root.join(".claude.json"), cfg.to_string()).unwrap();
+        std::fs::create_dir_all(root.join("r").join(".git")).unwrap();
         let vars: BTreeMap<String, String> =
             [("HOME".to_string(), root.to_string_lossy().into_owned())].into();
         let env = ClientEnv::new(sub.clone(), vars.clone(), Default::default());
+        // The keys as the client writes them (Windows: `C:/…`).
+        let key = |p: &std::path::Path| approval_key(env.platform, &p.to_string_lossy());
+        let r = key(&root.join("r"));
+        let cfg = serde_json::json!({"projects": {
+            r.clone(): {"hasClaudeMdExternalIncludesApproved": true},
+            key(&sub): {"hasClaudeMdExternalIncludesApproved": false}}});
+        std::fs::write(root.join(".claude.json"), cfg.to_string()).unwrap();
         crate::load::memo::reset();
         let a = Approval::read(&env);
         assert_eq!(a.key, r);
         assert!(a.approved);
-        std::fs::remove_dir(root.join("r/.git")).unwrap();
+        std::fs::remove_dir(root.join("r").join(".git")).unwrap();
         crate::load::memo::reset(); // a new load
         let env = ClientEnv::new(PathBuf::from(&sub), vars, Default::default());
         assert!(!Approval::read(&env).approved);

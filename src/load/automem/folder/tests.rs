@@ -68,6 +68,10 @@ fn validation_rules() {
     );
 }
 
+/// The Linux model, for the tests whose paths are POSIX strings that name nothing on disk (the
+/// Windows rules have their own vectors).
+const LINUX: (&str, &str) = (crate::env::PLATFORM_VAR, "linux");
+
 fn env_in(cwd: &Path, vars: &[(&str, &str)], flags: ClientFlags) -> ClientEnv {
     let vars: BTreeMap<String, String> = vars
         .iter()
@@ -106,6 +110,7 @@ fn project_dir_name_needs_config_dir_and_no_remote() {
     let with = env_in(
         &cwd,
         &[
+            LINUX,
             ("CLAUDE_CONFIG_DIR", "/c"),
             ("CLAUDE_CODE_PROJECT_DIR_NAME", "named"),
         ],
@@ -117,7 +122,11 @@ fn project_dir_name_needs_config_dir_and_no_remote() {
     );
     let without = env_in(
         &cwd,
-        &[("HOME", "/h"), ("CLAUDE_CODE_PROJECT_DIR_NAME", "named")],
+        &[
+            LINUX,
+            ("HOME", "/h"),
+            ("CLAUDE_CODE_PROJECT_DIR_NAME", "named"),
+        ],
         ClientFlags::default(),
     );
     assert_eq!(
@@ -127,6 +136,7 @@ fn project_dir_name_needs_config_dir_and_no_remote() {
     let remote = env_in(
         &cwd,
         &[
+            LINUX,
             ("CLAUDE_CONFIG_DIR", "/c"),
             ("CLAUDE_CODE_PROJECT_DIR_NAME", "named"),
             ("CLAUDE_CODE_REMOTE_MEMORY_DIR", "/r"),
@@ -199,6 +209,7 @@ fn cowork_override_beats_settings() {
     let e = env_in(
         Path::new("/x"),
         &[
+            LINUX,
             ("HOME", "/h"),
             ("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", "/cw/"),
         ],
