@@ -248,7 +248,8 @@ pub fn classify(lib: &Library, idx: &Index, reads: &HashMap<String, usize>) -> L
         let under_crown = section.and_then(|h| crowned_by[h]);
         let demand = section.is_some_and(|h| on_demand[h]);
         roles[i] = match &line.kind {
-            Kind::Blank => Role::Keep,
+            // A line of an entry goes where its entry goes (see `shape::destinations`).
+            Kind::Blank | Kind::Part { .. } => Role::Keep,
             Kind::Heading { .. } if idx.title == Some(i) => Role::Title,
             Kind::Heading { .. } => Role::Heading,
             Kind::Text => {
@@ -633,18 +634,29 @@ fn stem_title(idx: &Index, line: usize, stem: &str) -> String {
 /// An entry's label on its unit's pointer: its link text, unless that is a file name; else
 /// the first clause of its hook, else its file's description, else its name's words.
 fn label(lib: &Library, line: &str, file: Option<usize>, name: &str) -> String {
-    let looks_like_file = |t: &str| t.ends_with(".md") || (!t.contains(' ') && t.contains('_'));
+    // A file name or a `[[name]]` slug is no retrieval key: the hook says more.
+    let looks_like_file = |t: &str| {
+        t.ends_with(".md") || (!t.contains(char::is_whitespace) && t.contains(['_', '-']))
+    };
     if let Some(title) = entry_title(line)
         && !looks_like_file(title)
     {
         return title.to_owned();
     }
+    let row = line.trim();
+    if row.starts_with('|')
+        && let Some(title) = entry_title(line)
+    {
+        // A table row's other cells are columns (a path, a role), not a hook: its name says
+        // what it is.
+        return title.trim_end_matches(".md").replace(['_', '-'], " ");
+    }
     let hook = line
         .split_once(" — ")
-        .or_else(|| line.split_once(" – "))
-        .or_else(|| line.split_once(" - "))
-        .or_else(|| line.split_once(": "))
-        .map(|(_, h)| h.trim());
+        .map(|(_, h)| h.trim())
+        .or_else(|| line.split_once(" – ").map(|(_, h)| h.trim()))
+        .or_else(|| line.split_once(" - ").map(|(_, h)| h.trim()))
+        .or_else(|| line.split_once(": ").map(|(_, h)| h.trim()));
     let desc = file
         .and_then(|t| lib.files[t].meta())
         .and_then(|m| m.description.as_deref());
