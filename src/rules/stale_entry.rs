@@ -20,7 +20,8 @@ declare_rule! {
     /// - a `project` plan whose dates have all passed (`2026-02-20`, none after today): the
     ///   plan is over;
     /// - superseded: a memory written at least `stale-days` / 2 days later names the same
-    ///   project paths (`Assets/_Project/Art`), so one of the two describes an older state.
+    ///   project paths (`Assets/_Project/Art`), so one of the two describes an older state (a
+    ///   hub, like MEMORY.md, lists memories: it supersedes none of them).
     ///
     /// When a memory was last true is read from what the file says, in this order:
     ///
@@ -132,9 +133,12 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     // The project paths each memory names, and for each path the memories naming it: a
     // memory written later that names a path of an old one is found by looking up the old
     // one's paths, not by comparing it with every other memory.
+    // A hub is part of the index (its lines are entries pointing at memories, often moved
+    // there verbatim by `tier`): like MEMORY.md, it supersedes nothing it lists.
     let paths: Vec<HashSet<String>> = (0..files.len())
-        .map(|j| match (&when[j], files[j].text()) {
-            (Some(_), Some(text)) => path_keys(text),
+        .map(|j| match (&when[j], files[j].text(), &files[j].role) {
+            (_, _, Role::Hub { .. }) => HashSet::new(),
+            (Some(_), Some(text), _) => path_keys(text),
             _ => HashSet::new(),
         })
         .collect();
@@ -471,6 +475,44 @@ mod tests {
         assert!(
             msgs.contains("a plan whose dates have all passed"),
             "{msgs}"
+        );
+    }
+
+    #[test]
+    fn a_hub_listing_a_memory_supersedes_it_not() {
+        let e = |kind: &str, m: &str, body: &str| {
+            format!("---\nname: a\ndescription: d\ntype: {kind}\nmodified: {m}\n---\n{body}\n")
+        };
+        let f = Fixture::new(&[
+            (
+                "reference_agent_rtl.md",
+                &e(
+                    "reference",
+                    "2026-06-21",
+                    "RTL agent: prompts in `agents/domain/`.",
+                ),
+            ),
+            (
+                "reference_agents_hub.md",
+                &e(
+                    "reference",
+                    "2026-11-30",
+                    "| [[agent-rtl]] | agents/domain/ — RTL 编码/TB/仿真 |",
+                ),
+            ),
+            (
+                "reference_layout.md",
+                &e(
+                    "reference",
+                    "2026-11-20",
+                    "`agents/domain/` holds one file per agent.",
+                ),
+            ),
+        ]);
+        let msgs = f.messages("stale-entry").join("\n");
+        assert!(
+            msgs.contains("reference_layout.md was written later") && !msgs.contains("_hub.md"),
+            "a later memory supersedes; a hub that lists it does not: {msgs}"
         );
     }
 }

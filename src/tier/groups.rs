@@ -251,7 +251,8 @@ pub fn classify(lib: &Library, idx: &Index, reads: &HashMap<String, usize>) -> L
         let under_crown = section.and_then(|h| crowned_by[h]);
         let demand = section.is_some_and(|h| on_demand[h]);
         roles[i] = match &line.kind {
-            Kind::Blank => Role::Keep,
+            // A line of an entry goes where its entry goes (see `shape::destinations`).
+            Kind::Blank | Kind::Part { .. } => Role::Keep,
             Kind::Heading { .. } if idx.title == Some(i) => Role::Title,
             Kind::Heading { .. } => Role::Heading,
             Kind::Text => {

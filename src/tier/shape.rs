@@ -82,6 +82,12 @@ pub(super) fn destinations<'a>(idx: &Index, layout: &'a Layout, choice: &Choice)
             }
         }
     }
+    // A continuation line or a table's head goes with its entry.
+    for (i, line) in idx.lines.iter().enumerate() {
+        if let Kind::Part { entry } = line.kind {
+            dest[i] = dest[entry];
+        }
+    }
     for h in (0..idx.lines.len()).rev() {
         if layout.roles[h] != Role::Heading || layout.hubs_heading == Some(h) {
             continue;

@@ -446,3 +446,89 @@ fn a_long_rule_takes_its_sections_short_entries_with_it_and_each_was_needed() {
     }
     assert!(proof::prove(&l, &applied(&l, &p), &p, p.after).ok());
 }
+
+/// Entries written as `[[name]]` lines, table rows and links after a label move with their
+/// file and keep their frontmatter's rank; a phase entry's `Keywords:` line and a table's head
+/// go with them; no line is lost.
+#[test]
+fn wiki_lines_table_rows_and_labelled_entries_move_with_their_lines() {
+    let fm = |name: &str, kind: &str| {
+        format!("---\nname: {name}\ndescription: d\ntype: {kind}\n---\nx\n")
+    };
+    let l = lib(
+        concat!(
+            "# Memory Index — WiFi PHY\n",
+            "[[user-profile]] — 数字 IC 工程师，回答要给出波形\n",
+            "\n## 项目 (projects/)\n",
+            "[[ldpc-decoder-plan]] — LDPC 译码器计划：先 802.11n 648 码长\n",
+            "[[ofdm-sync-status]] — OFDM 同步模块：粗同步完成\n",
+            "[[no-force-push]] — 共享分支禁止 force push\n",
+            "\n## Agent 定义\n",
+            "| 文件 | 角色 |\n",
+            "|:-----|:------|\n",
+            "| [[logic-engineer]] | agents/domain/ — RTL 编码 |\n",
+            "| [[verification-engineer]] | agents/domain/ — 覆盖率 |\n",
+            "\n## Recent Phases\n",
+            "- W12 [Audit log export](project_w12.md) — MERGED #88\n",
+            "  Keywords: AD-Export-1 · async job\n",
+            "- W11 [Control testing](project_w11.md) — MERGED #81\n",
+            "  Keywords: ADR-0021 · ClamAV sidecar\n",
+        ),
+        &[
+            ("user_profile.md", fm("user-profile", "user")),
+            ("project_ldpc.md", fm("ldpc-decoder-plan", "project")),
+            ("project_ofdm.md", fm("ofdm-sync-status", "project")),
+            ("feedback_force.md", fm("no-force-push", "feedback")),
+            ("reference_logic.md", fm("logic-engineer", "reference")),
+            (
+                "reference_verif.md",
+                fm("verification-engineer", "reference"),
+            ),
+            ("project_w12.md", fm("w12", "project")),
+            ("project_w11.md", fm("w11", "project")),
+        ],
+    );
+    let idx = super::parse::parse(l.index_text());
+    let layout = super::groups::classify(&l, &idx, &Default::default());
+    let entries = (layout.roles.iter())
+        .filter(|r| matches!(r, super::groups::Role::Entry(_)))
+        .count();
+    assert_eq!(
+        entries, 8,
+        "every `[[name]]`, row and labelled link is an entry"
+    );
+    let p = plan::plan(&l, &opts(10)).unwrap();
+    let index = &p.files[0].new;
+    for kept in ["[[user-profile]]", "[[no-force-push]]"] {
+        assert!(
+            index.contains(kept),
+            "the profile and the rule stay:\n{index}"
+        );
+    }
+    for moved in [
+        "[[ldpc-decoder-plan]]",
+        "| 文件 |",
+        "|:-----|",
+        "[[logic-engineer]]",
+        "W12",
+        "Keywords",
+    ] {
+        assert!(!index.contains(moved), "{moved} moved:\n{index}");
+    }
+    let hubs: String = p.files[1..].iter().map(|f| f.new.as_str()).collect();
+    assert!(
+        hubs.contains("| 文件 | 角色 |\n|:-----|:------|\n| [[logic-engineer]]"),
+        "the table moves whole:\n{hubs}"
+    );
+    assert!(
+        hubs.contains("— MERGED #88\n  Keywords: AD-Export-1"),
+        "a phase entry keeps its keywords line:\n{hubs}"
+    );
+    assert!(
+        !hubs.contains("agents/domain/;"),
+        "a table row's label is its name, not its path column:\n{hubs}"
+    );
+    let after = applied(&l, &p);
+    let proof = proof::prove(&l, &after, &p, p.after);
+    assert!(proof.ok(), "{proof:?}");
+}

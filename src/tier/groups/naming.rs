@@ -127,18 +127,29 @@ pub(super) fn stem_title(idx: &Index, line: usize, stem: &str) -> String {
 /// An entry's label on its unit's pointer: its link text, unless that is a file name; else
 /// the first clause of its hook, else its file's description, else its name's words.
 pub(super) fn label(lib: &Library, line: &str, file: Option<usize>, name: &str) -> String {
-    let looks_like_file = |t: &str| t.ends_with(".md") || (!t.contains(' ') && t.contains('_'));
+    // A file name or a `[[name]]` slug is no retrieval key: the hook says more.
+    let looks_like_file = |t: &str| {
+        t.ends_with(".md") || (!t.contains(char::is_whitespace) && t.contains(['_', '-']))
+    };
     if let Some(title) = entry_title(line)
         && !looks_like_file(title)
     {
         return title.to_owned();
     }
+    let row = line.trim();
+    if row.starts_with('|')
+        && let Some(title) = entry_title(line)
+    {
+        // A table row's other cells are columns (a path, a role), not a hook: its name says
+        // what it is.
+        return title.trim_end_matches(".md").replace(['_', '-'], " ");
+    }
     let hook = line
         .split_once(" — ")
-        .or_else(|| line.split_once(" – "))
-        .or_else(|| line.split_once(" - "))
-        .or_else(|| line.split_once(": "))
-        .map(|(_, h)| h.trim());
+        .map(|(_, h)| h.trim())
+        .or_else(|| line.split_once(" – ").map(|(_, h)| h.trim()))
+        .or_else(|| line.split_once(" - ").map(|(_, h)| h.trim()))
+        .or_else(|| line.split_once(": ").map(|(_, h)| h.trim()));
     let desc = file
         .and_then(|t| lib.files[t].meta())
         .and_then(|m| m.description.as_deref());
