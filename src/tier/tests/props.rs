@@ -386,10 +386,13 @@ fn run(lib: &Library, opts: &Options) -> Result<(), TestCaseError> {
 /// unneeded: a move kept for the UTF-16 units it saved cost a line (found with
 /// `PROPTEST_RNG_SEED=43`; the input is the one proptest shrank it to). Entries are
 /// `(kind, word, crown, syntax, fm, heading, sub, desc_len)`, in no group, not pinned, unbroken.
+/// `(kind, word, crown, syntax, fm, heading, sub, desc_len)` of an [`Entry`].
+type Row = (usize, usize, u8, u8, u8, Option<usize>, bool, usize);
+
 #[test]
 fn giving_back_repeats_until_no_piece_can_be_given_back() {
     #[rustfmt::skip]
-    let rows: [(usize, usize, u8, u8, u8, Option<usize>, bool, usize); 31] = [
+    let rows: [Row; 31] = [
         (0, 0, 0, 0, 0, None, false, 27),
         (3, 0, 2, 1, 2, Some(1), false, 20),
         (1, 3, 2, 1, 2, None, false, 34),
