@@ -205,9 +205,14 @@ fn a_line_appended_in_the_widened_rename_window_is_never_lost() {
         let out = child.wait_with_output().unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        // Success, or (the file kept changing under every plan) a refusal that wrote nothing.
+        // Success, or a refusal that wrote nothing: the file kept changing under every plan,
+        // or (on a loaded machine, where every line lands before tier reads the file) the
+        // appended lines put the target out of reach. The lines are checked below either way.
         assert!(
-            out.status.success() || stderr.contains("changed on disk since it was read"),
+            out.status.success()
+                || stderr.contains("changed on disk since it was read")
+                || stderr.contains("cannot get within the target")
+                    && stderr.contains("nothing was written"),
             "round {round}: tier failed: {stderr}{stdout}"
         );
         if stdout.contains("Another writer added") {
