@@ -158,6 +158,111 @@ pub(super) fn has_how_to_apply(body: &str) -> bool {
     HOW_RE.is_match(body)
 }
 
+/// Words that open a clause saying when a rule applies (a condition, a moment, a repetition),
+/// in the languages memories are written in, lower case, matched whole at the start of a line
+/// or a sentence.
+const SCOPE_OPENERS: &[&str] = &[
+    // English
+    "when",
+    "whenever",
+    "after",
+    "before",
+    "if",
+    "once",
+    "every time",
+    "each time",
+    "any time",
+    "on every",
+    "for every",
+    "for each",
+    "in every",
+    // German, Dutch
+    "wenn",
+    "sobald",
+    "bevor",
+    "nach",
+    "vor",
+    "bei",
+    "immer wenn",
+    "jedes mal",
+    "wanneer",
+    "als",
+    "voordat",
+    "na",
+    "bij",
+    "elke keer",
+    "telkens",
+    // French, Spanish, Portuguese, Italian
+    "quand",
+    "lorsque",
+    "lorsqu'",
+    "après",
+    "avant",
+    "si",
+    "à chaque",
+    "chaque fois",
+    "cuando",
+    "después de",
+    "antes de",
+    "cada vez",
+    "siempre que",
+    "al",
+    "quando",
+    "depois de",
+    "se",
+    "sempre que",
+    "ao",
+    "toda vez",
+    "dopo",
+    "prima di",
+    "ogni volta",
+    // Russian, Polish
+    "когда",
+    "перед",
+    "после",
+    "если",
+    "при",
+    "каждый раз",
+    "kiedy",
+    "przed",
+    "po",
+    "jeśli",
+    "gdy",
+];
+
+/// Words of scripts that do not space them, marking when a rule applies, matched anywhere.
+const SCOPE_CJK: &str = "場合|とき|際に|際は|前に|後に|たびに|毎回|每次|之前|之后|之後|的时候|的時候|如果|할 때|경우|전에|후에|마다";
+
+/// Whether the rule part of a feedback memory's `body` (what comes before its first labelled
+/// line: **Why:**, **How to apply:**) already says when or where it applies: a clause opening
+/// with one of [`SCOPE_OPENERS`] or [`SCOPE_CJK`], or a path in a code span (`` `k8s/charts/` ``)
+/// naming where. A curator does not ask such a rule for a How to apply line: "Après `manage.py
+/// makemigrations`, relire la migration" says when; "values go in `k8s/charts/<chart>/values-<env>.yaml`"
+/// says where.
+pub(super) fn names_its_scope(body: &str) -> bool {
+    static OPENER: LazyLock<Regex> = LazyLock::new(|| {
+        let words = SCOPE_OPENERS
+            .iter()
+            .map(|w| regex::escape(w).replace(' ', r"[ \t]+"))
+            .collect::<Vec<_>>()
+            .join("|");
+        Regex::new(&format!(
+            r"(?im)(?:^[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d{{1,3}}[.)])[ \t]+)?|[.!?;:。！？][ \t]+)(?:{words})(?:\b|[ \t])|{SCOPE_CJK}"
+        ))
+        .expect("valid regex")
+    });
+    let rule: String = body
+        .split_inclusive('\n')
+        .take_while(|l| !is_why_line(l) && !HOW_RE.is_match(l))
+        .collect();
+    OPENER.is_match(&rule)
+        || rule.lines().any(|l| {
+            super::prose::code_spans(l)
+                .into_iter()
+                .any(|r| l[r].trim_matches('`').contains('/'))
+        })
+}
+
 /// Words that mark a decision (a choice made, a thing replaced or dropped), in the languages
 /// memories are written in. A project memory that records a decision owes its reason; one that
 /// records a state (a sprint list, an on-call rota, a map of paths, a log) does not. Words of
