@@ -107,7 +107,7 @@ fn human_view_shows_losses_annotated_lines_and_fixes() {
 
 #[test]
 fn github_annotations_carry_the_fix() {
-    let r = repo(&[("docs/claude.md", "x\n")]);
+    let r = repo(&[("app/claude.md", "x\n")]);
     let out = r.ccmem(["check", ".", "--format", "github"]).run();
     snapshot!("github", out.code(1));
 }
@@ -120,7 +120,7 @@ fn suppression_in_a_comment_and_in_ccmem_toml() {
             "a\n<!-- ccmem-ignore: import-target-missing -->\nSee @docs/gone.md\nand @docs/also-gone.md\n",
         ),
         (
-            "docs/agents.md",
+            "src/agents.md",
             "<!-- ccmem-ignore: wrong-case-name -->\nabout our agents feature\n",
         ),
         ("notes/claude.md", "x\n"),

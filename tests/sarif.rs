@@ -118,7 +118,7 @@ fn check_sarif_conforms() {
         ("CLAUDE.md", "See @AGENTS.md\n"),
         ("AGENTS.md", "guide\n"),
         ("packages/web app/package.json", "{}"),
-        ("docs/claude.md", "x\n"),
+        ("app/claude.md", "x\n"),
         (".claude/rules/a.md", "---\nglobs: src/**\n---\nx\n"),
     ] {
         std::fs::create_dir_all(r.join(p).parent().unwrap()).unwrap();

@@ -14,8 +14,13 @@ declare_rule! {
     /// containers) a `claude.md` never loads; on a default macOS or Windows disk it does. The
     /// same checkout behaves differently for each teammate.
     ///
+    /// A `claude.md` or `agents.md` in a documentation folder (`docs/`, `doc/`, `wiki/`,
+    /// `guides/` …, outside `.claude/`) is a document named after its subject, the app's
+    /// Claude API integration or its agents, as its siblings are named after theirs: it is not
+    /// reported.
+    ///
     /// ## Example
-    /// `claude.md`, `docs/Agents.md`, `.claude/rules/Style.MD`
+    /// `claude.md`, `src/Agents.md`, `.claude/rules/Style.MD`
     ///
     /// ## Fix
     /// Rename it to the exact name: `git mv claude.md CLAUDE.md`. A file that only documents
@@ -24,7 +29,7 @@ declare_rule! {
 }
 
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    for m in ctx.repo.near_misses.iter().filter(|m| m.case_only) {
+    for m in (ctx.repo.near_misses.iter()).filter(|m| m.case_only && !documentation(&m.rel)) {
         let exists = ctx.repo.files.contains(&m.wanted);
         let fix = if exists {
             format!("merge it into {} and delete it (both exist)", m.wanted)
@@ -45,6 +50,27 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// Folders of documents (compared without case).
+const DOC_FOLDERS: &[&str] = &[
+    "docs",
+    "doc",
+    "documentation",
+    "wiki",
+    "guides",
+    "guide",
+    "handbook",
+    "manual",
+];
+
+/// Whether `rel` lies in a documentation folder and not in a `.claude` folder.
+fn documentation(rel: &str) -> bool {
+    let dirs: Vec<&str> = rel.split('/').rev().skip(1).collect();
+    !dirs.contains(&crate::constants::CLAUDE_DIR)
+        && dirs
+            .iter()
+            .any(|d| DOC_FOLDERS.iter().any(|f| d.eq_ignore_ascii_case(f)))
+}
+
 #[cfg(test)]
 mod tests {
     use crate::rules::repo::testing::Fixture;
@@ -53,7 +79,7 @@ mod tests {
     fn case_variants() {
         let f = Fixture::new(&[
             ("claude.md", "x\n"),
-            ("docs/Agents.md", "x\n"),
+            ("src/Agents.md", "x\n"),
             ("a/CLAUDE.MD", "x\n"),
             ("a/claude.local.md", "x\n"),
             (".claude/rules/Style.MD", "x\n"),
@@ -73,7 +99,7 @@ mod tests {
                 "a/CLAUDE.MD",
                 "a/claude.local.md",
                 "claude.md",
-                "docs/Agents.md"
+                "src/Agents.md"
             ]
         );
         assert!(
@@ -93,5 +119,33 @@ mod tests {
             (".claude/rules/notes.txt", "x\n"),
         ]);
         assert!(f.found("wrong-case-name").is_empty());
+    }
+
+    /// A Flask app's docs/claude.md documents its Claude API integration; its root claude.md
+    /// is the instruction file that never loads. Documents in any documentation folder are
+    /// named after their subject; a `.claude` folder is never documentation.
+    #[test]
+    fn documents_named_after_their_subject_are_not_instruction_files() {
+        let f = Fixture::new(&[
+            (
+                "claude.md",
+                "# RecipeBox\n- Run `flask --app recipebox run`.\n",
+            ),
+            (
+                "docs/claude.md",
+                "# Claude integration\n\nRecipe import uses the Anthropic API.\n",
+            ),
+            (
+                "docs/api/agents.md",
+                "# Agents\n\nThe support agents' endpoints.\n",
+            ),
+            ("Documentation/Claude.md", "# Claude\n"),
+            ("wiki/.claude/Claude.md", "x\n"),
+        ]);
+        let mut got: Vec<String> = (f.found("wrong-case-name").into_iter())
+            .map(|(p, _)| p)
+            .collect();
+        got.sort();
+        assert_eq!(got, ["claude.md", "wiki/.claude/Claude.md"]);
     }
 }
