@@ -292,6 +292,7 @@ pub const RULES: &[Rule] = &[
     repo::nested_agents_md::RULE,
     repo::wrong_case_name::RULE,
     repo::misplaced_instruction_file::RULE,
+    repo::instruction_file_encoding::RULE,
     repo::instruction_file_unreadable::RULE,
     repo::foreign_scope_key::RULE,
     repo::paths_brace_over_budget::RULE,

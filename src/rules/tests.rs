@@ -112,6 +112,7 @@ const REGISTERED: &[(Command, Category, &[&str])] = {
                 "agents-md-never-loads",
                 "wrong-case-name",
                 "misplaced-instruction-file",
+                "instruction-file-encoding",
                 "instruction-file-unreadable",
                 "paths-brace-over-budget",
                 "invalid-paths-pattern",
@@ -213,6 +214,7 @@ fn findings_carry_their_rules_severity() {
         max_dirs: repo::DEFAULT_MAX_DIRS,
         env: repo::Environment::Clean(home.path().to_path_buf(), crate::platform::Platform::Linux),
         flags: Default::default(),
+        given: None,
     };
     for case in std::fs::read_dir(fixtures.join("judged/repos")).unwrap() {
         let tree = case.unwrap().path().join("tree");
