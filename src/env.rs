@@ -112,6 +112,12 @@ impl ClientEnv {
         self.vars.get(key).map(String::as_str)
     }
 
+    /// Every variable the session sees (another session in this environment starts with
+    /// them).
+    pub fn vars(&self) -> &BTreeMap<String, String> {
+        &self.vars
+    }
+
     /// The client's truthy test: trimmed, lower-cased value in {1, true, yes, on}.
     pub fn is_truthy(&self, key: &str) -> bool {
         self.var(key).is_some_and(is_truthy)

@@ -15,7 +15,10 @@
 //! `platform` {`model` (linux, macos, windows, wsl), `verified` (how ccmem's rules for it are
 //! held to the client), `unverified[]` (what this receipt predicts that nothing here checks),
 //! `unread_policy[]` {`source`, `note`} (the OS's policy sources the client reads and ccmem
-//! does not)}.
+//! does not)}, `traps` (what `ccmem check --user-config` reports for this start directory,
+//! when it is in a git repository: `root`, `start`, `findings[]` {`rule`, `severity`, `path`
+//! (relative to `root`), `line`, `message`, `fix`}, `elsewhere` (findings of the repository
+//! that do not bite here), `left_out` (start directories not checked), `command`).
 //!
 //! Units: `size.bytes` and `totals.bytes` are the files' sizes on disk; `size.lines`,
 //! `size.utf16`, `loaded_bytes` (UTF-8) and `tokens_estimate` measure the text the model
@@ -53,11 +56,18 @@ pub enum Finding {
     Excluded,
     /// The client's own size warnings.
     Oversized,
+    /// Errors `ccmem check` reports for this start directory ([`Traps`]).
+    Trap,
 }
 
 impl Finding {
     /// The default set that fails a receipt.
-    pub const DEFAULT: [Finding; 3] = [Finding::Dark, Finding::Unloadable, Finding::Blocked];
+    pub const DEFAULT: [Finding; 4] = [
+        Finding::Dark,
+        Finding::Unloadable,
+        Finding::Blocked,
+        Finding::Trap,
+    ];
 
     /// Which finding a skip is, if any (duplicates, empty files and conditional rules are not).
     pub fn of_skip(why: &SkipWhy) -> Option<Finding> {
@@ -181,9 +191,48 @@ pub struct Receipt {
     /// (`ccmem history`; the client's transcripts and ccmem's log).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dark_history: Option<DarkHistory>,
+    /// What `ccmem check` reports for this start directory, when it is in a git repository
+    /// (`--no-check` leaves it out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub traps: Option<Traps>,
     /// The model the size warnings assume (`--context-window`, `--chars-per-token`).
     #[serde(skip)]
     pub size_model: SizeModel,
+}
+
+/// What `ccmem check` reports for the start directory of a receipt: the same rules, run on the
+/// repository holding it, in the same environment as the receipt's session.
+#[derive(Debug, Clone, Serialize)]
+pub struct Traps {
+    /// The repository's root (its real path); every `path` below is relative to it.
+    pub root: String,
+    /// The start directory, relative to the root (`.` for the root).
+    pub start: String,
+    /// The findings that bite a session started here, ordered as `check` orders them.
+    pub findings: Vec<Trap>,
+    /// Findings of the same check that do not bite here (other start directories).
+    pub elsewhere: usize,
+    /// Start directories the check left out (its `max-dirs`).
+    pub left_out: usize,
+    /// The command that shows every finding of the repository, these included.
+    pub command: String,
+}
+
+/// One finding of `check`, as the receipt shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Trap {
+    /// The rule's name (`ccmem explain RULE`).
+    pub rule: &'static str,
+    /// Its severity.
+    pub severity: crate::severity::Severity,
+    /// The file, relative to [`Traps::root`] (absolute when outside it).
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+    /// What fixes it.
+    pub fix: String,
 }
 
 /// The record of the dark entries: when each last reached the model.
@@ -360,7 +409,7 @@ impl Receipt {
             totals,
             auto_memory,
             lazy,
-            skipped: session.skipped.clone(),
+            skipped: skipped(session),
             warnings: warnings.into_iter().map(|w| w.text).collect(),
             problems: session.settings.problems.clone(),
             findings,
@@ -369,8 +418,48 @@ impl Receipt {
             platform: PlatformView::of(env, session.settings.unread_policy.clone()),
             memory_pending: crate::memory::pending::of_session(session),
             dark_history: None,
+            traps: None,
             size_model: *size_model,
         }
+    }
+
+    /// Adds what `check` reports for this start directory; its errors are findings of kind
+    /// [`Finding::Trap`] when `fail_on` selects it.
+    pub fn with_traps(mut self, traps: Traps, fail_on: &[Finding]) -> Self {
+        if fail_on.contains(&Finding::Trap) {
+            let root = std::path::Path::new(&traps.root);
+            // An import the receipt already lists as blocked or missing, at the same line, is
+            // one problem: the receipt's own finding names it.
+            let told = |t: &Trap| {
+                self.skipped.iter().any(|s| {
+                    Finding::of_skip(&s.why).is_some()
+                        && s.from.as_ref().is_some_and(|(from, line)| {
+                            *line == t.line && std::path::Path::new(from) == root.join(&t.path)
+                        })
+                })
+            };
+            let errors = (traps.findings.iter())
+                .filter(|t| t.severity == crate::severity::Severity::Error && !told(t));
+            let found: Vec<FindingView> = errors
+                .map(|t| FindingView {
+                    kind: Finding::Trap,
+                    path: t.path.clone(),
+                    message: if t.message.contains(&t.path) {
+                        format!("{} [{}]", t.message, t.rule)
+                    } else {
+                        format!("{}:{}: {} [{}]", t.path, t.line, t.message, t.rule)
+                    },
+                    fix: Some(if traps.start == "." {
+                        t.fix.clone()
+                    } else {
+                        format!("{} (paths relative to {})", t.fix, traps.root)
+                    }),
+                })
+                .collect();
+            self.findings.extend(found);
+        }
+        self.traps = Some(traps);
+        self
     }
 
     /// Adds what each read attaches (`reads[i]` pairs with `attached[i]`).
@@ -407,6 +496,17 @@ fn topic_files(env: &ClientEnv, automem: &Report) -> Vec<Lazy> {
                 linked: crate::memory::session::reached(reach),
             },
         })
+        .collect()
+}
+
+/// The loader's skips, less those of a file the session loads another way, whose skip is no
+/// finding: an `AGENTS.md` not read on its own because `CLAUDE.md` loads, which `CLAUDE.md`
+/// imports, is loaded, not skipped (a receipt that said both would contradict itself).
+fn skipped(session: &Session) -> Vec<Skipped> {
+    let loaded = |path: &str| session.entries.iter().any(|e| e.path == path);
+    (session.skipped.iter())
+        .filter(|s| Finding::of_skip(&s.why).is_some() || !loaded(&s.path))
+        .cloned()
         .collect()
 }
 

@@ -160,3 +160,112 @@ fn topics_reached_through_a_hub_count_as_reached() {
         assert!(!linked(list, "/project_orphan.md"));
     }
 }
+
+/// A monorepo with the traps `check` catches and a receipt alone never showed (issue 25): a
+/// rule with Cursor's `globs:` key (German), a malformed `paths:` (Chinese), a lower-case
+/// `claude.md` (Japanese), a nested `AGENTS.md` that never loads (Chinese), and the root's
+/// `AGENTS.md` imported by its `CLAUDE.md`.
+fn monorepo() -> Test {
+    Test::new().tree(&[
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        (
+            "CLAUDE.md",
+            "# Acme storefront\n\n@AGENTS.md\n\n- Use pnpm, never npm.\n",
+        ),
+        ("AGENTS.md", "# Agents\n\nRun `pnpm test` before every commit.\n"),
+        (
+            ".claude/rules/typescript.md",
+            "---\nglobs: \"apps/**/*.ts\"\ndescription: TypeScript-Regeln\n---\n# TypeScript-Regeln\n\n- Keine `any`-Typen.\n",
+        ),
+        (
+            ".claude/rules/api.md",
+            "---\npaths: \"apps/api/{routes,models\"\n---\n# API\n\n- 所有接口返回统一错误格式。\n",
+        ),
+        ("apps/web/package.json", "{\"name\": \"web\"}\n"),
+        ("apps/web/claude.md", "# ウェブ\n\n- コンポーネントは関数で書く。\n"),
+        ("apps/web/src/main.ts", "export {};\n"),
+        ("apps/api/package.json", "{\"name\": \"api\"}\n"),
+        ("apps/api/AGENTS.md", "# API 服务\n\n- 用 `pnpm --filter api dev` 启动。\n"),
+        ("apps/api/routes/orders.ts", "export {};\n"),
+    ])
+}
+
+/// The receipt names every trap `check` reports for its start directory, counts the rest of
+/// the repository with the command that shows it, and fails on the errors among them.
+#[test]
+fn a_receipt_names_the_traps_check_reports_for_its_start_directory() {
+    let t = monorepo();
+    snapshot!("traps_at_the_root", t.ccmem(["receipt"]).run().code(1));
+    // From apps/web the trap of apps/api is elsewhere: counted, not listed.
+    let web = t.clone().current_dir("apps/web");
+    snapshot!("traps_in_a_package", web.ccmem(["receipt"]).run().code(1));
+
+    let v: Value = serde_json::from_str(&web.ccmem(["receipt", "--json"]).run().stdout()).unwrap();
+    let traps = &v["traps"];
+    let rules: Vec<&str> = (traps["findings"].as_array().unwrap().iter())
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert!(rules.contains(&"wrong-case-name"), "{rules:?}");
+    assert!(rules.contains(&"foreign-scope-key"), "{rules:?}");
+    assert!(!rules.contains(&"agents-md-never-loads"), "{rules:?}");
+    assert!(traps["elsewhere"].as_u64().unwrap() >= 1);
+    assert_eq!(traps["start"], "apps/web");
+    // The same findings as `check --user-config` run from the root, where they are listed.
+    let checked: Value = serde_json::from_str(
+        &t.ccmem(["check", "--user-config", "--json", "--fail-on", "never"])
+            .run()
+            .stdout(),
+    )
+    .unwrap();
+    let all = checked["findings"].as_array().unwrap().len() as u64;
+    let here = traps["findings"].as_array().unwrap().len() as u64;
+    assert_eq!(
+        here + traps["elsewhere"].as_u64().unwrap(),
+        all,
+        "{checked}"
+    );
+
+    // `--no-check` leaves them out, and the exit status with them.
+    let out = t.ccmem(["receipt", "--no-check"]).run().code(0);
+    assert!(!out.stdout().contains("Traps"), "{}", out.stdout());
+    // The repository's ccmem.toml applies as it does to `check`.
+    let t = t.file("ccmem.toml", "[check]\ndisable = [\"wrong-case-name\"]\n");
+    let v: Value = serde_json::from_str(&web.ccmem(["receipt", "--json"]).run().stdout()).unwrap();
+    let rules: Vec<&str> = (v["traps"]["findings"].as_array().unwrap().iter())
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert!(!rules.contains(&"wrong-case-name"), "{rules:?}");
+    drop(t);
+}
+
+/// A file the session loads is never also listed as skipped: the root's AGENTS.md, not read on
+/// its own because CLAUDE.md loads, loads as CLAUDE.md's import.
+#[test]
+fn a_file_loaded_through_an_import_is_not_also_skipped() {
+    let t = monorepo();
+    let v: Value = serde_json::from_str(&t.ccmem(["receipt", "--json"]).run().stdout()).unwrap();
+    let loaded: Vec<&str> = (v["loaded"].as_array().unwrap().iter())
+        .map(|l| l["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        loaded.iter().any(|p| p.ends_with("/AGENTS.md")),
+        "{loaded:?}"
+    );
+    for s in v["skipped"].as_array().unwrap() {
+        let path = s["path"].as_str().unwrap();
+        assert!(
+            !loaded.contains(&path),
+            "{path} both loaded and skipped: {s}"
+        );
+    }
+}
+
+/// Outside a git repository the receipt checks nothing (`check` would walk the whole folder,
+/// a home folder included).
+#[test]
+fn outside_a_git_repository_the_receipt_checks_nothing() {
+    let t = monorepo();
+    std::fs::remove_dir_all(t.path(".git")).unwrap();
+    let v: Value = serde_json::from_str(&t.ccmem(["receipt", "--json"]).run().stdout()).unwrap();
+    assert!(v.get("traps").is_none(), "{v}");
+}

@@ -73,6 +73,7 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
         size,
         env,
         flags,
+        given: None,
     };
     let report = check::check(&root.real, &opts);
     for e in &report.repo.errors {

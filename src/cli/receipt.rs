@@ -12,7 +12,7 @@ use crate::render;
 /// Show, for a person, what the client loads at session start and why.
 ///
 /// Exit status: 0 when everything that exists loads, 1 when a finding of a kind named by
-/// `--fail-on` is present (default: dark,unloadable,blocked), 2 on usage or I/O errors.
+/// `--fail-on` is present (default: dark,unloadable,blocked,trap), 2 on usage or I/O errors.
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
     #[command(flatten)]
@@ -43,6 +43,10 @@ pub(super) struct Args {
     /// ccmem's prediction.
     #[arg(long, value_name = "ID")]
     session: Option<String>,
+    /// Leave out what `ccmem check` reports for this start directory (the receipt checks the
+    /// git repository it is in, as `ccmem check --user-config` does).
+    #[arg(long)]
+    no_check: bool,
     #[command(flatten)]
     size: SizeArgs,
 }
@@ -72,6 +76,11 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
     let attached = load::reading::load(&env, &session, &args.reading);
     let mut receipt =
         Receipt::build(&env, &session, &args.fail_on, &size).with_reads(&args.reading, &attached);
+    if !args.no_check
+        && let Some(traps) = traps(&env, size)
+    {
+        receipt = receipt.with_traps(traps, &args.fail_on);
+    }
     receipt.client_note = client_note(process);
     receipt.dark_history = dark_history(&env, &session, &receipt, process);
     let text = if super::output::json() {
@@ -83,6 +92,41 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(ExitStatus::findings_if(!receipt.findings.is_empty()))
+}
+
+/// What `ccmem check --user-config` reports for the receipt's start directory, when it is in a
+/// git repository (outside one, `check` would walk whatever folder it is, a home folder
+/// included). The repository's `ccmem.toml` applies as it does to `check`; when it cannot be
+/// used, the rules run with their defaults and a warning says why.
+fn traps(
+    env: &crate::env::ClientEnv,
+    size: crate::load::size::SizeModel,
+) -> Option<crate::receipt::Traps> {
+    use crate::rules::repo::{self as check, Environment, Options};
+    let root = crate::load::git::git_root(&env.cwd)?;
+    let root = std::fs::canonicalize(&root).ok()?;
+    let config = match super::config::load(&root, None) {
+        Ok(config) => config.check,
+        Err(e) => {
+            super::output::eprint_line(format_args!(
+                "ccmem: warning: {e} (the repository check runs with the rules' defaults)"
+            ));
+            Default::default()
+        }
+    };
+    let opts = Options {
+        max_dirs: config.max_dirs.unwrap_or(check::DEFAULT_MAX_DIRS),
+        config,
+        size,
+        env: Environment::User(env.vars().clone()),
+        flags: env.flags.clone(),
+        given: None,
+    };
+    let command = format!(
+        "ccmem check --user-config {}",
+        crate::receipt::fix::shell_word(&root.to_string_lossy())
+    );
+    Some(check::traps(&root, &env.cwd, &opts, command))
 }
 
 /// When MEMORY.md is cut: how long each dark entry has been dark, from the recorded sessions

@@ -67,6 +67,7 @@ pub fn human(r: &Receipt, opts: HumanOptions) -> String {
     lazy(&mut o, r, opts);
     skipped(&mut o, r);
     reads(&mut o, r);
+    traps(&mut o, r);
     if !r.warnings.is_empty() || !r.problems.is_empty() {
         let _ = writeln!(o, "\n{BOLD}Client warnings{BOLD:#}");
         for w in &r.warnings {
@@ -465,6 +466,58 @@ fn reads(o: &mut String, r: &Receipt) {
                 Shown(&why_words(&l.why))
             );
         }
+    }
+}
+
+/// What `ccmem check` reports for this start directory, and the command that shows the rest.
+fn traps(o: &mut String, r: &Receipt) {
+    let Some(t) = &r.traps else { return };
+    if t.findings.is_empty() && t.elsewhere == 0 {
+        return;
+    }
+    if !t.findings.is_empty() {
+        let _ = writeln!(
+            o,
+            "\n{BOLD}Traps{BOLD:#} {DIM}· what `ccmem check` reports for this start directory, paths \
+             relative to {}{DIM:#}",
+            Shown(&t.root)
+        );
+    }
+    for f in &t.findings {
+        let (style, word) = match f.severity {
+            crate::severity::Severity::Error => (RED, "error"),
+            crate::severity::Severity::Warning => (YELLOW, "warning"),
+        };
+        let _ = writeln!(
+            o,
+            "  {style}{word}{style:#}[{}] {}:{} {DIM}—{DIM:#} {}",
+            f.rule,
+            Shown(&f.path),
+            f.line,
+            Shown(&f.message)
+        );
+        let _ = writeln!(o, "    {GREEN}→{GREEN:#} {}", Shown(&f.fix));
+    }
+    if t.elsewhere > 0 || t.left_out > 0 {
+        let mut more = Vec::new();
+        if t.elsewhere > 0 {
+            more.push(format!(
+                "{} elsewhere in this repository",
+                count(t.elsewhere, "more finding", "more findings")
+            ));
+        }
+        if t.left_out > 0 {
+            more.push(format!(
+                "{} not checked",
+                count(t.left_out, "start directory", "start directories")
+            ));
+        }
+        let _ = writeln!(
+            o,
+            "\n{}: {BOLD}{}{BOLD:#}",
+            more.join(", "),
+            Shown(&t.command)
+        );
     }
 }
 

@@ -23,6 +23,8 @@ pub enum StartWhy {
     Instructions,
     /// A package root (`package.json`, `Cargo.toml`, …).
     Package,
+    /// The caller asked for it (`receipt` checks the directory it was started in).
+    Given,
 }
 
 /// A directory to start a session in.
@@ -37,8 +39,9 @@ pub struct Start {
 }
 
 /// The directories to check: the root, then every directory holding instruction files or a
-/// package marker, sorted, at most `max` in all. Returns them and how many were left out.
-pub fn starts(repo: &Repo, max: usize) -> (Vec<Start>, usize) {
+/// package marker, sorted, at most `max` in all, and `given` (relative to the root) whatever
+/// `max` is. Returns them and how many were left out.
+pub fn starts(repo: &Repo, max: usize, given: Option<&str>) -> (Vec<Start>, usize) {
     let mut map: BTreeMap<String, Start> = BTreeMap::new();
     let mut add = |dir: &str, why: StartWhy, marker: Option<&'static str>| {
         let s = map.entry(dir.to_owned()).or_insert_with(|| Start {
@@ -59,8 +62,20 @@ pub fn starts(repo: &Repo, max: usize) -> (Vec<Start>, usize) {
     for (dir, marker) in &repo.packages {
         add(dir, StartWhy::Package, Some(marker));
     }
+    if let Some(dir) = given {
+        add(dir, StartWhy::Given, None);
+    }
     let total = map.len();
-    let list: Vec<Start> = map.into_values().take(max.max(1)).collect();
+    let mut list: Vec<Start> = Vec::new();
+    let mut rest: Option<Start> = None;
+    for (k, start) in map.into_values().enumerate() {
+        if k < max.max(1) {
+            list.push(start);
+        } else if Some(start.dir.as_str()) == given {
+            rest = Some(start);
+        }
+    }
+    list.extend(rest);
     let left = total - list.len();
     (list, left)
 }
@@ -291,5 +306,38 @@ pub fn dir_path(repo: &Repo, s: &DirSession) -> PathBuf {
         repo.root.clone()
     } else {
         Path::new(&repo.root).join(&s.start.dir)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The directory a receipt was started in is checked even when it holds nothing and
+    /// `max-dirs` left the others out: its findings are the receipt's.
+    #[test]
+    fn the_given_start_is_checked_whatever_max_dirs_is() {
+        let repo = Repo {
+            packages: ["apps/a", "apps/b", "apps/c"]
+                .map(|d| (d.to_owned(), "package.json"))
+                .to_vec(),
+            ..Repo::default()
+        };
+        let dirs = |max, given| {
+            let (list, left) = starts(&repo, max, given);
+            (list.into_iter().map(|s| s.dir).collect::<Vec<_>>(), left)
+        };
+        assert_eq!(dirs(2, None), (vec!["".into(), "apps/a".into()], 2));
+        assert_eq!(
+            dirs(2, Some("apps/c")),
+            (vec!["".into(), "apps/a".into(), "apps/c".into()], 1)
+        );
+        assert_eq!(
+            dirs(2, Some("docs")),
+            (vec!["".into(), "apps/a".into(), "docs".into()], 2)
+        );
+        let (list, _) = starts(&repo, 10, Some("apps/b"));
+        let b = list.iter().find(|s| s.dir == "apps/b").unwrap();
+        assert_eq!(b.why, [StartWhy::Package, StartWhy::Given]);
     }
 }

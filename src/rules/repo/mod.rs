@@ -10,12 +10,14 @@ use crate::load::{Kind, SkipWhy, Skipped, Why};
 
 mod ctx;
 pub mod run;
+mod start;
 #[cfg(test)]
 mod testing;
 
 pub use crate::repo::{DirSession, Environment, SizeModel};
 pub use ctx::Ctx;
 pub use run::{DEFAULT_MAX_DIRS, Options, Report, SCHEMA, Summary, WalkSummary, check, list_dirs};
+pub use start::traps;
 
 pub mod agents_md_hidden_by_local;
 pub mod agents_md_lost_below;
@@ -30,6 +32,7 @@ pub mod import_depth_exceeded;
 pub mod import_in_code;
 pub mod import_outside_start_dir;
 pub mod import_target_missing;
+pub mod instruction_file_encoding;
 pub mod instruction_file_unreadable;
 pub mod invalid_paths_pattern;
 pub mod linked_rule_outside_start_dir;

@@ -36,6 +36,9 @@ pub struct Options {
     pub env: Environment,
     /// Client flags applied to every session.
     pub flags: ClientFlags,
+    /// A start directory checked whatever it holds and whatever `max_dirs` is (relative to
+    /// the root, `""` for the root): the one `receipt` was started in.
+    pub given: Option<String>,
 }
 
 /// Counts of the walk.
@@ -101,7 +104,7 @@ impl Report {
 /// Checks the repository at `root` (a real path).
 pub fn check(root: &Path, opts: &Options) -> Report {
     let repo = Repo::walk(&crate::load::git::normalize(root));
-    let (starts, left_out) = sessions::starts(&repo, opts.max_dirs);
+    let (starts, left_out) = sessions::starts(&repo, opts.max_dirs, opts.given.as_deref());
     let sessions = sessions::load_all(&repo, starts, &opts.env, &opts.flags);
     let texts = Texts::default();
     let ctx = Ctx {

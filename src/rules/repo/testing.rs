@@ -55,6 +55,7 @@ impl Fixture {
                 crate::platform::Platform::compiled(),
             ),
             flags: Default::default(),
+            given: None,
         };
         check(&self.root.join(sub), &opts)
     }
