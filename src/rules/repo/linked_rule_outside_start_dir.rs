@@ -41,7 +41,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             }
             by.add((link.clone(), 1, String::new()), &s.start.dir, || {
                 let target = std::fs::canonicalize(ctx.abs(link))
-                    .map(|t| ctx.repo.show(&t.to_string_lossy()).to_owned())
+                    .map(|t| ctx.repo.show(&t.to_string_lossy()).into_owned())
                     .unwrap_or_else(|_| "its target".into());
                 let fix = format!("replace the link by the files themselves (copy {target} into .claude/rules/), so they load from every start directory below");
                 ctx.finding(&RULE, link, 1, target, fix)
