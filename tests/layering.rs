@@ -140,7 +140,8 @@ const DISALLOWED_METHODS_EXCEPTIONS: &[(&str, &str)] = &[
     ),
     (
         "sys/windows.rs",
-        "the Windows state folder (crate::write's, by path: Windows has no openat), through sys",
+        "the Windows state folder (crate::write's, by path: Windows has no openat), through sys, \
+         and the folder lock's own file in %TEMP% (sys::lock_dir)",
     ),
     (
         "verify/case.rs",

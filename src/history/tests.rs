@@ -22,7 +22,11 @@ struct World {
 impl World {
     fn new() -> World {
         let tmp = tempfile::tempdir().unwrap();
-        let base = tmp.path().canonicalize().unwrap();
+        // The real path as the client has it (Windows: without the `\\?\` canonicalize adds,
+        // which would give the project another slug).
+        let real = tmp.path().canonicalize().unwrap();
+        let base =
+            PathBuf::from(crate::text::path::strip_verbatim(real.to_str().unwrap()).as_ref());
         let (home, proj) = (base.join("home"), base.join("proj"));
         fs::create_dir_all(&home).unwrap();
         fs::create_dir_all(&proj).unwrap();
@@ -50,7 +54,8 @@ impl World {
 
     fn folder(&self, cwd: &Path) -> PathBuf {
         self.home
-            .join(".claude/projects")
+            .join(".claude")
+            .join("projects")
             .join(slug(cwd.to_str().unwrap()))
     }
 
@@ -59,7 +64,10 @@ impl World {
     }
 
     fn index(&self) -> String {
-        format!("{}/MEMORY.md", self.memory().display())
+        self.memory()
+            .join("MEMORY.md")
+            .to_string_lossy()
+            .into_owned()
     }
 
     /// A transcript of session `id` started at `t` in `cwd`, whose start block holds `files`.

@@ -51,6 +51,13 @@ impl Root {
         if !real.is_dir() {
             return Err(format!("{}: not a directory", root.display()));
         }
+        // Windows: without the `\\?\` canonicalize adds, as the client writes its paths.
+        let real = match real.to_str() {
+            Some(s) if cfg!(windows) => {
+                PathBuf::from(crate::text::path::strip_verbatim(s).as_ref())
+            }
+            _ => real,
+        };
         Ok(Root { real, given })
     }
 }

@@ -3,7 +3,7 @@
 //! loses against the root, with the reason the loader gives there.
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::Serialize;
 
@@ -113,6 +113,18 @@ impl Environment {
         ClientEnv::new(cwd, vars, flags.clone())
     }
 
+    /// The platform model sessions run (the clean one's, else `CCMEM_PLATFORM`'s or the
+    /// host's).
+    pub fn platform(&self) -> Platform {
+        match self {
+            Environment::Clean(_, platform) => *platform,
+            Environment::User(_) => {
+                self.client_env(PathBuf::new(), &ClientFlags::default())
+                    .platform
+            }
+        }
+    }
+
     /// `clean` or `user`.
     pub fn name(&self) -> &'static str {
         match self {
@@ -189,8 +201,8 @@ impl DirSession {
             s.path == path
                 || std::fs::canonicalize(&s.path).is_ok_and(|real| {
                     let real = real.to_string_lossy();
-                    path.strip_prefix(real.as_ref())
-                        .is_some_and(|r| r.is_empty() || r.starts_with('/'))
+                    path.strip_prefix(crate::text::path::strip_verbatim(&real).as_ref())
+                        .is_some_and(|r| r.is_empty() || r.starts_with(std::path::is_separator))
                 })
         })
     }
@@ -211,11 +223,7 @@ pub fn load_all(
     let mut out: Vec<DirSession> = starts
         .into_iter()
         .map(|start| {
-            let cwd = if start.dir.is_empty() {
-                repo.root.clone()
-            } else {
-                repo.root.join(&start.dir)
-            };
+            let cwd = repo.host_path(&start.dir);
             let session = load::load_session_with(&env.client_env(cwd, flags), Detail::Startup);
             let loaded = session
                 .entries
@@ -224,7 +232,7 @@ pub fn load_all(
                 .map(|e| {
                     let chars = js::utf16_len(js::trim(&e.content));
                     LoadedFile {
-                        path: repo.show(&e.path).to_owned(),
+                        path: repo.show(&e.path).into_owned(),
                         kind: e.kind,
                         chars,
                         tokens_estimate: crate::receipt::tokens_estimate(chars),
@@ -268,7 +276,7 @@ fn losses(repo: &Repo, root: &DirSession, here: &DirSession) -> Vec<Loss> {
         .filter(|e| lost_paths.contains(e.path.as_str()))
         .map(|e| {
             let from = match &e.why {
-                Why::Import { from, line, .. } => Some((repo.show(from).to_owned(), *line)),
+                Why::Import { from, line, .. } => Some((repo.show(from).into_owned(), *line)),
                 _ => None,
             };
             let skip = here.skip_for(&e.path);
@@ -282,14 +290,14 @@ fn losses(repo: &Repo, root: &DirSession, here: &DirSession) -> Vec<Loss> {
                 },
             };
             Loss {
-                path: repo.show(&e.path).to_owned(),
+                path: repo.show(&e.path).into_owned(),
                 chars: js::utf16_len(js::trim(&e.content)),
                 reason: skip.map(|s| s.why.clone()),
                 reason_text,
                 from,
                 skipped_as: skip
                     .filter(|s| s.path != e.path)
-                    .map(|s| repo.show(&s.path).to_owned()),
+                    .map(|s| repo.show(&s.path).into_owned()),
             }
         })
         .collect()
@@ -302,11 +310,7 @@ pub fn inside(repo: &Repo, path: &str) -> bool {
 
 /// The path of a directory session's start directory.
 pub fn dir_path(repo: &Repo, s: &DirSession) -> PathBuf {
-    if s.start.dir.is_empty() {
-        repo.root.clone()
-    } else {
-        Path::new(&repo.root).join(&s.start.dir)
-    }
+    repo.host_path(&s.start.dir)
 }
 
 #[cfg(test)]

@@ -26,7 +26,8 @@
 //!   is `None` and opening never blocks, so [`no_block`] does nothing.
 //! - **Identity**: std gives no file index on stable Rust, so [`file_id`] is `None` there; the
 //!   folder walk then relies on its depth limit, and [`same_file`] compares canonical paths.
-//! - **Locks**: a folder's lock is a share mode, not a byte-range lock ([`lock_dir`]).
+//! - **Locks**: a folder's lock is a byte-range lock on a lock file of its own in `%TEMP%`
+//!   ([`lock_dir`]), not on the folder.
 //! - **Folders**: no descriptor-relative calls: [`Dir`] keeps the path and checks it again
 //!   (`symlink_metadata`) before each use, so a junction swapped in between two calls is a
 //!   window ccmem cannot close there. Folders are not `fsync`ed ([`sync_dir`]: NTFS journals
@@ -194,14 +195,20 @@ pub(crate) fn no_block(opts: &mut OpenOptions) -> &mut OpenOptions {
 }
 
 /// Takes the exclusive lock of the folder `path` without waiting, held while the returned
-/// handle is open; `Ok(None)`: another process holds it. Unix: the folder opened
-/// (`O_DIRECTORY | O_CLOEXEC`) and `flock`ed. Windows cannot lock a folder's bytes
-/// (`LockFileEx` on a folder handle fails: "Invalid handle" under wine), so the folder is opened
-/// asking `FILE_ADD_FILE` (a folder's "write data") and sharing reading and deleting only: a
-/// second ccmem asking the same gets a sharing violation (held), while the opens that list a
-/// folder (`FindFirstFileExW`, libuv's `scandir`: "list", sharing writing) and create files in
-/// it go on. (`DELETE` access was tried first: wine's `FindFirstFileExW` does not share delete,
-/// so listing the folder failed while it was held.)
+/// handle is open; `Ok(None)`: another process (or another handle of this one) holds it. A
+/// missing folder is [`OsError::NotFound`], a file [`OsError::NotADirectory`]. Nothing is
+/// created in the folder, and files are created in it, renamed into it and listed as usual
+/// while it is held.
+///
+/// Unix: the folder opened (`O_DIRECTORY | O_CLOEXEC`) and `flock`ed; the handle is the
+/// folder's. Windows cannot lock a folder's bytes (`LockFileEx` on a folder handle fails), and a
+/// folder opened with a share mode that refuses a second writer also refuses every rename into
+/// it on NTFS (a rename opens the target folder for `FILE_ADD_FILE`, which such a share mode
+/// denies), so the lock is `LockFileEx` (std's `File::try_lock`) on a lock file of the folder's
+/// own in the user's temp folder, named by a hash of the folder's canonical path, case folded;
+/// the handle is that file's. (The writer compares the handle with the folder only where the
+/// platform gives file identities, which Windows does not here: [`file_id`].) Two users writing
+/// one folder each get their own lock file: a memory folder is one user's.
 pub(crate) fn lock_dir(path: &Path) -> io::Result<Option<File>> {
     imp::lock_dir(path)
 }
@@ -376,4 +383,91 @@ pub(crate) fn exit_now(code: i32) -> ! {
 #[cfg(all(test, unix))]
 pub(crate) fn mkfifo(path: &Path, mode: u32) -> io::Result<()> {
     imp::mkfifo(path, mode)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// The lock refuses a second writer and leaves the folder usable: files are created in it,
+    /// renamed into it from outside and inside, replaced and listed while it is held (on NTFS a
+    /// share-mode lock refused renames into the folder); the folder holds no file of the lock.
+    #[test]
+    fn a_held_lock_refuses_a_second_and_lets_files_be_renamed_into_the_folder() {
+        let t = tempfile::tempdir().unwrap();
+        let folder = t.path().join("mémoire");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("MEMORY.md"), "- [Build](build.md)\n").unwrap();
+        let held = lock_dir(&folder).unwrap().expect("free");
+        assert!(
+            lock_dir(&folder).unwrap().is_none(),
+            "a second lock is refused"
+        );
+        assert_eq!(
+            names(&folder),
+            ["MEMORY.md"],
+            "nothing of the lock in the folder"
+        );
+
+        let outside = t.path().join("build.md.tmp");
+        std::fs::write(&outside, "# ビルド\n").unwrap();
+        std::fs::rename(&outside, folder.join("build.md")).expect("rename into the folder");
+        std::fs::write(folder.join(".MEMORY.md.tmp"), "- [Build](build.md): how\n").unwrap();
+        std::fs::rename(folder.join(".MEMORY.md.tmp"), folder.join("MEMORY.md"))
+            .expect("a replacing rename inside the folder");
+        std::fs::create_dir(folder.join(".ccmem")).unwrap();
+        std::fs::rename(folder.join("build.md"), folder.join(".ccmem").join("b"))
+            .expect("a rename into a folder below");
+        assert_eq!(names(&folder), [".ccmem", "MEMORY.md"]);
+        assert!(lock_dir(&folder).unwrap().is_none(), "still held");
+
+        drop(held);
+        assert!(
+            lock_dir(&folder).unwrap().is_some(),
+            "free again once dropped"
+        );
+    }
+
+    #[test]
+    fn a_missing_folder_and_a_file_are_named_as_such() {
+        let t = tempfile::tempdir().unwrap();
+        let missing = lock_dir(&t.path().join("absent")).unwrap_err();
+        assert_eq!(os_error(&missing), Some(OsError::NotFound), "{missing}");
+        std::fs::write(t.path().join("notes.md"), "x").unwrap();
+        let file = lock_dir(&t.path().join("notes.md")).unwrap_err();
+        assert_eq!(os_error(&file), Some(OsError::NotADirectory), "{file}");
+    }
+
+    /// Windows names fold case: the folder named in another case is the same folder, with the
+    /// same lock.
+    #[cfg(windows)]
+    #[test]
+    fn the_folder_in_another_case_shares_its_lock() {
+        let t = tempfile::tempdir().unwrap();
+        let folder = t.path().join("Projets");
+        std::fs::create_dir(&folder).unwrap();
+        let _held = lock_dir(&folder).unwrap().expect("free");
+        assert!(lock_dir(&t.path().join("PROJETS")).unwrap().is_none());
+    }
+
+    /// Two folders have two locks (the Windows lock files are per folder).
+    #[test]
+    fn each_folder_has_its_own_lock() {
+        let t = tempfile::tempdir().unwrap();
+        let (a, b) = (t.path().join("a"), t.path().join("b"));
+        std::fs::create_dir(&a).unwrap();
+        std::fs::create_dir(&b).unwrap();
+        let _a = lock_dir(&a).unwrap().expect("a free");
+        assert!(lock_dir(&b).unwrap().is_some(), "b is another folder");
+        assert!(lock_dir(&a).unwrap().is_none());
+    }
 }

@@ -18,14 +18,10 @@ const ERROR_FILE_NOT_FOUND: i32 = 2;
 const ERROR_PATH_NOT_FOUND: i32 = 3;
 const ERROR_ACCESS_DENIED: i32 = 5;
 const ERROR_DIRECTORY: i32 = 267;
-const ERROR_SHARING_VIOLATION: i32 = 32;
-const FILE_ADD_FILE: u32 = 0x0002;
-const FILE_READ_ATTRIBUTES: u32 = 0x0080;
 const FILE_SHARE_READ: u32 = 0x0000_0001;
-const FILE_SHARE_DELETE: u32 = 0x0000_0004;
+const FILE_SHARE_WRITE: u32 = 0x0000_0002;
 const ERROR_CANT_RESOLVE_FILENAME: i32 = 1921;
 const FILE_FLAG_OPEN_REPARSE_POINT: u32 = 0x0020_0000;
-const FILE_FLAG_BACKUP_SEMANTICS: u32 = 0x0200_0000;
 const CREATE_NEW_PROCESS_GROUP: u32 = 0x0000_0200;
 
 pub(super) fn os_error(e: &io::Error) -> Option<OsError> {
@@ -157,18 +153,38 @@ pub(super) fn no_block(opts: &mut OpenOptions) -> &mut OpenOptions {
 }
 
 pub(super) fn lock_dir(path: &Path) -> io::Result<Option<File>> {
-    let opened = OpenOptions::new()
-        .access_mode(FILE_ADD_FILE | FILE_READ_ATTRIBUTES)
-        .share_mode(FILE_SHARE_READ | FILE_SHARE_DELETE)
-        .custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
-        .open(path);
-    match opened {
-        Ok(f) if f.metadata()?.is_dir() => Ok(Some(f)),
+    if !std::fs::metadata(path)?.is_dir() {
         // ENOTDIR's counterpart, as `O_DIRECTORY` gives it on Unix.
-        Ok(_) => Err(io::Error::from_raw_os_error(ERROR_DIRECTORY)),
-        Err(e) if e.raw_os_error() == Some(ERROR_SHARING_VIOLATION) => Ok(None),
-        Err(e) => Err(e),
+        return Err(not_a_folder());
     }
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        // No FILE_SHARE_DELETE: the file cannot be removed (by a temp cleaner) while it is
+        // held, which would let a second ccmem make and lock a new one.
+        .share_mode(FILE_SHARE_READ | FILE_SHARE_WRITE)
+        .open(lock_file_of(path)?)?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(file)),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+        Err(std::fs::TryLockError::Error(e)) => Err(e),
+    }
+}
+
+/// The lock file of the folder `path`: `%TEMP%\ccmem-lock-<hash>` (the user's own temp
+/// folder), the hash of the folder's canonical path with its letter case folded (NTFS names fold
+/// case; a link to the folder shares its lock). Outside the folder, so nothing appears among the
+/// client's files or in a repository; the file, empty, is left for the next lock (removing it
+/// would let a process that opened it before the removal lock a file no one else sees).
+fn lock_file_of(path: &Path) -> io::Result<PathBuf> {
+    use sha2::{Digest, Sha256};
+    let real = std::fs::canonicalize(path)?;
+    let key = real.to_string_lossy().to_lowercase();
+    let hash = Sha256::digest(key.as_bytes());
+    let hex: String = hash[..16].iter().map(|b| format!("{b:02x}")).collect();
+    Ok(std::env::temp_dir().join(format!("ccmem-lock-{hex}")))
 }
 
 pub(super) fn sync_dir(_: &Path) -> io::Result<()> {

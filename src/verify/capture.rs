@@ -100,7 +100,8 @@ pub fn capture(
         let rel_cwd = cwd.strip_prefix(&root).unwrap_or(Path::new(""));
         let spec = Spec {
             setup: setup_script(&root, rel_cwd),
-            cwd: (!rel_cwd.as_os_str().is_empty()).then(|| rel_cwd.to_string_lossy().into_owned()),
+            // `/`-separated as every case is, whichever host recorded it.
+            cwd: (!rel_cwd.as_os_str().is_empty()).then(|| slash(rel_cwd)),
             env: MEMORY_VARS
                 .iter()
                 .filter_map(|k| Some((k.to_string(), vars.get(*k)?.clone())))
@@ -246,6 +247,14 @@ fn copy_one(src: &Path, dst: &Path) -> std::io::Result<()> {
     std::fs::write(dst, bytes)
 }
 
+/// A relative path with its parts joined by `/` (Windows gives `a\b`).
+fn slash(rel: &Path) -> String {
+    rel.iter()
+        .map(|part| part.to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,10 +280,7 @@ mod tests {
         put(r, ".git/CLAUDE.md", "no");
         put(r, "node_modules/p/CLAUDE.md", "no");
         put(r, ".hidden/CLAUDE.md", "no");
-        let got: Vec<String> = select(r)
-            .iter()
-            .map(|p| p.to_string_lossy().into_owned())
-            .collect();
+        let got: Vec<String> = select(r).iter().map(|p| slash(p)).collect();
         assert_eq!(
             got,
             [

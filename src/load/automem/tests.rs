@@ -16,7 +16,8 @@ fn project(root: &Path, vars: &[(&str, &str)]) -> (ClientEnv, PathBuf) {
     map.insert("HOME".into(), home.to_string_lossy().into_owned());
     let env = ClientEnv::new(cwd.clone(), map, ClientFlags::default());
     let mem = home
-        .join(".claude/projects")
+        .join(".claude")
+        .join("projects")
         .join(slug::slug(cwd.to_str().unwrap()))
         .join("memory");
     std::fs::create_dir_all(&mem).unwrap();
@@ -38,7 +39,7 @@ fn loads_the_index_as_the_last_kind_with_its_label() {
     let e = r.entry.unwrap();
     assert_eq!(e.kind, Kind::AutoMem);
     assert_eq!(e.why, Why::AutoMemIndex);
-    assert_eq!(e.path, format!("{}/MEMORY.md", mem.display()));
+    assert_eq!(e.path, mem.join("MEMORY.md").to_string_lossy());
     assert_eq!(e.content, "- [A](a.md)");
     assert!(matches!(r.index, IndexState::Loaded(_)));
     // Topic files are the memory library's (`crate::memory::session`), not the loader's.
@@ -85,8 +86,10 @@ fn dedup_against_processed_paths_and_off_switch() {
     let t = tempfile::tempdir().unwrap();
     let (env, mem) = project(t.path(), &[]);
     std::fs::write(mem.join("MEMORY.md"), "- x\n").unwrap();
-    let path = format!("{}/MEMORY.md", mem.display());
-    let seen: HashSet<String> = [path].into_iter().collect();
+    // The session's processed set holds dedup keys (case-folded on Windows).
+    let path = mem.join("MEMORY.md").to_string_lossy().into_owned();
+    let key = crate::load::instructions::paths::dedup_key(env.platform, &path);
+    let seen: HashSet<String> = [key].into_iter().collect();
     assert!(load(&env, &Settings::load(&env), &seen).entry.is_none());
     let (env, _) = project(t.path(), &[("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "true")]);
     let r = run(&env);

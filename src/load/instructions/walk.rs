@@ -226,9 +226,13 @@ mod tests {
 
     #[test]
     fn automount_roots_are_skipped() {
+        // The posix models' `:` list (Windows splits on `;`: the test below).
         let e = env(
             "/nonexistent-x/a/b",
-            &[("CLAUDE_CODE_AUTOMOUNT_ROOTS", "rel:/nonexistent-x/a/")],
+            &[
+                ("CLAUDE_CODE_AUTOMOUNT_ROOTS", "rel:/nonexistent-x/a/"),
+                (crate::env::PLATFORM_VAR, "linux"),
+            ],
         );
         let (dirs, skipped) = ancestors(&e);
         assert_eq!(dirs.len(), 2);
@@ -288,10 +292,14 @@ mod tests {
 
     #[test]
     fn lazy_scan_finds_subdirectory_files_and_skips_heavy_dirs() {
+        // The host's model on the host's files (Windows: `C:\…`, without `\\?\`).
         let t = tempfile::tempdir().unwrap();
-        let root = paths::to_string(&t.path().canonicalize().unwrap());
+        let real = paths::to_string(&t.path().canonicalize().unwrap());
+        let root = crate::text::path::strip_verbatim(&real).into_owned();
+        let platform = Platform::compiled();
+        let at = |rel: &str| Path::new(&root).join(rel);
         for d in ["a/b/.claude/rules/x", "node_modules/m", ".git"] {
-            std::fs::create_dir_all(format!("{root}/{d}")).unwrap();
+            std::fs::create_dir_all(at(d)).unwrap();
         }
         for f in [
             "CLAUDE.md",
@@ -299,13 +307,13 @@ mod tests {
             "a/b/.claude/rules/x/r.md",
             "node_modules/m/CLAUDE.md",
         ] {
-            std::fs::write(format!("{root}/{f}"), "x").unwrap();
+            std::fs::write(at(f), "x").unwrap();
         }
         let mut lazy = Vec::new();
-        assert!(!lazy_below(Platform::Linux, &root, &mut lazy));
+        assert!(!lazy_below(platform, &root, &mut lazy));
         let found: Vec<String> = lazy
             .iter()
-            .map(|l| l.path[root.len()..].to_owned())
+            .map(|l| l.path[root.len()..].replace(platform.sep(), "/"))
             .collect();
         assert_eq!(found, ["/a/b/CLAUDE.local.md", "/a/b/.claude/rules/x/r.md"]);
     }

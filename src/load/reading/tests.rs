@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::*;
 use crate::env::ClientFlags;
 use crate::load::model::Size;
+use crate::platform::Platform;
 
 /// Files by path (content, globs) and rules folders by path (rule paths in "readdir" order).
 #[derive(Default)]
@@ -15,12 +16,12 @@ struct Fake {
 
 impl Fake {
     fn file(mut self, path: &str) -> Self {
-        self.files.insert(PathBuf::from(path), None);
+        self.files.insert(PathBuf::from(p(path)), None);
         self
     }
 
     fn rule(mut self, path: &str, globs: Option<&[&str]>) -> Self {
-        let path = PathBuf::from(path);
+        let path = PathBuf::from(p(path));
         let dir = path.parent().unwrap().to_path_buf();
         let globs = globs.map(|g| g.iter().map(|s| s.to_string()).collect());
         self.files.insert(path.clone(), globs);
@@ -73,22 +74,43 @@ impl Procedure for Fake {
     }
 }
 
+/// A path of the fake tree, written as posix (`/r/proj/a`), in the host's model's form: as is,
+/// or `C:\r\proj\a` on Windows, so the lazy walk (which joins host paths) runs on the host's
+/// own model everywhere.
+fn p(posix: &str) -> String {
+    if Platform::compiled().is_windows() && posix.starts_with('/') {
+        format!("C:{}", posix.replace('/', "\\"))
+    } else {
+        posix.to_owned()
+    }
+}
+
+/// [`p`] undone, for comparing what the walk gives with posix expectations.
+fn posix(host: &str) -> String {
+    match host.strip_prefix("C:") {
+        Some(rest) if Platform::compiled().is_windows() => rest.replace('\\', "/"),
+        _ => host.to_owned(),
+    }
+}
+
+/// The host's model (no `CCMEM_PLATFORM`), HOME, the managed folder and the start directory in
+/// its form.
 fn env(vars: &[(&str, &str)]) -> ClientEnv {
-    let mut map: BTreeMap<String, String> = [("HOME", "/r/home")]
+    let mut map: BTreeMap<String, String> = vars
         .iter()
-        .chain(vars)
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    map.insert("CCMEM_MANAGED_DIR".into(), "/r/managed".into());
-    ClientEnv::new(PathBuf::from("/r/proj"), map, ClientFlags::default())
+    map.insert("HOME".into(), p("/r/home"));
+    map.insert("CCMEM_MANAGED_DIR".into(), p("/r/managed"));
+    ClientEnv::new(PathBuf::from(p("/r/proj")), map, ClientFlags::default())
 }
 
 fn session(env: &ClientEnv, startup: &[&str]) -> Session {
     let mut s = crate::load::load_session(env);
     s.entries = startup
         .iter()
-        .map(|p| Loaded {
-            path: p.to_string(),
+        .map(|path| Loaded {
+            path: p(path),
             kind: Kind::Project,
             content: String::new(),
             why: Why::UserFile,
@@ -102,32 +124,37 @@ fn session(env: &ClientEnv, startup: &[&str]) -> Session {
 fn run(fake: Fake, startup: &[&str], reads: &[&str]) -> Vec<Vec<String>> {
     let env = env(&[]);
     let session = session(&env, startup);
-    let reads: Vec<String> = reads.iter().map(|s| s.to_string()).collect();
+    let reads: Vec<String> = reads.iter().map(|s| p(s)).collect();
     let mut fake = fake;
     load_with(&env, &session, &reads, &mut fake)
         .into_iter()
-        .map(|v| v.into_iter().map(|l| l.path).collect())
+        .map(|v| v.into_iter().map(|l| posix(&l.path)).collect())
         .collect()
 }
 
 #[test]
 fn dirs_between_cwd_and_file_top_down() {
     let env = env(&[]);
-    let nested = dirs::nested(&env, Path::new("/r/proj/a/b/f.txt"));
-    assert_eq!(nested, [PathBuf::from("/r/proj/a"), "/r/proj/a/b".into()]);
+    let nested = dirs::nested(&env, Path::new(&p("/r/proj/a/b/f.txt")));
+    assert_eq!(
+        nested,
+        [PathBuf::from(p("/r/proj/a")), p("/r/proj/a/b").into()]
+    );
     assert_eq!(
         dirs::cwd_level(&env),
-        [PathBuf::from("/r"), "/r/proj".into()]
+        [PathBuf::from(p("/r")), p("/r/proj").into()]
     );
-    assert!(dirs::nested(&env, Path::new("/r/proj/f.txt")).is_empty());
-    assert!(dirs::nested(&env, Path::new("/r/other/f.txt")).is_empty());
+    assert!(dirs::nested(&env, Path::new(&p("/r/proj/f.txt"))).is_empty());
+    assert!(dirs::nested(&env, Path::new(&p("/r/other/f.txt"))).is_empty());
 }
 
 #[test]
 fn automount_roots_are_skipped() {
-    let env = env(&[("CLAUDE_CODE_AUTOMOUNT_ROOTS", "/r/proj/a:rel")]);
-    let nested = dirs::nested(&env, Path::new("/r/proj/a/b/f.txt"));
-    assert_eq!(nested, [PathBuf::from("/r/proj/a/b")]);
+    // `:`-separated, `;` on Windows (node's `path.delimiter`).
+    let roots = format!("{}{}rel", p("/r/proj/a"), Platform::compiled().delimiter());
+    let env = env(&[("CLAUDE_CODE_AUTOMOUNT_ROOTS", &roots)]);
+    let nested = dirs::nested(&env, Path::new(&p("/r/proj/a/b/f.txt")));
+    assert_eq!(nested, [PathBuf::from(p("/r/proj/a/b"))]);
 }
 
 #[test]
@@ -208,7 +235,7 @@ fn lazy_rules_record_their_pattern() {
     assert_eq!(
         got[0][0].why,
         Why::LazyRule {
-            dir: "/r/proj/.claude/rules".into(),
+            dir: p("/r/proj/.claude/rules"),
             pattern: "*.ts".into()
         }
     );

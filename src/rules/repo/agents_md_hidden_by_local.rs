@@ -1,6 +1,7 @@
 //! `agents-md-hidden-by-local` (hard).
 
-use super::{ByPlace, loads_a_claude_md, suppressed_by};
+use super::{ByPlace, is_named, loads_a_claude_md, suppressed_by};
+use crate::constants::CLAUDE_LOCAL_MD;
 use crate::rules::repo::Ctx;
 use crate::rules::{Diagnostic, declare_rule};
 
@@ -29,24 +30,24 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             continue;
         }
         for k in &s.session.skipped {
-            let Some(local) = suppressed_by(k).filter(|b| b.ends_with("/CLAUDE.local.md")) else {
+            let Some(local) = suppressed_by(k).filter(|b| is_named(b, CLAUDE_LOCAL_MD)) else {
                 continue;
             };
             if ctx.repo.rel(&k.path).is_none() || s.entry(&k.path).is_some() {
                 continue;
             }
             by.add(
-                (ctx.repo.show(&k.path).to_owned(), 1, String::new()),
+                (ctx.repo.show(&k.path).into_owned(), 1, String::new()),
                 &s.start.dir,
                 || {
-                    let local_dir = crate::repo::walk::split(ctx.repo.show(local)).0.to_owned();
+                    let local_dir = crate::repo::walk::split(&ctx.repo.show(local)).0.to_owned();
                     let agents = ctx.repo.show(&k.path);
                     let rel = agents
                         .strip_prefix(&format!("{local_dir}/"))
                         .filter(|_| !local_dir.is_empty())
-                        .unwrap_or(agents);
+                        .unwrap_or(&agents);
                     let fix = format!("add a line `@{rel}` to {}", ctx.repo.show(local));
-                    ctx.finding(&RULE, &k.path, 1, ctx.repo.show(local).to_owned(), fix)
+                    ctx.finding(&RULE, &k.path, 1, ctx.repo.show(local).into_owned(), fix)
                 },
             );
         }

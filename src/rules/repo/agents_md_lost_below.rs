@@ -1,7 +1,7 @@
 //! `agents-md-lost-below` (hard).
 
 use super::ByPlace;
-use crate::constants::CLAUDE_MD;
+use crate::constants::{CLAUDE_LOCAL_MD, CLAUDE_MD};
 use crate::load::SkipWhy;
 use crate::rules::repo::Ctx;
 use crate::rules::{Diagnostic, declare_rule};
@@ -35,7 +35,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             let Some(SkipWhy::AgentsSuppressed { by: sup }) = &l.reason else {
                 continue;
             };
-            if sup.ends_with("/CLAUDE.local.md") {
+            if super::is_named(sup, CLAUDE_LOCAL_MD) {
                 continue;
             }
             by.add((l.path.clone(), 1, String::new()), &s.start.dir, || {
@@ -48,7 +48,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     "`ln -s AGENTS.md {}`: a CLAUDE.md loads from every start directory below",
                     super::join(dir, CLAUDE_MD)
                 );
-                ctx.finding(&RULE, &l.path, 1, ctx.repo.show(sup).to_owned(), fix)
+                ctx.finding(&RULE, &l.path, 1, ctx.repo.show(sup).into_owned(), fix)
             });
         }
     }

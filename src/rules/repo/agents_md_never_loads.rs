@@ -1,6 +1,6 @@
 //! `agents-md-never-loads` (hard).
 
-use crate::constants::CLAUDE_MD;
+use crate::constants::{CLAUDE_LOCAL_MD, CLAUDE_MD};
 use crate::load::SkipWhy;
 use crate::repo::walk::InstrKind;
 use crate::rules::repo::Ctx;
@@ -44,7 +44,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let by = match &k.why {
-            SkipWhy::AgentsSuppressed { by } if !by.ends_with("/CLAUDE.local.md") => by,
+            SkipWhy::AgentsSuppressed { by } if !super::is_named(by, CLAUDE_LOCAL_MD) => by,
             _ => continue,
         };
         let by = ctx.repo.show(by);

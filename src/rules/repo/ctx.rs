@@ -29,9 +29,9 @@ impl Ctx<'_> {
         self.texts.get(&self.abs(path))
     }
 
-    /// An absolute path for a relative one (absolute ones unchanged).
+    /// An absolute path for a relative one (absolute ones, in the model's flavour, unchanged).
     pub fn abs(&self, path: &str) -> String {
-        if path.starts_with('/') {
+        if crate::text::path::is_absolute(self.repo.platform, path) {
             path.to_owned()
         } else {
             self.repo.abs(path)
@@ -50,7 +50,7 @@ impl Ctx<'_> {
     ) -> Diagnostic {
         Diagnostic {
             fix: Some(fix),
-            ..Diagnostic::new(rule, self.repo.show(path).to_owned(), line, message)
+            ..Diagnostic::new(rule, self.repo.show(path).into_owned(), line, message)
         }
     }
 
@@ -75,9 +75,7 @@ impl Ctx<'_> {
 
     /// The platform model sessions run on.
     pub fn platform(&self) -> crate::platform::Platform {
-        self.env
-            .client_env(self.repo.root.clone(), self.flags)
-            .platform
+        self.repo.platform
     }
 
     /// The home directory sessions see (`~` in imports).

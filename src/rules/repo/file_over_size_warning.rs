@@ -33,7 +33,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             if ctx.repo.rel(&e.path).is_none() {
                 continue;
             }
-            by.add((ctx.repo.show(&e.path).to_owned(), 1, String::new()), &s.start.dir, || {
+            by.add((ctx.repo.show(&e.path).into_owned(), 1, String::new()), &s.start.dir, || {
                 ctx.finding(&RULE, &e.path, 1, crate::receipt::group(n), "split it: move sections into .claude/rules/ files with `paths:` so they load only where they apply".into())
             });
         }

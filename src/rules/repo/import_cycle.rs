@@ -34,7 +34,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             continue;
         };
         by.add((from.to_owned(), line, k.path.clone()), "", || {
-            let cycle: Vec<&str> = hops[at..].iter().chain([&k.path]).map(|p| ctx.repo.show(p)).collect();
+            let cycle: Vec<std::borrow::Cow<str>> = hops[at..].iter().chain([&k.path]).map(|p| ctx.repo.show(p)).collect();
             let message = format!("this import closes the cycle {} (each file loads once, the back edge loads nothing)", cycle.join(" → "));
             let fix = format!("remove this import: {} is already loaded before {}", ctx.repo.show(&k.path), ctx.repo.show(from));
             at_import(ctx, &RULE, (from, line, &k.path), message, fix)

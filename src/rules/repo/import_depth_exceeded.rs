@@ -35,7 +35,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             || {
                 let hops: Vec<String> = chain(s, from)
                     .iter()
-                    .map(|p| ctx.repo.show(p).to_owned())
+                    .map(|p| ctx.repo.show(p).into_owned())
                     .collect();
                 let message = format!(
                     "{} is hop {} of the import chain {} → it: the client follows {} hops",

@@ -52,12 +52,12 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             let only_import = ctx
                 .text(from)
                 .is_some_and(|t| t.lines().filter(|l| !l.trim().is_empty()).count() <= 3);
-            let shown_target = ctx.repo.show(&target).to_owned();
+            let shown_target = ctx.repo.show(&target).into_owned();
             let fix = if only_import && from.ends_with(CLAUDE_MD) && ctx.repo.rel(&target).is_some() {
                 let importer = ctx.repo.show(from);
                 format!(
                     "make {importer} a symlink to the file it imports (`ln -sf {} {importer}`): a linked CLAUDE.md loads from every start directory below",
-                    relative(crate::repo::walk::split(importer).0, &shown_target)
+                    relative(crate::repo::walk::split(&importer).0, &shown_target)
                 )
             } else {
                 format!(

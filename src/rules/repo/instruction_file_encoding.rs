@@ -38,6 +38,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             let Some(rel) = ctx.repo.rel(&e.path) else {
                 continue;
             };
+            let rel: &str = &rel;
             by.add((rel.to_owned(), 1, String::new()), &s.start.dir, || {
                 let nuls = e.content.bytes().filter(|&b| b == 0).count();
                 let word = |w: &str| shell_words::quote(w).into_owned();

@@ -42,10 +42,10 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             let Some(rel) = ctx.repo.rel(&k.path) else {
                 continue;
             };
-            by.add((rel.to_owned(), 1, cause.clone()), &s.start.dir, || {
+            by.add((rel.to_string(), 1, cause.clone()), &s.start.dir, || {
                 ctx.finding(
                     &RULE,
-                    rel,
+                    &rel,
                     1,
                     format!("{rel} never loads: {cause}"),
                     format!(

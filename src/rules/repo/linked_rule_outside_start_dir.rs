@@ -47,7 +47,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             }
             by.add((link.clone(), 1, String::new()), &s.start.dir, || {
                 let target = real
-                    .map(|t| ctx.repo.show(&t.to_string_lossy()).to_owned())
+                    .map(|t| ctx.repo.show(&t.to_string_lossy()).into_owned())
                     .unwrap_or_else(|| "its target".into());
                 let fix = if folder {
                     let copy = shell_words::join(["cp", "-R", target.as_str(), link.as_str()]);

@@ -141,7 +141,8 @@ pub fn token(ctx: &Ctx, importer: &str, line: usize, target: &str) -> Option<Tok
     let text = ctx.text(importer)?;
     let (start, src) = crate::text::line_at(&text, line)?;
     let real = std::fs::canonicalize(importer).ok()?;
-    let real = real.to_string_lossy();
+    // The loader's form of the real path (Windows: no `\\?\`), which its targets are built on.
+    let real = crate::text::path::strip_verbatim(&real.to_string_lossy()).into_owned();
     let home = ctx.home();
     crate::text::markdown::candidates(src)
         .into_iter()
@@ -256,8 +257,17 @@ pub fn loads_a_claude_md(s: &DirSession) -> bool {
     s.session.entries.iter().any(|e| {
         e.kind == Kind::Project
             && matches!(e.why, Why::Ancestor { .. })
-            && e.path.ends_with("/CLAUDE.md")
+            && is_named(&e.path, crate::constants::CLAUDE_MD)
     })
+}
+
+/// Whether the loader path `path` names a file called `name`: `name` after a `/` or, under the
+/// Windows model, a `\`. Taking either separator on every platform is exact for the files
+/// this is asked about (ancestor-walk files, whose names the loader chose: a posix name ending
+/// in `\CLAUDE.md` is no ancestor file).
+pub fn is_named(path: &str, name: &str) -> bool {
+    path.strip_suffix(name)
+        .is_some_and(|head| head.ends_with(['/', '\\']))
 }
 
 /// The suppressor of an `AgentsSuppressed` skip.

@@ -92,7 +92,7 @@ pub struct Report {
 impl Report {
     /// The text of a file (relative to the root, or absolute), for renderers.
     pub fn text(&self, path: &str) -> Option<Rc<str>> {
-        let abs = if path.starts_with('/') {
+        let abs = if crate::text::path::is_absolute(self.repo.platform, path) {
             path.to_owned()
         } else {
             self.repo.abs(path)
@@ -103,7 +103,7 @@ impl Report {
 
 /// Checks the repository at `root` (a real path).
 pub fn check(root: &Path, opts: &Options) -> Report {
-    let repo = Repo::walk(&crate::load::git::normalize(root));
+    let repo = Repo::walk(&crate::load::git::normalize(root), opts.env.platform());
     let (starts, left_out) = sessions::starts(&repo, opts.max_dirs, opts.given.as_deref());
     let sessions = sessions::load_all(&repo, starts, &opts.env, &opts.flags);
     let texts = Texts::default();

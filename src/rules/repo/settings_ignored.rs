@@ -31,17 +31,21 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             let Some(rel) = ctx.repo.rel(&p.origin) else {
                 continue;
             };
-            by.add((rel.to_owned(), 1, p.message.clone()), &s.start.dir, || {
-                ctx.finding(
+            by.add(
+                (rel.to_string(), 1, p.message.clone()),
+                &s.start.dir,
+                || {
+                    ctx.finding(
                     &RULE,
-                    rel,
+                    &rel,
                     1,
                     format!("the client ignores {rel} whole: {}", p.message),
                     format!(
                         "make it valid JSON (`python3 -m json.tool {rel}` names the first error)"
                     ),
                 )
-            });
+                },
+            );
         }
     }
     by.finish_plain(out);

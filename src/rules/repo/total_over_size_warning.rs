@@ -45,7 +45,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         else {
             continue;
         };
-        by.add((ctx.repo.show(largest).to_owned(), 1, String::new()), &s.start.dir, || {
+        by.add((ctx.repo.show(largest).into_owned(), 1, String::new()), &s.start.dir, || {
             let what = format!("{} characters in {} files under the per-file limit", crate::receipt::group(total.under_limit_chars), under.len());
             ctx.finding(&RULE, largest, 1, what, "move sections into path-scoped rules (`paths:`) so fewer characters load at start".into())
         });

@@ -72,6 +72,16 @@ fn validation_rules() {
 /// Windows rules have their own vectors).
 const LINUX: (&str, &str) = (crate::env::PLATFORM_VAR, "linux");
 
+/// `p`, a posix path, as the host's model writes it (`/h/x` is `\h\x` on Windows, where a
+/// rooted path counts as absolute): for the tests whose folder is a real one on the host.
+fn host(p: &str) -> String {
+    if Platform::compiled().is_windows() {
+        p.replace('/', "\\")
+    } else {
+        p.to_owned()
+    }
+}
+
 fn env_in(cwd: &Path, vars: &[(&str, &str)], flags: ClientFlags) -> ClientEnv {
     let vars: BTreeMap<String, String> = vars
         .iter()
@@ -90,10 +100,10 @@ fn default_folder_uses_git_root_slug_and_config_dir_verbatim() {
     let f = resolve(&e, &Settings::default()).unwrap();
     assert_eq!(
         f.path,
-        format!(
+        host(&format!(
             "/h/.claude/projects/{}/memory/",
             slug(repo.to_str().unwrap())
-        )
+        ))
     );
     let e = env_in(
         &repo,
@@ -101,7 +111,8 @@ fn default_folder_uses_git_root_slug_and_config_dir_verbatim() {
         ClientFlags::default(),
     );
     let f = resolve(&e, &Settings::default()).unwrap();
-    assert!(f.path.starts_with("cfg/projects/-"), "{}", f.path);
+    let want = host(&format!("cfg/projects/{}", slug(repo.to_str().unwrap())));
+    assert!(f.path.starts_with(&want), "{}", f.path);
 }
 
 #[test]
@@ -174,7 +185,7 @@ fn first_non_null_source_wins_and_invalid_blocks_lower() {
     let vars = [("HOME", "/h"), ("CLAUDE_CONFIG_DIR", cfg.to_str().unwrap())];
     let e = env_in(&cwd, &vars, ClientFlags::default());
     let s = Settings::load(&e);
-    assert_eq!(resolve(&e, &s).unwrap().path, "/project/mem/");
+    assert_eq!(resolve(&e, &s).unwrap().path, host("/project/mem/"));
 
     let ignore = [
         vars[0],
@@ -182,7 +193,10 @@ fn first_non_null_source_wins_and_invalid_blocks_lower() {
         ("CLAUDE_CODE_IGNORE_PERSISTED_TRUST", "1"),
     ];
     let e = env_in(&cwd, &ignore, ClientFlags::default());
-    assert_eq!(resolve(&e, &Settings::load(&e)).unwrap().path, "/user/mem/");
+    assert_eq!(
+        resolve(&e, &Settings::load(&e)).unwrap().path,
+        host("/user/mem/")
+    );
 
     write(
         &cwd.join(".claude/settings.local.json"),
@@ -191,7 +205,7 @@ fn first_non_null_source_wins_and_invalid_blocks_lower() {
     let e = env_in(&cwd, &vars, ClientFlags::default());
     let f = resolve(&e, &Settings::load(&e)).unwrap();
     assert!(
-        f.path.contains("/projects/"),
+        f.path.contains(&host("/projects/")),
         "invalid local falls to the default: {}",
         f.path
     );
@@ -201,7 +215,10 @@ fn first_non_null_source_wins_and_invalid_blocks_lower() {
         ..ClientFlags::default()
     };
     let e = env_in(&cwd, &vars, flags);
-    assert_eq!(resolve(&e, &Settings::load(&e)).unwrap().path, "/user/mem/");
+    assert_eq!(
+        resolve(&e, &Settings::load(&e)).unwrap().path,
+        host("/user/mem/")
+    );
 }
 
 #[test]
