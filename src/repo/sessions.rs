@@ -321,12 +321,10 @@ mod tests {
     /// `max-dirs` left the others out: its findings are the receipt's.
     #[test]
     fn the_given_start_is_checked_whatever_max_dirs_is() {
-        let repo = Repo {
-            packages: ["apps/a", "apps/b", "apps/c"]
-                .map(|d| (d.to_owned(), "package.json"))
-                .to_vec(),
-            ..Repo::default()
-        };
+        let mut repo = Repo::default();
+        repo.packages = ["apps/a", "apps/b", "apps/c"]
+            .map(|d| (d.to_owned(), "package.json"))
+            .to_vec();
         let dirs = |max, given| {
             let (list, left) = starts(&repo, max, given);
             (list.into_iter().map(|s| s.dir).collect::<Vec<_>>(), left)
