@@ -14,10 +14,12 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::journal::{self, Entry, Journal, Outcome, Progress, STATE_DIR};
-use super::ops::{JOURNAL_REMEDY, Recovered, bad_record, current, load_journal};
+use super::ops::Recovered;
 use super::record::{self, Bad};
+use super::record::{JOURNAL_REMEDY, bad_record, load_journal};
 use super::state::{MAX_RECORD, StateDir};
 use super::sys;
+use super::target::current;
 use super::target::{self, stale_temps};
 use super::{Hash, Lock, WriteError, io_at};
 
@@ -343,7 +345,7 @@ pub fn preview(folder: &Path) -> Result<Option<Preview>, WriteError> {
     };
     let mut states = Vec::new();
     for e in &journal.entries {
-        let (now, bytes) = super::ops::look(&real.join(&e.path))?;
+        let (now, bytes) = super::target::look(&real.join(&e.path))?;
         states.push((now.progress(e), bytes));
     }
     let intact = |e: &Entry| match (&e.temp, &e.new) {
@@ -368,7 +370,7 @@ pub fn preview(folder: &Path) -> Result<Option<Preview>, WriteError> {
                 None => (Action::Remove, None),
             },
             (true, Progress::NotDone) => match &e.temp {
-                Some(t) => (Action::Finish, super::ops::look(&real.join(t))?.1),
+                Some(t) => (Action::Finish, super::target::look(&real.join(t))?.1),
                 None => (Action::Remove, None),
             },
             (true, Progress::Done) | (false, Progress::NotDone) => (Action::Keep, now),
@@ -400,7 +402,7 @@ pub fn history(
         record::Place::Memory
     };
     match StateDir::open(state)? {
-        Some(s) => super::ops::load_history(&s, folder, place),
+        Some(s) => super::record::load_history(&s, folder, place),
         None => Ok(journal::History::default()),
     }
 }
