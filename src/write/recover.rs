@@ -275,31 +275,22 @@ pub fn needs_recovery(folder: &Path) -> bool {
     has_journal(folder) || !stale_temps(folder, None).is_empty()
 }
 
-/// The state folder of the memory folder `folder` and the folder made real (`None`: no state
-/// folder; one `open`).
-fn state_of(folder: &Path) -> Result<Option<(StateDir, PathBuf)>, WriteError> {
+/// The pending journal of the memory folder `folder` (read up to `cap` bytes and checked),
+/// with its state folder and the folder made real (`None`: no state folder or no journal).
+fn pending_of(folder: &Path, cap: u64) -> Result<Option<(StateDir, PathBuf, Journal)>, WriteError> {
     let Some(state) = StateDir::open(&folder.join(STATE_DIR))? else {
         return Ok(None);
     };
     let real = folder.canonicalize().map_err(io_at(folder))?;
-    Ok(Some((state, real)))
+    let journal = load_journal(&state, journal::PENDING, &real, record::Place::Memory, cap)?;
+    Ok(journal.map(|j| (state, real, j)))
 }
 
 /// The interrupted operation in the memory folder `folder` as its journal alone tells it,
 /// reading at most 1 MiB and none of the files it names (`None`: none). For the hooks and the
 /// status line.
 pub fn peek(folder: &Path) -> Result<Option<Peek>, WriteError> {
-    let Some((state, real)) = state_of(folder)? else {
-        return Ok(None);
-    };
-    let Some(j) = load_journal(
-        &state,
-        journal::PENDING,
-        &real,
-        record::Place::Memory,
-        PEEK_MAX,
-    )?
-    else {
+    let Some((_, _, j)) = pending_of(folder, PEEK_MAX)? else {
         return Ok(None);
     };
     Ok(Some(Peek {
@@ -313,17 +304,7 @@ pub fn peek(folder: &Path) -> Result<Option<Peek>, WriteError> {
 /// opened without following a link) and its backups. For readers that must show the state the
 /// journal will restore rather than half-written files.
 pub fn preview(folder: &Path) -> Result<Option<Preview>, WriteError> {
-    let Some((state, real)) = state_of(folder)? else {
-        return Ok(None);
-    };
-    let Some(journal) = load_journal(
-        &state,
-        journal::PENDING,
-        &real,
-        record::Place::Memory,
-        MAX_RECORD,
-    )?
-    else {
+    let Some((state, real, journal)) = pending_of(folder, MAX_RECORD)? else {
         return Ok(None);
     };
     let backups = state.sub(journal::BACKUP_DIR, false)?;
