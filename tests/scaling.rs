@@ -9,7 +9,8 @@
 //!
 //! A timing only means something in an optimised build: under `cargo test` (debug) the test is
 //! ignored, with that reason; `cargo test --release --test scaling` runs it (.ci/run does), and
-//! `scripts/bench/guard.sh` runs the same bound whole-process against `readall`.
+//! `scripts/bench/table.sh` (its third group) holds the same bound on the L corpus against
+//! `readall`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

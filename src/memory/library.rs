@@ -6,76 +6,38 @@
 //!
 //! A snapshot can also be built from texts in memory ([`Library::from_texts`]) or from another
 //! one with some files replaced ([`Library::with`], how `tier` proves a plan before writing).
+//!
+//! Here: reading and building a snapshot. Beside it: the lookup tables and the spec vote
+//! (`tables`, over `keyed`), the links and where they lead (`links`, `wiki` for loose
+//! `[[name]]` keys), how MEMORY.md reaches each file (`reach`), path order (`order`).
 
 mod keyed;
+mod links;
 mod order;
+mod reach;
+mod tables;
 mod wiki;
 
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use keyed::{ByName, ByRel, Keyed, Run};
-use order::PathHead;
-use wiki::wiki_key;
+pub use links::{FileLink, Target};
+pub use reach::Reach;
 
-use super::file::{MemFile, Role, role_of};
-use super::meta::KindAt;
+use keyed::{ByName, ByRel, Keyed};
+use order::PathHead;
+use reach::dark_lines;
+use tables::Tables;
+
+use super::file::{MemFile, Role};
 use super::pending::{self, Pending};
 use super::spec::{Detected, Spec};
 use crate::config::{Config, ConfigError};
 use crate::fsread::{self, WalkError};
 use crate::load::automem::{self, IndexState};
-use crate::text::links::{self, Link, Syntax};
-
-/// Where a link leads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Target {
-    /// A file of the library (its index in [`Library::files`]), named by its path.
-    File(usize),
-    /// A file of the library matched by name only: a wiki link `[[name]]` that equals a
-    /// file's frontmatter `name` (or its topic) but not its file name. Not broken, but it does
-    /// not make the file reachable: the model gets a name to search for, not a file to open.
-    Named(usize),
-    /// An existing path that is not a file of the library (outside the folder, hidden…).
-    Outside,
-    /// Nothing there.
-    Missing,
-}
-
-/// A link found in a file, with its position and where it leads.
-#[derive(Debug, Clone)]
-pub struct FileLink {
-    /// 1-based line.
-    pub line: usize,
-    /// Byte offset of the link in the file.
-    pub offset: usize,
-    /// The link.
-    pub link: Link,
-    /// Where it leads.
-    pub target: Target,
-    /// The line reaches the model: not past the client's cut of MEMORY.md (always true
-    /// outside MEMORY.md).
-    pub loaded: bool,
-}
-
-/// How MEMORY.md reaches a file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reach {
-    /// The index itself.
-    Index,
-    /// Linked from the part of MEMORY.md the client loads.
-    Direct,
-    /// Linked from a hub (this file index) that the loaded part of MEMORY.md links.
-    ViaHub(usize),
-    /// Linked only from lines of MEMORY.md past the client's cut (or from a hub only those
-    /// lines link): on disk, never seen.
-    PastCut,
-    /// Not reached.
-    Unreachable,
-}
 
 /// How to load a library.
 #[derive(Debug, Clone, Copy, Default)]
@@ -426,207 +388,6 @@ impl Library {
             .max_by_key(|&(mode, n)| (n, std::cmp::Reverse(mode)))
             .map(|(mode, _)| mode)
     }
-
-    /// The links of file `i` (and whether a code span was left out), `dark` the index's lines
-    /// past the client's cut.
-    fn scan_links(&self, i: usize, dark: &[(usize, bool)]) -> (Vec<FileLink>, bool) {
-        let written = self.files[i].written_links();
-        let mut out = Vec::with_capacity(written.len());
-        let mut dropped = false;
-        for (line, offset, link) in written {
-            let loaded = dark.binary_search_by_key(line, |d| d.0).is_err();
-            match self.file_link(i, *line, *offset, link.clone(), loaded) {
-                Some(l) => out.push(l),
-                None => dropped = true,
-            }
-        }
-        (out, dropped)
-    }
-
-    /// `link` found in file `from`, resolved; `None` for a code span that is prose.
-    fn file_link(
-        &self,
-        from: usize,
-        line: usize,
-        offset: usize,
-        link: Link,
-        loaded: bool,
-    ) -> Option<FileLink> {
-        let target = self.resolve(from, &link);
-        // A code span is a link only where it names a memory: a missing `CLAUDE.md` in
-        // backticks is prose about another file.
-        if link.syntax == Syntax::CodeSpan
-            && target == Target::Missing
-            && role_of(link.target.rsplit('/').next().unwrap_or("")) == Role::Other
-        {
-            return None;
-        }
-        Some(FileLink {
-            line,
-            offset,
-            link,
-            target,
-            loaded,
-        })
-    }
-
-    /// The links of file `i`, an unchanged file whose links in the prior library were `old`:
-    /// a link to a file that is still there leads to it (at its new index, `moved`), any other
-    /// is resolved again.
-    fn relink(&self, i: usize, old: &[FileLink], moved: &[Option<usize>]) -> (Vec<FileLink>, bool) {
-        let mut dropped = false;
-        let mut out = Vec::with_capacity(old.len());
-        for l in old {
-            if let Target::File(t) = l.target
-                && let Some(now) = moved[t]
-            {
-                out.push(FileLink {
-                    target: Target::File(now),
-                    ..l.clone()
-                });
-                continue;
-            }
-            match self.file_link(i, l.line, l.offset, l.link.clone(), l.loaded) {
-                Some(l) => out.push(l),
-                None => dropped = true,
-            }
-        }
-        (out, dropped)
-    }
-
-    /// Where `link` in file `from` leads, short of the loose wiki keys: a `[[name]]` that
-    /// matches no file and no `name:` is `Missing` until [`Library::resolve_loose_names`].
-    fn resolve(&self, from: usize, link: &Link) -> Target {
-        let by_path = |target: &str| self.resolve_path(from, target);
-        match link.syntax {
-            Syntax::Markdown | Syntax::Reference | Syntax::CodeSpan => by_path(&link.target),
-            Syntax::Wiki if links::ends_with_md(&link.target) => by_path(&link.target),
-            Syntax::Wiki => match by_path(&format!("{}.md", link.target)) {
-                // `[[name]]`: the memory whose `name:` it is (the client's own meaning).
-                Target::Missing => self
-                    .named(link.target.trim())
-                    .map_or(Target::Missing, Target::Named),
-                found => found,
-            },
-        }
-    }
-
-    /// The wiki links `[[name]]` left `Missing` by [`Library::resolve`]: else the memory whose
-    /// file stem or topic (or `name:`) matches, compared case-insensitively with `_` and `-`
-    /// alike. All of them at once, after the scan: one pass over the files for the few names
-    /// that need it, rather than a table of every file's keys (most libraries never need one).
-    fn resolve_loose_names(&mut self) {
-        let pending = |l: &FileLink| l.link.syntax == Syntax::Wiki && l.target == Target::Missing;
-        let mut keys: foldhash::HashMap<String, Option<usize>> = (self.links.par_iter())
-            .flat_map_iter(|links| links.iter().filter(|l| pending(l)))
-            .map(|l| (wiki_key(&l.link.target), None))
-            .collect();
-        if keys.is_empty() {
-            return;
-        }
-        wiki::first_with_keys(&self.files, &self.by_rel, &self.by_name, &mut keys);
-        (self.links.par_iter_mut())
-            .flat_map_iter(|links| links.iter_mut().filter(|l| pending(l)))
-            .for_each(|l| {
-                if let Some(&Some(i)) = keys.get(&wiki_key(&l.link.target)) {
-                    l.target = Target::Named(i);
-                }
-            });
-    }
-
-    fn resolve_path(&self, from: usize, target: &str) -> Target {
-        let from_rel = &self.files[from].rel;
-        let dir = from_rel.rfind('/').map_or("", |k| &from_rel[..k + 1]);
-        let on_disk: PathBuf = if let Some(rest) = target.strip_prefix("~/") {
-            match &self.home {
-                Some(home) => home.join(rest),
-                // Without HOME nothing can be said about the link.
-                None => return Target::Outside,
-            }
-        } else if target.starts_with('/') {
-            PathBuf::from(target)
-        } else {
-            // The common case, a plain name from a file at the root, needs no path work.
-            let plain = dir.is_empty() && !target.contains("./") && !target.starts_with('.');
-            if plain && let Some(t) = self.find(target) {
-                return Target::File(t);
-            }
-            if let Some(t) = normalize(&format!("{dir}{target}")).and_then(|j| self.find(&j)) {
-                return Target::File(t);
-            }
-            // Absolute already, so `inside` needs no working directory.
-            self.abs_root
-                .as_ref()
-                .unwrap_or(&self.root)
-                .join(dir)
-                .join(target)
-        };
-        if let Some(t) = self.inside(&on_disk) {
-            return Target::File(t);
-        }
-        if std::fs::metadata(&on_disk).is_ok() {
-            Target::Outside
-        } else {
-            Target::Missing
-        }
-    }
-
-    /// The library file at an absolute or root-relative path, compared lexically.
-    fn inside(&self, path: &Path) -> Option<usize> {
-        let root = self.abs_root.as_ref()?;
-        let path = std::path::absolute(path).ok()?;
-        let rel = path.strip_prefix(root).ok()?;
-        let rel = normalize(rel.to_str()?)?;
-        self.find(&rel)
-    }
-
-    fn compute_reach(&self) -> Vec<Reach> {
-        let mut reach = vec![Reach::Unreachable; self.files.len()];
-        let Some(index) = self.index() else {
-            return reach;
-        };
-        reach[index] = Reach::Index;
-        // `Named` links do not count (see `Target::Named`).
-        let direct = |loaded: bool| {
-            self.links[index]
-                .iter()
-                .filter_map(move |l| match l.target {
-                    Target::File(t) if t != index && l.loaded == loaded => Some(t),
-                    _ => None,
-                })
-        };
-        for t in direct(true) {
-            reach[t] = Reach::Direct;
-        }
-        for hub in direct(true).collect::<Vec<_>>() {
-            if !matches!(self.files[hub].role, Role::Hub { .. }) {
-                continue;
-            }
-            for l in &self.links[hub] {
-                if let Target::File(t) = l.target
-                    && reach[t] == Reach::Unreachable
-                {
-                    reach[t] = Reach::ViaHub(hub);
-                }
-            }
-        }
-        for t in direct(false).collect::<Vec<_>>() {
-            if reach[t] != Reach::Unreachable {
-                continue;
-            }
-            reach[t] = Reach::PastCut;
-            if matches!(self.files[t].role, Role::Hub { .. }) {
-                for l in &self.links[t] {
-                    if let Target::File(u) = l.target
-                        && reach[u] == Reach::Unreachable
-                    {
-                        reach[u] = Reach::PastCut;
-                    }
-                }
-            }
-        }
-        reach
-    }
 }
 
 /// The library a new one is built from ([`Library::with`]), and which of its files stay.
@@ -684,101 +445,6 @@ fn restore(root: &Path, files: &mut Vec<Arc<MemFile>>, restored: pending::Restor
     }
 }
 
-/// The lookup tables of a library and the write spec its files vote for.
-struct Tables {
-    by_rel: Keyed<ByRel>,
-    by_name: Keyed<ByName>,
-    spec: Detected,
-}
-
-/// Files whose keys and votes one job of [`Tables::of`] gathers.
-const RUN: usize = 1024;
-
-impl Tables {
-    /// Each file is reached once, on the pool, for its path, its name and its vote; the tables
-    /// are then filled side by side from what was gathered.
-    fn of(files: &[Arc<MemFile>], config: &Config) -> Tables {
-        let runs: Vec<(Run<ByRel>, Run<ByName>, [usize; 2])> = (files.par_chunks(RUN).enumerate())
-            .map(|(c, chunk)| {
-                let mut rels = Run::with_capacity(chunk.len());
-                let mut names = Run::with_capacity(chunk.len());
-                let mut votes = [0, 0];
-                for (k, f) in chunk.iter().enumerate() {
-                    rels.push(c * RUN + k, f);
-                    names.push(c * RUN + k, f);
-                    if let Some(v) = vote(f) {
-                        votes[v as usize] += 1;
-                    }
-                }
-                (rels, names, votes)
-            })
-            .collect();
-        let [client, manager] = (runs.iter()).fold([0, 0], |[c, m], r| [c + r.2[0], m + r.2[1]]);
-        let index_marks = index_of(files)
-            .and_then(|i| files[i].text())
-            .is_some_and(super::spec::index_marks);
-        let (rels, names): (Vec<_>, Vec<_>) = runs.into_iter().map(|(r, n, _)| (r, n)).unzip();
-        let (by_rel, by_name) = rayon::join(|| Keyed::from_runs(rels), || Keyed::from_runs(names));
-        Tables {
-            by_rel,
-            by_name,
-            spec: Detected::from_votes(config.spec, client, manager).with_index_marks(index_marks),
-        }
-    }
-}
-
-/// A memory file's vote for a write spec.
-#[derive(Debug, Clone, Copy)]
-enum Vote {
-    Client = 0,
-    Manager = 1,
-}
-
-/// The vote of `f`. The client's own marks: `metadata.type` (2.1.214 and later), and in its
-/// older flat format (top-level `type`, files also named `<type>_<topic>.md`) the
-/// `originSessionId` / `node_type` its writer stamps, a name that is not the file's kebab-case
-/// topic, inline `**Why:**` labels. claude-memory-manager's: `## Why` / `## 根因` sections,
-/// `⚠️ Superseded by [[…]]` tombstones (a hub votes by its frontmatter like any file: `tier`
-/// writes hubs in the library's own form, and must not turn the library's spec). A flat file with neither
-/// votes by its name: a free name is the client's, a slug claude-memory-manager's.
-fn vote(f: &MemFile) -> Option<Vote> {
-    if f.role == Role::Index {
-        return None;
-    }
-    let meta = f.meta()?;
-    match meta.kind_at {
-        KindAt::Nowhere => None,
-        KindAt::Nested => Some(Vote::Client),
-        KindAt::Flat => {
-            let topic = match &f.role {
-                Role::Entry { topic, .. } => topic.as_str(),
-                Role::Hub { group } => group.as_str(),
-                _ => return Some(Vote::Client),
-            };
-            let (text, parsed) = f.parsed()?;
-            let (front, body) = text.split_at(parsed.body_start);
-            if front.contains("originSessionId") || meta.node_type.is_some() {
-                return Some(Vote::Client);
-            }
-            let stem = f.name().trim_end_matches(".md");
-            let name = meta.name.as_deref().map(str::trim);
-            // A name that is the file's topic (`feedback_x_y.md`, `name: x-y`) or its stem is
-            // claude-memory-manager's rule; the client's older template asked for a free name.
-            if name.is_some_and(|n| n == topic.replace('_', "-") || n == topic || n == stem) {
-                return Some(Vote::Manager);
-            }
-            match super::spec::body_marks(body) {
-                Some(Spec::Manager) => Some(Vote::Manager),
-                Some(Spec::Client) => Some(Vote::Client),
-                None => match name {
-                    Some(n) if !super::spec::is_kebab_slug(n) => Some(Vote::Client),
-                    _ => Some(Vote::Manager),
-                },
-            }
-        }
-    }
-}
-
 /// The index among `files` (sorted by path), if there is one.
 fn index_of(files: &[Arc<MemFile>]) -> Option<usize> {
     let index = crate::constants::INDEX_FILE;
@@ -797,36 +463,6 @@ fn measure_index(index: Option<&MemFile>) -> IndexState {
             None => IndexState::Missing,
         },
     }
-}
-
-/// The dark lines of the index (file line, partially cut), sorted.
-fn dark_lines(state: &IndexState) -> Vec<(usize, bool)> {
-    let IndexState::Loaded(m) = state else {
-        return Vec::new();
-    };
-    let mut dark: Vec<(usize, bool)> = m
-        .cut
-        .iter()
-        .flat_map(|c| c.dark.iter().map(|d| (d.line, d.partial)))
-        .collect();
-    dark.sort_unstable();
-    dark
-}
-
-/// Resolves `.` and `..` in a relative path; `None` when it leaves the root.
-fn normalize(rel: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    for c in Path::new(rel).components() {
-        match c {
-            Component::Normal(p) => parts.push(p.to_str()?),
-            Component::ParentDir => {
-                parts.pop()?;
-            }
-            Component::CurDir => {}
-            _ => return None,
-        }
-    }
-    Some(parts.join("/"))
 }
 
 #[cfg(test)]

@@ -11,13 +11,8 @@
 //!
 //! The swap closes the window a concurrent writer (the client writing MEMORY.md, a shell
 //! appending to it) could otherwise fall into: the target and its temp file are exchanged
-//! atomically (`RENAME_EXCHANGE`), so the file that was replaced stays reachable under the temp
-//! name. ccmem still holds it open from the check, so after the swap it checks that the replaced
-//! file is the one it read and that its content has not changed, and, with a read lease, that no
-//! one still has it open for writing. A line written there in the meantime is merged into the new
-//! content when it was only added (see [`merge`]), else every file of the operation is restored
-//! and the other writer's content kept. New files are renamed into place only if their name is
-//! still free (`RENAME_NOREPLACE`).
+//! atomically, and what the swap replaced is checked, a line added there merged in (see
+//! [`swap`]).
 //!
 //! A memory folder's writes stay in that folder: a symbolic link there is written through only
 //! when it leads to another file of the same folder (the link itself is never touched); a link
@@ -45,6 +40,7 @@ mod ops;
 pub mod record;
 mod recover;
 mod state;
+mod swap;
 mod sys;
 mod target;
 mod undo;

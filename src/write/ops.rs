@@ -1,20 +1,19 @@
 //! Applying an operation under a held [`Lock`]: check every target, keep backups, stage temp
-//! files, write the pending journal, swap each target in, and take in what another writer
-//! added meanwhile; the undo history it records. Undo and redo are in [`super::undo`], recovery
-//! of an interrupted operation in [`super::recover`].
+//! files, write the pending journal, swap each target in (the window another writer can fall
+//! into is [`super::swap`]'s), commit or roll back; the undo history it records. Undo and redo
+//! are in [`super::undo`], recovery of an interrupted operation in [`super::recover`].
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde::Serialize;
 
-use super::journal::{self, Entry, History, Journal, Outcome, Progress};
-use super::record::{self, Bad};
-use super::state::MAX_RECORD;
-use super::sys::{self, Held, Meta, OpenError, Renamed};
+use super::journal::{self, Entry, History, Journal, Outcome};
+use super::record::{self, load_history};
+use super::swap::Staged;
+use super::sys::{self, Meta};
 use super::target;
-use super::{Change, Hash, Lock, WriteError, fault, io_at, merge};
+use super::{Change, Hash, Lock, WriteError, io_at};
 
 /// What an operation changed.
 #[derive(Debug, Clone, Serialize)]
@@ -75,21 +74,6 @@ pub enum Recovered {
     },
 }
 
-/// The error when the temp file that held what a swap replaced was removed before ccmem could
-/// check it (its operation's name is filled in by `stop`).
-fn temp_gone(path: &Path, temp: &Path) -> WriteError {
-    WriteError::Stopped {
-        cause: format!(
-            "{}: its temp file {} was removed by another process right after the swap, so what \
-             the swap replaced cannot be checked",
-            path.display(),
-            temp.display()
-        ),
-        op: String::new(),
-        restored: Vec::new(),
-    }
-}
-
 /// Which step of the undo history an operation is.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Step<'a> {
@@ -101,165 +85,9 @@ pub(super) enum Step<'a> {
     Redo(&'a Journal),
 }
 
-/// How long the post-swap check waits for a writer that still has a replaced file open.
-const SETTLE: Duration = Duration::from_millis(1000);
-
-/// A target ready to be swapped.
-struct Staged {
-    held: Option<Held>,
-    /// Whether the replaced file is reachable under the temp name (an exchange happened).
-    exchanged: bool,
-}
-
-impl Staged {
-    /// Closes the target ccmem holds open from its check; whether one was open.
-    fn let_go(&mut self) -> bool {
-        self.held.as_mut().and_then(|h| h.file.take()).is_some()
-    }
-}
-
-/// A conflict unless the file at `path` still has the content `old`.
-fn check_unchanged(path: &Path, old: &Hash) -> Result<(), WriteError> {
-    let now = super::hash_target(path)?;
-    if now.as_ref() != Some(old) {
-        return Err(conflict(path.to_owned(), Some(old.clone()), now, None));
-    }
-    Ok(())
-}
-
-/// What another writer left in a target's place during its swap.
-enum Theirs {
-    /// A file with these bytes.
-    Bytes(Vec<u8>),
-    /// Something that is not a regular file (a link, a folder…): its kind in words.
-    NotAFile(String),
-}
-
-/// What is at a target's path now.
-pub(super) enum Current {
-    /// Nothing.
-    Missing,
-    /// A regular file with this content hash.
-    File(Hash),
-    /// A link, a special file or a file too large for ccmem: someone else's.
-    Other,
-}
-
-impl Current {
-    /// How far `e` got, as far as this file tells.
-    pub(super) fn progress(&self, e: &Entry) -> Progress {
-        match self {
-            Current::Missing => journal::progress(e, None),
-            Current::File(h) => journal::progress(e, Some(h)),
-            Current::Other => Progress::Foreign,
-        }
-    }
-}
-
-/// What is at `path` now, opened without following a link.
-pub(super) fn current(path: &Path) -> Result<Current, WriteError> {
-    Ok(look(path)?.0)
-}
-
-/// What is at `path` now, and its bytes when it is a regular file ccmem may read.
-pub(super) fn look(path: &Path) -> Result<(Current, Option<Vec<u8>>), WriteError> {
-    match sys::open_read(path, target::MAX_FILE) {
-        Ok(h) => Ok((Current::File(Hash::of(&h.bytes)), Some(h.bytes))),
-        Err(OpenError::Missing) => Ok((Current::Missing, None)),
-        Err(OpenError::Symlink | OpenError::NotRegular(_) | OpenError::TooLarge(_)) => {
-            Ok((Current::Other, None))
-        }
-        Err(OpenError::Io(e)) => Err(io_at(path)(e)),
-    }
-}
-
 /// A new operation id: its start time and six random characters.
 fn new_id(started: &str) -> String {
     format!("{started}-{}", sys::unique())
-}
-
-/// A [`WriteError::BadRecord`] for `bad` in the record file `file`.
-pub(super) fn bad_record(file: PathBuf, bad: Bad, remedy: &str) -> WriteError {
-    WriteError::BadRecord {
-        file,
-        bad,
-        remedy: remedy.to_owned(),
-    }
-}
-
-/// What to do with a bad journal.
-pub(super) const JOURNAL_REMEDY: &str = ": see it with `ccmem undo --status`, drop it with \
-                                         `ccmem undo --discard`";
-/// What to do with a bad undo history.
-const HISTORY_REMEDY: &str = ": move it away to start a new undo history (the operations it \
-                              lists can then no longer be undone by ccmem)";
-
-/// Parses and checks the record file `name` of `state` as a journal.
-pub(super) fn load_journal(
-    state: &super::state::StateDir,
-    name: &str,
-    folder: &Path,
-    place: record::Place,
-    cap: u64,
-) -> Result<Option<Journal>, WriteError> {
-    let path = state.path_of(name);
-    let Some(bytes) = state.read(name, cap)? else {
-        return Ok(None);
-    };
-    let mut j: Journal = serde_json::from_slice(&bytes).map_err(|e| {
-        bad_record(
-            path.clone(),
-            Bad {
-                entry: None,
-                why: format!("not a ccmem journal: {e}"),
-            },
-            if name == journal::PENDING {
-                JOURNAL_REMEDY
-            } else {
-                HISTORY_REMEDY
-            },
-        )
-    })?;
-    record::check(&mut j, folder, place).map_err(|b| {
-        let remedy = if name == journal::PENDING {
-            JOURNAL_REMEDY
-        } else {
-            HISTORY_REMEDY
-        };
-        bad_record(path.clone(), b, remedy)
-    })?;
-    Ok(Some(j))
-}
-
-/// The undo history in `state` (empty when there is none; from `last.json` when only an older
-/// ccmem wrote here), every record checked against `folder`.
-pub(super) fn load_history(
-    state: &super::state::StateDir,
-    folder: &Path,
-    place: record::Place,
-) -> Result<History, WriteError> {
-    let path = state.path_of(journal::HISTORY);
-    if let Some(bytes) = state.read(journal::HISTORY, MAX_RECORD)? {
-        let fail = |why: String| bad_record(path.clone(), Bad { entry: None, why }, HISTORY_REMEDY);
-        let mut h: History = serde_json::from_slice(&bytes)
-            .map_err(|e| fail(format!("not a ccmem undo history: {e}")))?;
-        if h.version == 0 || h.version > journal::VERSION {
-            return Err(fail(format!(
-                "format version {} is not one this ccmem knows",
-                h.version
-            )));
-        }
-        for (k, j) in h.done.iter_mut().chain(h.undone.iter_mut()).enumerate() {
-            let op = j.op.clone();
-            record::check(j, folder, place)
-                .map_err(|b| fail(format!("operation {} (`{op}`): {b}", k + 1)))?;
-        }
-        return Ok(h);
-    }
-    match load_journal(state, journal::LAST, folder, place, MAX_RECORD)? {
-        Some(last) => Ok(History::from_last(last)),
-        None => Ok(History::default()),
-    }
 }
 
 /// What a failed step says, without the "nothing was written" of an error raised before any
@@ -402,10 +230,7 @@ impl Lock {
                 mode,
                 interim: None,
             });
-            staged.push(Staged {
-                held,
-                exchanged: false,
-            });
+            staged.push(Staged::new(held));
         }
         // 2. State folder, backups, the folder a first settings file needs, temp files.
         self.verify_folder()?;
@@ -488,79 +313,6 @@ impl Lock {
         })
     }
 
-    /// Swaps every target, then checks what each swap replaced. On an error: how many swaps
-    /// were made, and the error (boxed: it is the rare path).
-    fn swap_all(
-        &self,
-        journal: &mut Journal,
-        staged: &mut [Staged],
-    ) -> Result<Vec<Merged>, Box<(usize, WriteError)>> {
-        let n = journal.entries.len();
-        for (i, s) in staged.iter_mut().enumerate() {
-            self.swap(&journal.entries[i], s)
-                .map_err(|e| Box::new((i, e)))?;
-        }
-        let mut merged = Vec::new();
-        for (i, s) in staged.iter_mut().enumerate() {
-            let theirs = self
-                .replaced_changed(&journal.entries[i], s)
-                .map_err(|e| Box::new((n, e)))?;
-            let path = self.at(&journal.entries[i].path);
-            match theirs {
-                None => {}
-                Some(Theirs::NotAFile(kind)) => {
-                    // Their link (or folder) goes back where they put it; ours is dropped.
-                    if let Some(temp) = &journal.entries[i].temp {
-                        sys::exchange(&self.at(temp), &path)
-                            .map_err(io_at(&path))
-                            .map_err(|e| Box::new((n, e)))?;
-                    }
-                    return Err(Box::new((
-                        n,
-                        WriteError::Stopped {
-                            cause: format!(
-                                "{}: became {kind} while ccmem was replacing it (another process \
-                                 put it there); it was put back as they left it",
-                                path.display()
-                            ),
-                            op: journal.op.clone(),
-                            restored: Vec::new(),
-                        },
-                    )));
-                }
-                Some(Theirs::Bytes(theirs)) => {
-                    // What was read, for the error: `take_in` records their version as the old one.
-                    let read = journal.entries[i].old.clone();
-                    match self
-                        .take_in(journal, i, s, &theirs)
-                        .map_err(|e| Box::new((n, e)))?
-                    {
-                        Some(lines) => merged.push(Merged {
-                            file: journal.entries[i].name.clone(),
-                            lines,
-                        }),
-                        None => {
-                            return Err(Box::new((
-                                n,
-                                conflict(
-                                    path,
-                                    read,
-                                    Some(Hash::of(&theirs)),
-                                    Some(
-                                        "another process changed it while ccmem was replacing \
-                                         it (not only by adding lines), so its version is kept"
-                                            .into(),
-                                    ),
-                                ),
-                            )));
-                        }
-                    }
-                }
-            }
-        }
-        Ok(merged)
-    }
-
     /// Stops an operation after `done` swaps: rolls it back and says exactly what happened.
     fn stop(&self, journal: &mut Journal, done: usize, cause: WriteError) -> WriteError {
         let written: Vec<String> = journal.entries[..done.min(journal.entries.len())]
@@ -614,215 +366,6 @@ impl Lock {
         }
     }
 
-    /// Puts one entry's new content in place.
-    fn swap(&self, e: &Entry, s: &mut Staged) -> Result<(), WriteError> {
-        self.verify_folder()?;
-        let path = &self.at(&e.path);
-        let temp = e.temp.as_deref().map(|t| self.at(t));
-        match (&temp, &e.old) {
-            (Some(temp), Some(old)) => {
-                fault::window();
-                #[cfg(test)]
-                super::tests::before_swap(path);
-                match sys::exchange(temp, path).map_err(io_at(path))? {
-                    Renamed::Done => s.exchanged = true,
-                    Renamed::Unsupported => {
-                        // No atomic exchange here: check once more, as late as possible.
-                        check_unchanged(path, old)?;
-                        match sys::rename(temp, path) {
-                            Ok(()) => {}
-                            // Windows replaces a file that is still open (here: by ccmem, from
-                            // the check) only with POSIX rename semantics, which std's `rename`
-                            // falls back to when `MoveFileExW` is refused; file systems without
-                            // them (FAT, exFAT, many network shares; wine) refuse the replace
-                            // with "access denied". Let go of the file and try once more; the
-                            // check just above is then the last one (no post-swap re-read).
-                            Err(err)
-                                if cfg!(windows)
-                                    && crate::sys::os_error(&err)
-                                        == Some(crate::sys::OsError::AccessDenied)
-                                    && s.let_go() =>
-                            {
-                                check_unchanged(path, old)?;
-                                sys::rename(temp, path).map_err(io_at(path))?;
-                            }
-                            Err(err) => return Err(io_at(path)(err)),
-                        }
-                    }
-                }
-            }
-            (Some(temp), None) => {
-                fault::window();
-                match sys::rename_noreplace(temp, path) {
-                    Ok(()) => {}
-                    Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {
-                        let found = super::hash_target(path).ok().flatten();
-                        return Err(conflict(path.clone(), None, found, None));
-                    }
-                    Err(err) => return Err(io_at(path)(err)),
-                }
-            }
-            (None, Some(old)) => {
-                let aside = target::temp_for(path);
-                sys::rename_noreplace(path, &aside).map_err(io_at(path))?;
-                let now = super::hash_target(&aside)?;
-                if now.as_ref() != Some(old) {
-                    sys::rename_noreplace(&aside, path).map_err(io_at(path))?;
-                    return Err(conflict(path.clone(), Some(old.clone()), now, None));
-                }
-                sys::unlink(&aside).map_err(io_at(&aside))?;
-            }
-            (None, None) => {}
-        }
-        sys::sync_dir(&self.folder).map_err(io_at(&self.folder))
-    }
-
-    /// After every swap: what another writer left in the place of the file an entry replaced,
-    /// when it is no longer what ccmem checked (they replaced it or wrote to it in the window).
-    /// Waits (a little) for a writer that still has the replaced file open.
-    fn replaced_changed(&self, e: &Entry, s: &mut Staged) -> Result<Option<Theirs>, WriteError> {
-        let (Some(held), Some(old)) = (&mut s.held, &e.old) else {
-            return Ok(None);
-        };
-        if e.new.is_none() {
-            return Ok(None);
-        }
-        if s.exchanged
-            && let Some(temp) = &e.temp
-        {
-            let temp = self.at(temp);
-            let now = match std::fs::symlink_metadata(&temp) {
-                Ok(m) => m,
-                // The temp held what the swap took out; someone removed it since. What it was
-                // cannot be checked any more: stop (the roll-back restores the checked version
-                // from its backup), never take it for an empty file.
-                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                    return Err(temp_gone(&self.at(&e.path), &temp));
-                }
-                Err(err) => return Err(io_at(&temp)(err)),
-            };
-            if Meta::of(&now).id != held.meta.id {
-                // Another writer replaced the file between the check and the swap: what the
-                // swap took out is theirs.
-                if !now.is_file() {
-                    let kind = if now.file_type().is_symlink() {
-                        "a symbolic link".to_owned()
-                    } else {
-                        format!("a {}", crate::fsread::kind_of(&now))
-                    };
-                    return Ok(Some(Theirs::NotAFile(kind)));
-                }
-                // Gone between the stat and the read: the same as above, an error.
-                let Some(bytes) = super::read_target(&temp)? else {
-                    return Err(temp_gone(&self.at(&e.path), &temp));
-                };
-                return Ok(Some(Theirs::Bytes(bytes)));
-            }
-        }
-        // Let go of before its swap (Windows, see `swap`): the check before the rename was the
-        // last one.
-        let Some(file) = held.file.as_mut() else {
-            return Ok(None);
-        };
-        let deadline = std::time::Instant::now() + SETTLE;
-        while sys::open_for_writing_elsewhere(file) == Some(true)
-            && std::time::Instant::now() < deadline
-        {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let bytes = sys::reread(file, target::MAX_FILE).map_err(io_at(&self.at(&e.path)))?;
-        Ok((&Hash::of(&bytes) != old).then_some(Theirs::Bytes(bytes)))
-    }
-
-    /// Another writer's `theirs` was found in the file entry `i` replaced. When it only added
-    /// lines, they are merged into the new content (the journal first learns the merged hash,
-    /// and keeps their version as the one a roll-back restores); returns the lines merged.
-    /// `None`: not mergeable (or no longer safely in place), and their version is put back.
-    fn take_in(
-        &self,
-        journal: &mut Journal,
-        i: usize,
-        s: &Staged,
-        theirs: &[u8],
-    ) -> Result<Option<usize>, WriteError> {
-        let e = journal.entries[i].clone();
-        let (Some(old), Some(temp)) = (&e.old, &e.temp) else {
-            return Ok(None);
-        };
-        let (path, temp) = (self.at(&e.path), self.at(temp));
-        let base = self.read_backup(old)?;
-        // Ours was just swapped in; gone now means someone removed it: an error, never "empty".
-        let Some(ours) = super::read_target(&path)? else {
-            return Err(WriteError::Stopped {
-                cause: format!(
-                    "{}: removed by another process right after ccmem put its new version there",
-                    path.display()
-                ),
-                op: String::new(),
-                restored: Vec::new(),
-            });
-        };
-        let theirs_hash = Hash::of(theirs);
-        self.store_backup(&theirs_hash, theirs, e.mode)?;
-        journal.entries[i].old = Some(theirs_hash.clone());
-        let put_back = |lock: &Lock| -> Result<(), WriteError> {
-            // Their version back at the path, ours out (it is discarded, but for lines another
-            // writer appended onto it since it was read: those are handed on to theirs).
-            if s.exchanged && super::hash_target(&temp)?.as_ref() == Some(&theirs_hash) {
-                sys::exchange(&temp, &path).map_err(io_at(&path))?;
-                let out = super::read_target(&temp)?.unwrap_or_default();
-                if let Some(added) = out.strip_prefix(ours.as_slice()).filter(|a| !a.is_empty()) {
-                    sys::append_synced(&path, added).map_err(io_at(&path))?;
-                }
-            } else {
-                lock.restore_bytes(&path, theirs, e.mode)?;
-            }
-            Ok(())
-        };
-        let Some((merged, n)) = merge::merge(&base, theirs, &ours) else {
-            self.write_pending(journal)?;
-            put_back(self)?;
-            return Ok(None);
-        };
-        let merged_hash = Hash::of(&merged);
-        journal.entries[i].interim = journal.entries[i].new.take();
-        journal.entries[i].new = Some(merged_hash.clone());
-        self.store_backup(&merged_hash, &merged, e.mode)?;
-        self.write_pending(journal)?;
-        let staged = target::temp_for(&path);
-        let owner = s.held.as_ref().and_then(|h| owner_of(&h.meta));
-        sys::create_synced(&staged, &merged, e.mode, owner).map_err(io_at(&staged))?;
-        let ours_hash = Hash::of(&ours);
-        match sys::exchange(&staged, &path).map_err(io_at(&path))? {
-            Renamed::Done => {
-                // What the merge swapped out: ccmem's version, and whatever was written onto
-                // it after it was read above.
-                let out = super::read_target(&staged)?.unwrap_or_default();
-                if Hash::of(&out) != ours_hash {
-                    match out.strip_prefix(ours.as_slice()) {
-                        // Lines appended onto ccmem's version meanwhile (the client appends
-                        // MEMORY.md entries): handed on to the merged file now in place, with
-                        // an append of its own, so that they join any appended there since.
-                        Some(added) => {
-                            sys::append_synced(&path, added).map_err(io_at(&path))?;
-                        }
-                        None => {
-                            // Rewritten, not appended to: undo the merge swap, give up (their
-                            // version stays in place).
-                            sys::exchange(&staged, &path).map_err(io_at(&path))?;
-                            remove_file(&staged)?;
-                            return Ok(None);
-                        }
-                    }
-                }
-                remove_file(&staged)?;
-            }
-            Renamed::Unsupported => sys::rename(&staged, &path).map_err(io_at(&path))?,
-        }
-        sys::sync_dir(&self.folder).map_err(io_at(&self.folder))?;
-        Ok(Some(n))
-    }
-
     /// Stops an operation after `done` swaps (and any merge): restores every file it changed,
     /// removes its temp files, and records it as rolled back. Returns the files someone else
     /// changed meanwhile, left as they are.
@@ -860,7 +403,7 @@ impl Lock {
         Ok(())
     }
 
-    fn write_pending(&self, journal: &Journal) -> Result<(), WriteError> {
+    pub(super) fn write_pending(&self, journal: &Journal) -> Result<(), WriteError> {
         let Some(state) = self.state(true)? else {
             return Ok(());
         };
@@ -868,7 +411,7 @@ impl Lock {
     }
 }
 
-fn conflict(
+pub(super) fn conflict(
     path: PathBuf,
     expected: Option<Hash>,
     found: Option<Hash>,
@@ -879,13 +422,6 @@ fn conflict(
         expected,
         found,
         kept,
-    }
-}
-
-fn remove_file(p: &Path) -> Result<(), WriteError> {
-    match std::fs::symlink_metadata(p) {
-        Ok(_) => sys::unlink(p).map_err(io_at(p)),
-        Err(_) => Ok(()),
     }
 }
 

@@ -13,12 +13,15 @@
 //!   in and folders above it (those a first install creates);
 //! - at most [`MAX_ENTRIES`] files.
 //!
-//! A record that passes is normalized: its paths become the plain file names.
+//! A record that passes is normalized: its paths become the plain file names. Records are read
+//! only through [`load_journal`] and [`load_history`], which parse and check them in one step.
 
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
-use super::journal::{Journal, STATE_DIR, VERSION};
+use super::WriteError;
+use super::journal::{self, History, Journal, STATE_DIR, VERSION};
+use super::state::{MAX_RECORD, StateDir};
 use super::target::is_temp_of;
 
 /// Most files one record may name (a `tier` of the largest libraries writes a few hundred).
@@ -183,6 +186,78 @@ pub(crate) fn check(j: &mut Journal, folder: &Path, place: Place) -> Result<(), 
         e.path = PathBuf::from(file);
     }
     Ok(())
+}
+
+/// A [`WriteError::BadRecord`] for `bad` in the record file `file`.
+pub(super) fn bad_record(file: PathBuf, bad: Bad, remedy: &str) -> WriteError {
+    WriteError::BadRecord {
+        file,
+        bad,
+        remedy: remedy.to_owned(),
+    }
+}
+
+/// What to do with a bad journal.
+pub(super) const JOURNAL_REMEDY: &str = ": see it with `ccmem undo --status`, drop it with \
+                                         `ccmem undo --discard`";
+/// What to do with a bad undo history.
+const HISTORY_REMEDY: &str = ": move it away to start a new undo history (the operations it \
+                              lists can then no longer be undone by ccmem)";
+
+/// Parses and checks the record file `name` of `state` as a journal.
+pub(super) fn load_journal(
+    state: &StateDir,
+    name: &str,
+    folder: &Path,
+    place: Place,
+    cap: u64,
+) -> Result<Option<Journal>, WriteError> {
+    let path = state.path_of(name);
+    let Some(bytes) = state.read(name, cap)? else {
+        return Ok(None);
+    };
+    let remedy = if name == journal::PENDING {
+        JOURNAL_REMEDY
+    } else {
+        HISTORY_REMEDY
+    };
+    let mut j: Journal = serde_json::from_slice(&bytes).map_err(|e| {
+        let why = format!("not a ccmem journal: {e}");
+        bad_record(path.clone(), Bad { entry: None, why }, remedy)
+    })?;
+    check(&mut j, folder, place).map_err(|b| bad_record(path.clone(), b, remedy))?;
+    Ok(Some(j))
+}
+
+/// The undo history in `state` (empty when there is none; from `last.json` when only an older
+/// ccmem wrote here), every record checked against `folder`.
+pub(super) fn load_history(
+    state: &StateDir,
+    folder: &Path,
+    place: Place,
+) -> Result<History, WriteError> {
+    let path = state.path_of(journal::HISTORY);
+    if let Some(bytes) = state.read(journal::HISTORY, MAX_RECORD)? {
+        let fail = |why: String| bad_record(path.clone(), Bad { entry: None, why }, HISTORY_REMEDY);
+        let mut h: History = serde_json::from_slice(&bytes)
+            .map_err(|e| fail(format!("not a ccmem undo history: {e}")))?;
+        if h.version == 0 || h.version > journal::VERSION {
+            return Err(fail(format!(
+                "format version {} is not one this ccmem knows",
+                h.version
+            )));
+        }
+        for (k, j) in h.done.iter_mut().chain(h.undone.iter_mut()).enumerate() {
+            let op = j.op.clone();
+            check(j, folder, place)
+                .map_err(|b| fail(format!("operation {} (`{op}`): {b}", k + 1)))?;
+        }
+        return Ok(h);
+    }
+    match load_journal(state, journal::LAST, folder, place, MAX_RECORD)? {
+        Some(last) => Ok(History::from_last(last)),
+        None => Ok(History::default()),
+    }
 }
 
 #[cfg(test)]

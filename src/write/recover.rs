@@ -14,10 +14,12 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::journal::{self, Entry, Journal, Outcome, Progress, STATE_DIR};
-use super::ops::{JOURNAL_REMEDY, Recovered, bad_record, current, load_journal};
+use super::ops::Recovered;
 use super::record::{self, Bad};
+use super::record::{JOURNAL_REMEDY, bad_record, load_journal};
 use super::state::{MAX_RECORD, StateDir};
 use super::sys;
+use super::target::current;
 use super::target::{self, stale_temps};
 use super::{Hash, Lock, WriteError, io_at};
 
@@ -273,31 +275,22 @@ pub fn needs_recovery(folder: &Path) -> bool {
     has_journal(folder) || !stale_temps(folder, None).is_empty()
 }
 
-/// The state folder of the memory folder `folder` and the folder made real (`None`: no state
-/// folder; one `open`).
-fn state_of(folder: &Path) -> Result<Option<(StateDir, PathBuf)>, WriteError> {
+/// The pending journal of the memory folder `folder` (read up to `cap` bytes and checked),
+/// with its state folder and the folder made real (`None`: no state folder or no journal).
+fn pending_of(folder: &Path, cap: u64) -> Result<Option<(StateDir, PathBuf, Journal)>, WriteError> {
     let Some(state) = StateDir::open(&folder.join(STATE_DIR))? else {
         return Ok(None);
     };
     let real = folder.canonicalize().map_err(io_at(folder))?;
-    Ok(Some((state, real)))
+    let journal = load_journal(&state, journal::PENDING, &real, record::Place::Memory, cap)?;
+    Ok(journal.map(|j| (state, real, j)))
 }
 
 /// The interrupted operation in the memory folder `folder` as its journal alone tells it,
 /// reading at most 1 MiB and none of the files it names (`None`: none). For the hooks and the
 /// status line.
 pub fn peek(folder: &Path) -> Result<Option<Peek>, WriteError> {
-    let Some((state, real)) = state_of(folder)? else {
-        return Ok(None);
-    };
-    let Some(j) = load_journal(
-        &state,
-        journal::PENDING,
-        &real,
-        record::Place::Memory,
-        PEEK_MAX,
-    )?
-    else {
+    let Some((_, _, j)) = pending_of(folder, PEEK_MAX)? else {
         return Ok(None);
     };
     Ok(Some(Peek {
@@ -311,17 +304,7 @@ pub fn peek(folder: &Path) -> Result<Option<Peek>, WriteError> {
 /// opened without following a link) and its backups. For readers that must show the state the
 /// journal will restore rather than half-written files.
 pub fn preview(folder: &Path) -> Result<Option<Preview>, WriteError> {
-    let Some((state, real)) = state_of(folder)? else {
-        return Ok(None);
-    };
-    let Some(journal) = load_journal(
-        &state,
-        journal::PENDING,
-        &real,
-        record::Place::Memory,
-        MAX_RECORD,
-    )?
-    else {
+    let Some((state, real, journal)) = pending_of(folder, MAX_RECORD)? else {
         return Ok(None);
     };
     let backups = state.sub(journal::BACKUP_DIR, false)?;
@@ -343,7 +326,7 @@ pub fn preview(folder: &Path) -> Result<Option<Preview>, WriteError> {
     };
     let mut states = Vec::new();
     for e in &journal.entries {
-        let (now, bytes) = super::ops::look(&real.join(&e.path))?;
+        let (now, bytes) = super::target::look(&real.join(&e.path))?;
         states.push((now.progress(e), bytes));
     }
     let intact = |e: &Entry| match (&e.temp, &e.new) {
@@ -368,7 +351,7 @@ pub fn preview(folder: &Path) -> Result<Option<Preview>, WriteError> {
                 None => (Action::Remove, None),
             },
             (true, Progress::NotDone) => match &e.temp {
-                Some(t) => (Action::Finish, super::ops::look(&real.join(t))?.1),
+                Some(t) => (Action::Finish, super::target::look(&real.join(t))?.1),
                 None => (Action::Remove, None),
             },
             (true, Progress::Done) | (false, Progress::NotDone) => (Action::Keep, now),
@@ -400,7 +383,7 @@ pub fn history(
         record::Place::Memory
     };
     match StateDir::open(state)? {
-        Some(s) => super::ops::load_history(&s, folder, place),
+        Some(s) => super::record::load_history(&s, folder, place),
         None => Ok(journal::History::default()),
     }
 }

@@ -39,7 +39,7 @@ impl Meta {
 #[derive(Debug)]
 pub(crate) struct Held {
     /// The open file; `None` once the writer has let go of it (Windows will not replace a file
-    /// that is open where it cannot rename with POSIX semantics: see `ops::Lock::swap`).
+    /// that is open where it cannot rename with POSIX semantics: see `swap::Lock::swap`).
     pub file: Option<File>,
     pub meta: Meta,
     pub bytes: Vec<u8>,

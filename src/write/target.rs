@@ -1,10 +1,11 @@
 //! Targets: resolving a name to the file really written (links written through), opening it
-//! without blocking, temp file names, and the mode of new files.
+//! without blocking, temp file names, the mode of new files, and what is at a target's path now.
 
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use super::journal::{self, Entry, Progress};
 use super::sys::{self, Held, OpenError};
 use super::{Hash, WriteError, io_at};
 use crate::constants::{Bytes, Count};
@@ -181,6 +182,44 @@ pub(crate) fn library_mode(folder: &Path) -> u32 {
 pub fn settings_state(home: &Path, real: &Path) -> PathBuf {
     let key = Hash::of(real.as_os_str().as_encoded_bytes());
     home.join("settings").join(&key.as_str()[..16])
+}
+
+/// What is at a target's path now.
+pub(super) enum Current {
+    /// Nothing.
+    Missing,
+    /// A regular file with this content hash.
+    File(Hash),
+    /// A link, a special file or a file too large for ccmem: someone else's.
+    Other,
+}
+
+impl Current {
+    /// How far `e` got, as far as this file tells.
+    pub(super) fn progress(&self, e: &Entry) -> Progress {
+        match self {
+            Current::Missing => journal::progress(e, None),
+            Current::File(h) => journal::progress(e, Some(h)),
+            Current::Other => Progress::Foreign,
+        }
+    }
+}
+
+/// What is at `path` now, opened without following a link.
+pub(super) fn current(path: &Path) -> Result<Current, WriteError> {
+    Ok(look(path)?.0)
+}
+
+/// What is at `path` now, and its bytes when it is a regular file ccmem may read.
+pub(super) fn look(path: &Path) -> Result<(Current, Option<Vec<u8>>), WriteError> {
+    match sys::open_read(path, MAX_FILE) {
+        Ok(h) => Ok((Current::File(Hash::of(&h.bytes)), Some(h.bytes))),
+        Err(OpenError::Missing) => Ok((Current::Missing, None)),
+        Err(OpenError::Symlink | OpenError::NotRegular(_) | OpenError::TooLarge(_)) => {
+            Ok((Current::Other, None))
+        }
+        Err(OpenError::Io(e)) => Err(io_at(path)(e)),
+    }
 }
 
 #[cfg(test)]

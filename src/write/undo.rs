@@ -7,8 +7,9 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::journal::{self, Entry, History, Journal, Progress};
-use super::ops::{Step, Undone, current, owner_of};
+use super::ops::{Step, Undone, owner_of};
 use super::sys::{self, Meta};
+use super::target::current;
 use super::target::{self, is_temp_of};
 use super::{Change, Hash, Lock, WriteError, io_at, merge};
 

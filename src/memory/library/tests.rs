@@ -1,3 +1,4 @@
+use super::links::normalize;
 use super::*;
 
 fn lib(files: &[(&str, &str)]) -> (tempfile::TempDir, Library) {

@@ -48,27 +48,28 @@ impl Signature {
     }
 
     /// The signature of the concatenation of `parts` (each part ends a token), without
-    /// copying them into one string.
+    /// copying them into one string. One pass: each token id is shifted into the window of the
+    /// last [`SHINGLE`] and the shingle it completes goes straight into its bin, so no list of
+    /// a file's tokens is ever held.
     pub fn of_parts(parts: &[&str]) -> Signature {
-        let mut ids = Vec::new();
-        for part in parts {
-            tokens::each_token_id(part, |id| ids.push(id));
-        }
-        Signature::of_ids(&ids)
-    }
-
-    /// The signature of a token id sequence.
-    fn of_ids(ids: &[u64]) -> Signature {
         let mut values = [EMPTY; BINS];
-        for window in ids.windows(SHINGLE) {
-            let h = shingle_hash(&[window[0], window[1], window[2]]);
-            let bin = (h >> 58) as usize; // top 6 bits pick one of 64 bins
-            values[bin] = values[bin].min(h & ((1 << 58) - 1));
+        // The last `SHINGLE` token ids, zero-padded in front until that many were seen.
+        let mut window = [0u64; SHINGLE];
+        let mut seen = 0usize;
+        for part in parts {
+            tokens::each_token_id(part, |id| {
+                window.rotate_left(1);
+                window[SHINGLE - 1] = id;
+                seen += 1;
+                if seen >= SHINGLE {
+                    let h = shingle_hash(&window);
+                    let bin = (h >> 58) as usize; // top 6 bits pick one of 64 bins
+                    values[bin] = values[bin].min(h & ((1 << 58) - 1));
+                }
+            });
         }
-        if (1..SHINGLE).contains(&ids.len()) {
+        if (1..SHINGLE).contains(&seen) {
             // Short text: the whole token run, zero-padded in front, is the one shingle.
-            let mut window = [0u64; SHINGLE];
-            window[SHINGLE - ids.len()..].copy_from_slice(ids);
             let h = shingle_hash(&window);
             values[(h >> 58) as usize] = h & ((1 << 58) - 1);
         }
@@ -211,6 +212,48 @@ mod tests {
         let b =
             Signature::of("浏览器端 supabase 在 tab 切换后死锁,必须用 fetch() 调 REST API 接口");
         assert!(similarity(&a, &b) > 0.7);
+    }
+
+    /// The plain definition [`Signature::of_parts`] computes in one pass: every window of
+    /// [`SHINGLE`] ids of the whole token list, or the zero-padded run of a shorter list.
+    fn plain(text: &str) -> Signature {
+        let mut ids = Vec::new();
+        tokens::each_token_id(text, |id| ids.push(id));
+        let mut values = [EMPTY; BINS];
+        let mut shingles: Vec<[u64; SHINGLE]> = ids
+            .windows(SHINGLE)
+            .map(|w| w.try_into().unwrap())
+            .collect();
+        if (1..SHINGLE).contains(&ids.len()) {
+            let mut w = [0u64; SHINGLE];
+            w[SHINGLE - ids.len()..].copy_from_slice(&ids);
+            shingles.push(w);
+        }
+        for w in shingles {
+            let h = shingle_hash(&w);
+            let bin = (h >> 58) as usize;
+            values[bin] = values[bin].min(h & ((1 << 58) - 1));
+        }
+        let empty = values.iter().all(|&v| v == EMPTY);
+        if !empty {
+            densify(&mut values);
+        }
+        Signature::of_values(values, empty)
+    }
+
+    #[test]
+    fn one_pass_is_every_window_of_the_token_list() {
+        for text in [
+            "",
+            "one",
+            "two words",
+            "three words here",
+            A,
+            "浏览器端 supabase 在 tab 切换后死锁",
+            "Ünïcode café2 ДА — x_y-z 42 ",
+        ] {
+            assert_eq!(Signature::of(text), plain(text), "{text:?}");
+        }
     }
 
     #[test]
