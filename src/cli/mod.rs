@@ -99,18 +99,6 @@ enum Command {
     Man(man::Args),
 }
 
-/// The binary's C entry point where std's start-up is skipped (glibc Linux, see `main.rs`):
-/// what it needs of that start-up, then [`main`]. SIGPIPE is ignored (a closed pipe is a
-/// `BrokenPipe` error, which exits 0), stdout is flushed, and the process leaves with `_exit`
-/// (no thread-local destructors or exit handlers, which only free memory the kernel frees).
-#[doc(hidden)]
-pub fn main_without_std_start() -> ! {
-    crate::sys::ignore_sigpipe();
-    let code = main().code();
-    let _ = std::io::Write::flush(&mut std::io::stdout());
-    crate::sys::exit_now(code)
-}
-
 /// Parses the process arguments, runs the command, and returns its exit status. Errors are
 /// printed to stderr with their cause chain.
 pub fn main() -> ExitStatus {

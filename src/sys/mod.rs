@@ -1,7 +1,7 @@
 //! The operating system, in one place: every call ccmem makes that is not plain `std` goes
 //! through here, and this is the only module that may hold `unsafe` (`lib.rs` denies
 //! `unsafe_code` everywhere else). Most calls are safe `rustix` wrappers; the few left to raw
-//! `libc` (a file lease, the SIGPIPE disposition, `_exit`, `mkfifo` for tests) are in
+//! `libc` (a file lease, `mkfifo` for tests) are in
 //! `unix.rs`, each with its SAFETY note.
 //!
 //! Each function here is the portable contract, with what it means on each platform. Unix
@@ -367,16 +367,6 @@ pub(crate) fn kill_group(pid: u32) {
 /// writer's fault injection.
 pub(crate) fn kill_self() -> ! {
     imp::kill_self()
-}
-
-/// Ignores SIGPIPE, so a closed pipe is a `BrokenPipe` error (Windows: nothing to do).
-pub(crate) fn ignore_sigpipe() {
-    imp::ignore_sigpipe();
-}
-
-/// Ends the process with `code` without running exit handlers or destructors (`_exit`).
-pub(crate) fn exit_now(code: i32) -> ! {
-    imp::exit_now(code)
 }
 
 /// Makes a FIFO at `path` (tests: a special file in a file's place).

@@ -1,5 +1,5 @@
 //! Unix (Linux and macOS): safe `rustix` calls and std's Unix extensions; raw `libc` only where
-//! rustix has no safe call (leases, the SIGPIPE disposition, `_exit`, `mkfifo`).
+//! rustix has no safe call (leases, `mkfifo`).
 
 use std::fs::{File, Metadata, OpenOptions};
 use std::io;
@@ -337,19 +337,6 @@ pub(super) fn kill_self() -> ! {
     let _ = rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::KILL);
     // SIGKILL cannot be caught; should the kill itself fail, end the process anyway.
     std::process::abort()
-}
-
-pub(super) fn ignore_sigpipe() {
-    // SAFETY: setting a signal's disposition to SIG_IGN, done before any thread starts (the
-    // binary's first call); rustix offers no safe `signal`.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
-    }
-}
-
-pub(super) fn exit_now(code: i32) -> ! {
-    // SAFETY: `_exit` ends the process; nothing of ccmem runs after it.
-    unsafe { libc::_exit(code) }
 }
 
 #[cfg(test)]

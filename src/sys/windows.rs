@@ -316,8 +316,3 @@ pub(super) fn kill_self() -> ! {
     std::process::abort()
 }
 
-pub(super) fn ignore_sigpipe() {}
-
-pub(super) fn exit_now(code: i32) -> ! {
-    std::process::exit(code)
-}
