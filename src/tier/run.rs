@@ -14,6 +14,7 @@ use std::fmt;
 use super::budget::{self, CAP, Size, Target};
 use super::plan::{self, Plan};
 use super::proof::{Baseline, Findings, Invariant, Proof};
+use super::usage::Reads;
 use super::{
     ClientLinks, Error, Folder, Options, Refusal, Skipped, applied, check_readable, check_writes,
     link_target, text_of, topic,
@@ -36,6 +37,9 @@ pub struct Request<'a> {
     /// The target was given on the command line: a demand (unreachable: refused), where the
     /// default or `ccmem.toml`'s target is a goal (see [`plan_within_reach`]).
     pub explicit: bool,
+    /// Recorded reads of the folder's files, which order the moves within a rank
+    /// ([`super::usage`]; empty: the plan made without evidence).
+    pub reads: &'a Reads,
 }
 
 /// What tier planned and, with the lock, wrote.
@@ -164,7 +168,7 @@ fn run_reading(
     loop {
         let lib = read()?;
         let skipped = check_readable(&lib, false)?.skipped;
-        let plan = plan_within_reach(&lib, &req.opts, req.explicit)?;
+        let plan = plan_within_reach(&lib, &req.opts, req.explicit, req.reads)?;
         check_writes(&lib, &plan.files, &req.folder.links)?;
         let retry = attempts < STALE_RETRIES;
         let Some((proof, written)) = attempt(&lib, &plan, req, lock, retry)? else {
@@ -229,9 +233,15 @@ fn run_reading(
 
 /// The plan for `opts.target`; when that target cannot be reached but the client's cap can and
 /// the target was not given on the command line (`explicit`), the plan for the most tier can
-/// do: every entry then loads, which is what the target is for.
-pub fn plan_within_reach(lib: &Library, opts: &Options, explicit: bool) -> Result<Plan, Refusal> {
-    let plan = plan::plan(lib, opts)?;
+/// do: every entry then loads, which is what the target is for. `reads` orders the moves within
+/// a rank ([`plan::plan_with`]).
+pub fn plan_within_reach(
+    lib: &Library,
+    opts: &Options,
+    explicit: bool,
+    reads: &Reads,
+) -> Result<Plan, Refusal> {
+    let plan = plan::plan_with(lib, opts, reads)?;
     if explicit || opts.target.fits(plan.after) || !CAP.fits(plan.after) {
         return Ok(plan);
     }
@@ -239,12 +249,13 @@ pub fn plan_within_reach(lib: &Library, opts: &Options, explicit: bool) -> Resul
         lines: opts.target.lines.max(plan.after.lines),
         utf16: opts.target.utf16.max(plan.after.utf16),
     };
-    plan::plan(
+    plan::plan_with(
         lib,
         &Options {
             target: reachable,
             ..*opts
         },
+        reads,
     )
 }
 
