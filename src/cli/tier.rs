@@ -20,11 +20,9 @@ use super::ClientArgs;
 use crate::constants::INDEX_FILE;
 use crate::env::ProcessEnv;
 use crate::exit::ExitStatus;
-use crate::history::usage::Usage;
 use crate::render;
 use crate::tier::budget::{self, Target};
 use crate::tier::run::{self, Request};
-use crate::tier::usage::Reads;
 use crate::tier::{Folder, Options};
 use crate::write;
 
@@ -143,10 +141,11 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
     };
     let pending = (lock.is_none() && write::needs_recovery(folder))
         .then(|| crate::memory::pending::pending(folder));
-    let reads = reads(folder, &args.client, process);
+    // Usage evidence only: an environment that cannot be resolved plans without it.
+    let env = args.client.client_env(process).ok();
     let request = Request {
         folder: &memory,
-        reads: &reads,
+        usage: env.as_ref(),
         opts: Options {
             target,
             compress: args.compress,
@@ -180,16 +179,6 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
         return Ok(ExitStatus::Error);
     }
     Ok(ExitStatus::Clean)
-}
-
-/// What the model read of `folder` in the sessions the client's transcripts of this project
-/// still hold ([`crate::tier::usage`]). Evidence only: without it (no transcripts, a client
-/// environment that cannot be resolved) the plan is the one made without it.
-fn reads(folder: &Path, client: &ClientArgs, process: &ProcessEnv) -> Reads {
-    match client.client_env(process) {
-        Ok(env) => Reads::of(&Usage::of_project(&env, None), folder),
-        Err(_) => Reads::default(),
-    }
 }
 
 /// `--check`: MEMORY.md measured against the target; exit 1 when over.

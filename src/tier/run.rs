@@ -20,6 +20,7 @@ use super::{
     link_target, text_of, topic,
 };
 use crate::constants::INDEX_FILE;
+use crate::env::ClientEnv;
 use crate::memory::Library;
 use crate::memory::library::LoadError;
 use crate::write::{self, Applied, Change, Hash, Lock, WriteError};
@@ -37,9 +38,10 @@ pub struct Request<'a> {
     /// The target was given on the command line: a demand (unreachable: refused), where the
     /// default or `ccmem.toml`'s target is a goal (see [`plan_within_reach`]).
     pub explicit: bool,
-    /// Recorded reads of the folder's files, which order the moves within a rank
-    /// ([`super::usage`]; empty: the plan made without evidence).
-    pub reads: &'a Reads,
+    /// The client's environment whose project's transcripts say which files of the folder
+    /// the model read: they order the moves within a rank ([`super::usage`]; `None`, or no
+    /// recorded read: the plan made without evidence).
+    pub usage: Option<&'a ClientEnv>,
 }
 
 /// What tier planned and, with the lock, wrote.
@@ -165,10 +167,16 @@ fn run_reading(
     mut read: impl FnMut() -> Result<Library, LoadError>,
 ) -> Result<Outcome, Error> {
     let mut attempts = 0;
+    let mut reads: Option<Reads> = None;
     loop {
         let lib = read()?;
         let skipped = check_readable(&lib, false)?.skipped;
-        let plan = plan_within_reach(&lib, &req.opts, req.explicit, req.reads)?;
+        // The transcripts are read once, with MEMORY.md as the library read it.
+        let reads = reads.get_or_insert_with(|| {
+            req.usage
+                .map_or_else(Reads::default, |env| Reads::of_library(env, &lib))
+        });
+        let plan = plan_within_reach(&lib, &req.opts, req.explicit, reads)?;
         check_writes(&lib, &plan.files, &req.folder.links)?;
         let retry = attempts < STALE_RETRIES;
         let Some((proof, written)) = attempt(&lib, &plan, req, lock, retry)? else {

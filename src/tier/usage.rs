@@ -12,7 +12,10 @@
 use std::collections::HashMap;
 use std::path::{Component, Path};
 
+use crate::constants::INDEX_FILE;
+use crate::env::ClientEnv;
 use crate::history::usage::Usage;
+use crate::memory::Library;
 
 /// Recorded reads of a memory folder's files.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -49,6 +52,17 @@ impl Reads {
         }
         let sessions = if files.is_empty() { 0 } else { usage.sessions };
         Reads { files, sessions }
+    }
+
+    /// The reads recorded of `lib`'s folder in the sessions of the project the client would
+    /// use in `env`'s start directory (its transcripts; ccmem's log is not read). MEMORY.md is
+    /// the library's: not read again.
+    pub fn of_library(env: &ClientEnv, lib: &Library) -> Reads {
+        let settings = crate::settings::Settings::load(env);
+        let index = lib.root.join(INDEX_FILE);
+        let index = index.to_string_lossy();
+        let today = Some((index.as_ref(), lib.index_text().as_bytes()));
+        Reads::of(&Usage::of_session(env, &settings, None, today), &lib.root)
     }
 
     /// Whether there is no evidence.

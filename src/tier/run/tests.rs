@@ -42,7 +42,7 @@ fn with_request<T>(dir: &Path, f: impl FnOnce(&Request<'_>) -> T) -> T {
             ..Options::default()
         },
         explicit: true,
-        reads: &Reads::default(),
+        usage: None,
     };
     f(&req)
 }
