@@ -532,3 +532,156 @@ fn tier_without_a_memory_folder_names_it_once() {
     let t = Test::new().dir("proj/.git").current_dir("proj");
     snapshot!("no_memory_folder", t.ccmem(["tier"]).run().code(2));
 }
+
+/// A project (`proj/`) whose auto-memory folder holds two sections of project status, the same
+/// size: over an 8-line target one of them moves. Returns the test (run in `proj/`) and the
+/// memory folder.
+fn project_with_memory() -> (Test, std::path::PathBuf) {
+    let t = Test::new().dir("proj");
+    let mem = transcripts(&t).join("memory");
+    fs::create_dir_all(&mem).unwrap();
+    let mut index = String::from("# Memory\n");
+    for (section, entries) in [
+        (
+            "Deploy",
+            [
+                (
+                    "deploy-staging",
+                    "Staging deploy",
+                    "blue/green on Fly, 2 regions",
+                ),
+                (
+                    "deploy-prod",
+                    "Prod deploy",
+                    "Friday freeze, manual approval",
+                ),
+                (
+                    "deploy-rollback",
+                    "Rollback",
+                    "`fly releases rollback`, DB first",
+                ),
+            ],
+        ),
+        (
+            "Billing",
+            [
+                (
+                    "billing-webhooks",
+                    "Stripe webhooks",
+                    "retries 3 days, idempotency key",
+                ),
+                (
+                    "billing-invoices",
+                    "Invoices",
+                    "PDF via Typst, EU VAT on every line",
+                ),
+                (
+                    "billing-dunning",
+                    "Dunning",
+                    "three emails, then the plan pauses",
+                ),
+            ],
+        ),
+    ] {
+        index.push_str(&format!("\n## {section}\n"));
+        for (stem, title, desc) in entries {
+            let file = format!("project_{stem}.md");
+            index.push_str(&format!("- [{title}]({file}) — {desc}\n"));
+            let text =
+                format!("---\nname: {stem}\ndescription: {desc}\ntype: project\n---\n{desc}.\n");
+            put(&mem, &file, &text);
+        }
+    }
+    put(&mem, "MEMORY.md", &index);
+    (t.current_dir("proj"), mem)
+}
+
+/// The folder of `proj/`'s transcripts (its memory folder is `memory/` in it).
+fn transcripts(t: &Test) -> std::path::PathBuf {
+    let proj = t.path("proj");
+    (t.home().join(".claude/projects")).join(common::slug(&proj.to_string_lossy()))
+}
+
+/// A session of `proj/` that read each of `files` of `mem` (a transcript as the client writes
+/// it, in the project's folder of transcripts).
+fn session_reading(t: &Test, mem: &Path, id: &str, files: &[&str]) {
+    let proj = t.path("proj");
+    let line = |time: &str, file: &str| {
+        serde_json::json!({
+            "parentUuid": null, "isSidechain": false,
+            "message": {"role": "assistant", "content": [{"type": "tool_use", "id": "t",
+                "name": "Read", "input": {"file_path": mem.join(file)}}]},
+            "type": "assistant", "timestamp": time, "cwd": proj, "sessionId": id,
+            "version": "2.1.332", "gitBranch": "main"
+        })
+        .to_string()
+            + "\n"
+    };
+    let text: String = (files.iter().enumerate())
+        .map(|(i, f)| line(&format!("2026-11-2{}T09:0{i}:00Z", files.len()), f))
+        .collect();
+    put(&transcripts(t), &format!("{id}.jsonl"), &text);
+}
+
+/// Where each entry went, by title (`None`: it stayed in MEMORY.md).
+fn moved(run: &Run) -> BTreeMap<String, Option<String>> {
+    let v = run.json();
+    (v["decisions"].as_array().unwrap().iter())
+        .map(|d| {
+            let hub = d["hub"].as_str().map(str::to_owned);
+            (d["entry"].as_str().unwrap().to_owned(), hub)
+        })
+        .collect()
+}
+
+#[test]
+fn recorded_reads_keep_the_section_the_model_reads_and_the_plan_says_so() {
+    let (t, mem) = project_with_memory();
+    let tier = |t: &Test| t.ccmem(["tier", "--target-lines", "8"]);
+    // No transcripts: the plan made without evidence (the first of two equal sections moves).
+    let plain = tier(&t).arg("--json").run().code(0);
+    assert_eq!(plain.json()["usage"], 0);
+    let without = moved(&plain);
+    assert!(without["Staging deploy"].is_some() && without["Invoices"].is_none());
+    // Two sessions read the deploy notes: the billing section moves instead.
+    session_reading(
+        &t,
+        &mem,
+        "11111111-aaaa-4000-8000-000000000001",
+        &["project_deploy-prod.md", "project_deploy-rollback.md"],
+    );
+    session_reading(
+        &t,
+        &mem,
+        "22222222-bbbb-4000-8000-000000000002",
+        &["project_deploy-staging.md"],
+    );
+    let read = tier(&t).arg("--json").run().code(0);
+    assert_eq!(read.json()["usage"], 2);
+    let with = moved(&read);
+    assert!(
+        with["Staging deploy"].is_none() && with["Invoices"].is_some(),
+        "{with:?}"
+    );
+    assert_eq!(
+        read.json()["after"]["lines"],
+        plain.json()["after"]["lines"]
+    );
+    snapshot!("dry_run_ordered_by_reads", tier(&t).run().code(0));
+}
+
+#[test]
+fn reads_of_another_folder_order_nothing() {
+    let (t, _) = project_with_memory();
+    let tier = |t: &Test| t.ccmem(["tier", "--target-lines", "8", "--json"]);
+    let plain = tier(&t).run().code(0).json();
+    // A session of this project that read files with the same names in another folder.
+    let other = t.path("elsewhere");
+    session_reading(
+        &t,
+        &other,
+        "33333333-cccc-4000-8000-000000000003",
+        &["project_deploy-prod.md"],
+    );
+    assert_eq!(tier(&t).run().code(0).json(), plain);
+}

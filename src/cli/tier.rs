@@ -141,8 +141,11 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
     };
     let pending = (lock.is_none() && write::needs_recovery(folder))
         .then(|| crate::memory::pending::pending(folder));
+    // Usage evidence only: an environment that cannot be resolved plans without it.
+    let env = args.client.client_env(process).ok();
     let request = Request {
         folder: &memory,
+        usage: env.as_ref(),
         opts: Options {
             target,
             compress: args.compress,

@@ -1,7 +1,8 @@
 //! `ccmem tier`: the plan, its diff and its proof, for a person or as JSON; and `tier --check`.
 //!
 //! JSON (`ccmem.tier/1`): `{folder, mode, recovered, before, after, target, cap, steps, notes,
-//! decisions: [{line, entry, action, why, hub?}], usage, files: [{name, link_to?, created,
+//! decisions: [{line, entry, action, why, hub?}], usage (the recorded sessions whose reads
+//! ordered the moves within a rank; 0: none), files: [{name, link_to?, created,
 //! diff}], suggestions, unshortened: [{line, why}], proof: {checks}, written,
 //! proof_on_disk, pending, changed_since, failure, requested_target, skipped: [{file, why}]}`.
 //! A run that refuses (exit 2) prints this report with `failure` set. `tier --check`
@@ -62,8 +63,8 @@ struct Report<'a> {
     steps: &'a [Step],
     notes: &'a [Note],
     decisions: &'a [Decision],
-    /// Recorded sessions' reads ordered the moves within a rank.
-    usage: bool,
+    /// Recorded sessions whose reads ordered the moves within a rank (0: none).
+    usage: usize,
     files: Vec<FileView<'a>>,
     suggestions: &'a [Suggestion],
     unshortened: &'a [Unshortened],
@@ -208,10 +209,13 @@ fn write_human(out: &mut String, r: &Report<'_>, cx: &Context<'_>) -> std::fmt::
         writeln!(out, "  note: {}", note_line(n))?;
     }
     if !r.steps.is_empty() && !r.decisions.is_empty() {
-        let order = if r.usage {
-            "by rank, then by reads in recorded sessions"
+        let order = if r.usage > 0 {
+            format!(
+                "by rank; within a rank ordered by reads in {}",
+                counted(r.usage, "recent session", "recent sessions")
+            )
         } else {
-            "by rank (no recorded sessions)"
+            "by rank; no recorded reads of these files".to_owned()
         };
         writeln!(out, "Entries ({order}):")?;
         for d in r.decisions {

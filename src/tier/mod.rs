@@ -36,6 +36,7 @@ pub mod plan;
 pub mod proof;
 pub mod run;
 mod shape;
+pub mod usage;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -15,11 +15,10 @@
 use serde::Serialize;
 
 use super::budget::{Size, measure};
-use std::collections::HashMap;
-
 use super::groups::{Layout, Rank, classify};
 use super::parse::{Index, parse};
 use super::shape::{Choice, Dest, Unit, destinations, hub_files, render_index};
+use super::usage::Reads;
 use super::{Options, Refusal, Target};
 use crate::constants::{INDEX_FILE as INDEX, INDEX_LINE_LONG_UTF16};
 use crate::memory::Library;
@@ -132,8 +131,9 @@ pub struct Plan {
     pub unshortened: Vec<Unshortened>,
     /// What the plan decided for each entry, and why.
     pub decisions: Vec<Decision>,
-    /// Whether recorded sessions' reads ordered the moves within a rank.
-    pub usage: bool,
+    /// The recorded sessions whose reads ordered the moves within a rank (0: none recorded,
+    /// or none read a file of this library; the plan is then the one made without evidence).
+    pub usage: usize,
 }
 
 /// A long line `--compress` leaves as it is.
@@ -286,19 +286,15 @@ impl Planner<'_> {
 
 /// Plans the restructure of `lib` within `opts.target`.
 pub fn plan(lib: &Library, opts: &Options) -> Result<Plan, Refusal> {
-    plan_with(lib, opts, &HashMap::new())
+    plan_with(lib, opts, &Reads::default())
 }
 
 /// [`plan`], with usage evidence: `reads` counts the recorded reads of each file (by name in
 /// the memory folder); within a rank, the least read move first.
-pub fn plan_with(
-    lib: &Library,
-    opts: &Options,
-    reads: &HashMap<String, usize>,
-) -> Result<Plan, Refusal> {
+pub fn plan_with(lib: &Library, opts: &Options, reads: &Reads) -> Result<Plan, Refusal> {
     let index_text = lib.index_text();
     let idx = parse(index_text);
-    let layout = classify(lib, &idx, reads);
+    let layout = classify(lib, &idx, &reads.files);
     let before = measure(index_text);
     let planner = Planner {
         idx,
@@ -317,7 +313,7 @@ pub fn plan_with(
         suggestions: Vec::new(),
         unshortened: Vec::new(),
         decisions: Vec::new(),
-        usage: !reads.is_empty(),
+        usage: reads.sessions,
     };
     let mut choice = Choice {
         pushed: vec![false; layout.pieces.len()],
@@ -497,7 +493,7 @@ pub(super) fn fits_without(
     rank: Rank,
 ) -> bool {
     let idx = parse(lib.index_text());
-    let layout = classify(lib, &idx, &HashMap::new());
+    let layout = classify(lib, &idx, &Default::default());
     let pushed: Vec<bool> = (layout.pieces.iter())
         .map(|piece| {
             let g = &layout.groups[piece.group];

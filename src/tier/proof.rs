@@ -19,8 +19,9 @@
 //!    `max-file-lines` is a new `oversized-file`, as `ccmem audit` would say right after.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::budget::{CAP, Size};
@@ -123,53 +124,91 @@ impl Proof {
 /// What the proof holds a plan to, found once per library read: the files the loaded part of
 /// MEMORY.md reached and the audit's findings before the plan. `tier --write` proves the
 /// planned library and then the files read back from disk against the same baseline.
+///
+/// `near-duplicate` (the costliest rule: a signature of every memory) runs only when a proof
+/// needs it: when every file it compares is the baseline's ([`Reuse`]), its findings after are
+/// its findings before by construction, so neither side runs it.
 pub struct Baseline<'a> {
     lib: &'a Library,
     reached: Reached<'a>,
+    /// Every rule's findings but `near-duplicate`'s.
     findings: Findings,
+    /// The file rules' findings, file by file, for the audits after the plan.
+    per_file: PerFile,
+    /// `near-duplicate`'s, found the first time a proof needs them.
+    near: OnceLock<Findings>,
 }
 
 impl<'a> Baseline<'a> {
-    /// The baseline of `before` (its reach, and the audit run on it once).
+    /// The baseline of `before` (its reach, and the audit run on it once, `near-duplicate`
+    /// left until needed).
     pub fn of(before: &'a Library) -> Self {
-        let (reached, findings) = rayon::join(|| reached(before), || Findings::of(before));
+        let (reached, (findings, per_file)) = rayon::join(
+            || reached(before),
+            || Findings::of_rules(before, Rules::AllButNear, None),
+        );
         Baseline {
             lib: before,
             reached,
             findings,
+            per_file,
+            near: OnceLock::new(),
         }
     }
 
     /// The baseline of `before`, and the audit's findings on `after` (a library made from
-    /// `before` by a plan), found beside it: the rules whose findings the plan cannot change
-    /// ([`Reuse`]) are not run again.
+    /// `before` by a plan): the rules whose findings the plan cannot change ([`Reuse`]) are not
+    /// run again, nor the file rules on the files the plan left as they were.
     pub fn with_audit(before: &'a Library, after: &Library) -> (Self, Findings) {
-        let reuse = Reuse::of(before, after);
-        if reuse == Reuse::All {
-            let baseline = Baseline::of(before);
-            let findings = baseline.findings.clone();
-            return (baseline, findings);
-        }
-        let (baseline, findings) = rayon::join(
-            || Baseline::of(before),
-            || Findings::of_rules(after, reuse == Reuse::NearDuplicates),
-        );
-        let findings = match reuse {
-            Reuse::NearDuplicates => findings.with_near_of(&baseline.findings),
-            _ => findings,
-        };
+        let baseline = Baseline::of(before);
+        let findings = baseline.audit(after);
         (baseline, findings)
     }
 
     /// The audit's findings on `after`, a library made from the baseline's (see
-    /// [`Baseline::with_audit`]).
+    /// [`Baseline::with_audit`]). A file rule looks at one file ([`rules::Check::File`]): its
+    /// findings on a file `after` shares with the baseline's library (the same [`Arc`], so the
+    /// same bytes, name and settings) are the baseline's.
     pub fn audit(&self, after: &Library) -> Findings {
-        Findings::after(self.lib, &self.findings, after)
+        match Reuse::of(self.lib, after) {
+            Reuse::All => self.findings.clone(),
+            Reuse::NearDuplicates => {
+                Findings::of_rules(after, Rules::AllButNear, Some(&self.per_file)).0
+            }
+            Reuse::Nothing => {
+                // Other settings (a rule's limits, the write spec) find other things in a file.
+                let known = same_settings(self.lib, after).then_some(&self.per_file);
+                let ((mut found, _), near) = rayon::join(
+                    || Findings::of_rules(after, Rules::AllButNear, known),
+                    || (Findings::of_rules(after, Rules::Near, None).0, self.near()),
+                );
+                found.counts.extend(near.0.counts);
+                found.near = true;
+                found
+            }
+        }
+    }
+
+    /// `near-duplicate`'s findings on the baseline's library.
+    fn near(&self) -> &Findings {
+        self.near
+            .get_or_init(|| Findings::of_rules(self.lib, Rules::Near, None).0)
+    }
+
+    /// The findings before the plan, with the rules `audited` (findings after it) holds.
+    fn was(&self, audited: &Findings) -> Findings {
+        let mut was = self.findings.clone();
+        if audited.near {
+            was.counts
+                .extend(self.near().counts.iter().map(|(k, n)| (k.clone(), *n)));
+            was.near = true;
+        }
+        was
     }
 
     /// Checks the invariants between the baseline and `after`, with `after_size` measured on
     /// whatever `after` came from (the plan, or the disk), and `audited` the audit's findings
-    /// on `after` ([`Findings::of`]).
+    /// on `after` ([`Baseline::audit`]).
     pub fn prove(
         &self,
         after: &Library,
@@ -189,7 +228,7 @@ impl<'a> Baseline<'a> {
             },
             || kept_check(before, after, plan),
         );
-        let audit = audit_check(before, &self.findings, after, audited);
+        let audit = audit_check(before, &self.was(audited), after, audited);
         Proof {
             checks: vec![size, bulk, reach, kept, audit],
         }
@@ -389,60 +428,166 @@ fn kept_check(before: &Library, after: &Library, plan: &Plan) -> Check {
 /// The findings of every audit rule the library's spec runs, counted by what identifies them
 /// across a move: their rule and message (as `scripts/bench/tier_curated.py` judges them).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Findings(BTreeMap<(&'static str, String), usize>);
+pub struct Findings {
+    counts: BTreeMap<(&'static str, String), usize>,
+    /// `near-duplicate`'s findings are counted (else the library's compared files are the
+    /// baseline's, and so are its findings: see [`Baseline`]).
+    near: bool,
+}
+
+/// Which rules [`Findings::of_rules`] runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rules {
+    All,
+    AllButNear,
+    Near,
+}
 
 impl Findings {
     /// Runs every audit rule on `lib`.
     pub fn of(lib: &Library) -> Findings {
-        Findings::of_rules(lib, false)
+        Findings::of_rules(lib, Rules::All, None).0
     }
 
-    /// Runs every audit rule on `lib`, but `near-duplicate` when `skip_near` is set.
-    fn of_rules(lib: &Library, skip_near: bool) -> Findings {
+    /// These findings without `near-duplicate`'s (what a proof that did not run it compares).
+    pub fn without_near(mut self) -> Findings {
+        self.counts.retain(|(rule, _), _| *rule != NEAR);
+        self.near = false;
+        self
+    }
+
+    /// Whether `near-duplicate`'s findings are counted.
+    pub fn has_near(&self) -> bool {
+        self.near
+    }
+
+    /// `near-duplicate`'s findings alone.
+    #[cfg(test)]
+    pub(crate) fn near_part(&self) -> Vec<(&String, usize)> {
+        (self.counts.iter())
+            .filter(|((rule, _), _)| *rule == NEAR)
+            .map(|((_, what), n)| (what, *n))
+            .collect()
+    }
+
+    /// Holds `found` (a proof's findings on `after`, a library made from `before`) to those of
+    /// every rule run again: the same, but for `near-duplicate`'s when the proof did not run it,
+    /// which then finds the same on both libraries.
+    #[cfg(test)]
+    pub(crate) fn check_reused(
+        found: &Findings,
+        before: &Library,
+        after: &Library,
+    ) -> Result<(), String> {
+        let every = Findings::of(after);
+        if found.near {
+            return (found == &every)
+                .then_some(())
+                .ok_or(format!("{found:?} != {every:?}"));
+        }
+        let was = Findings::of(before);
+        if every.near_part() != was.near_part() {
+            return Err(format!(
+                "near-duplicate differs: {:?} != {:?}",
+                every.near_part(),
+                was.near_part()
+            ));
+        }
+        let every = every.without_near();
+        (found == &every)
+            .then_some(())
+            .ok_or(format!("{found:?} != {every:?}"))
+    }
+
+    /// Runs the audit rules `which` selects on `lib`, the file rules over the files in
+    /// parallel; with `known`, a file it holds (the very [`Arc`]) takes its findings from there.
+    /// Returns the file rules' findings file by file too.
+    fn of_rules(lib: &Library, which: Rules, known: Option<&PerFile>) -> (Findings, PerFile) {
         let ctx = Ctx::new(lib, jiff::Timestamp::UNIX_EPOCH);
-        let mut diags: Vec<Diagnostic> = Vec::new();
+        let (mut file_rules, mut library_rules) = (Vec::new(), Vec::new());
         for rule in rules::of(rules::Command::Audit) {
-            if !lib.config.audit.enabled(rule.name) || (skip_near && rule.name == NEAR) {
+            let wanted = match which {
+                Rules::All => true,
+                Rules::AllButNear => rule.name != NEAR,
+                Rules::Near => rule.name == NEAR,
+            };
+            if !lib.config.audit.enabled(rule.name) || !wanted {
                 continue;
             }
             match rule.library_check(lib.spec()) {
-                Some(RuleCheck::File(check)) => {
-                    (0..lib.files.len()).for_each(|i| check(&ctx, i, &mut diags))
-                }
-                Some(RuleCheck::Library(check)) => check(&ctx, &mut diags),
+                Some(RuleCheck::File(check)) => file_rules.push(check),
+                Some(RuleCheck::Library(check)) => library_rules.push(check),
                 None => {}
             }
         }
-        let mut out = BTreeMap::new();
-        for d in diags {
-            // MEMORY.md's size findings (over the cap, the safety line, the target) say its
-            // size: one finding whatever the size (invariant 1 judges the size, and tier never
-            // grows the index).
-            let key = if d.rule.starts_with("index-over-") {
-                ("index-over-*", String::new())
-            } else {
-                (d.rule, d.message)
-            };
-            *out.entry(key).or_default() += 1;
+        let (per_file, library) = rayon::join(
+            || {
+                (0..lib.files.len())
+                    .into_par_iter()
+                    .map(|i| {
+                        let id = Arc::as_ptr(&lib.files[i]) as usize;
+                        if let Some(keys) = known.and_then(|k| k.of(id)) {
+                            return (id, keys.to_vec());
+                        }
+                        let mut diags = Vec::new();
+                        for check in &file_rules {
+                            check(&ctx, i, &mut diags);
+                        }
+                        (id, diags.into_iter().map(key).collect())
+                    })
+                    .collect::<Vec<(usize, Vec<Key>)>>()
+            },
+            || {
+                let mut diags = Vec::new();
+                for check in &library_rules {
+                    check(&ctx, &mut diags);
+                }
+                diags
+            },
+        );
+        let mut counts = BTreeMap::new();
+        for k in (per_file.iter().flat_map(|(_, keys)| keys.iter().cloned()))
+            .chain(library.into_iter().map(key))
+        {
+            *counts.entry(k).or_default() += 1;
         }
-        Findings(out)
+        let found = Findings {
+            counts,
+            near: which != Rules::AllButNear,
+        };
+        (found, PerFile::new(per_file))
+    }
+}
+
+/// What identifies a finding across a move: its rule and message. MEMORY.md's size findings
+/// (over the cap, the safety line, the target) say its size: one finding whatever the size
+/// (invariant 1 judges the size, and tier never grows the index).
+type Key = (&'static str, String);
+
+fn key(d: Diagnostic) -> Key {
+    if d.rule.starts_with("index-over-") {
+        ("index-over-*", String::new())
+    } else {
+        (d.rule, d.message)
+    }
+}
+
+/// The file rules' findings on each file of a library, by the file's identity (the address
+/// of its shared [`MemFile`], valid while the library lives: the baseline borrows it).
+#[derive(Debug, Default)]
+struct PerFile {
+    by_file: foldhash::HashMap<usize, Vec<Key>>,
+}
+
+impl PerFile {
+    fn new(files: Vec<(usize, Vec<Key>)>) -> PerFile {
+        PerFile {
+            by_file: files.into_iter().collect(),
+        }
     }
 
-    /// The findings of `after`, a library made from `before` (whose findings are `was`): the
-    /// rules that must run again run; what [`Reuse`] says cannot change is taken from `was`.
-    fn after(before: &Library, was: &Findings, after: &Library) -> Findings {
-        match Reuse::of(before, after) {
-            Reuse::All => was.clone(),
-            Reuse::NearDuplicates => Findings::of_rules(after, true).with_near_of(was),
-            Reuse::Nothing => Findings::of(after),
-        }
-    }
-
-    /// These findings with `near-duplicate`'s taken from `was`.
-    fn with_near_of(mut self, was: &Findings) -> Findings {
-        let near = (was.0.iter()).filter(|((rule, _), _)| *rule == NEAR);
-        self.0.extend(near.map(|(k, n)| (k.clone(), *n)));
-        self
+    fn of(&self, id: usize) -> Option<&[Key]> {
+        self.by_file.get(&id).map(Vec::as_slice)
     }
 }
 
@@ -467,7 +612,7 @@ enum Reuse {
 
 impl Reuse {
     fn of(before: &Library, after: &Library) -> Reuse {
-        if before.config.audit != after.config.audit || before.spec() != after.spec() {
+        if !same_settings(before, after) {
             return Reuse::Nothing;
         }
         let same_files = before.files.len() == after.files.len()
@@ -496,10 +641,15 @@ impl Reuse {
     }
 }
 
+/// Whether the audit runs on both libraries with the same settings and write spec.
+fn same_settings(before: &Library, after: &Library) -> bool {
+    before.config.audit == after.config.audit && before.spec() == after.spec()
+}
+
 fn audit_check(before: &Library, was: &Findings, after: &Library, now: &Findings) -> Check {
     let name = "the audit finds nothing new";
-    let new: Vec<String> = (now.0.iter())
-        .filter(|(k, n)| was.0.get(*k).is_none_or(|w| w < n))
+    let new: Vec<String> = (now.counts.iter())
+        .filter(|(k, n)| was.counts.get(*k).is_none_or(|w| w < n))
         .map(|((rule, what), _)| format!("{rule}: {what}"))
         .collect();
     if !new.is_empty() {
@@ -516,13 +666,18 @@ fn audit_check(before: &Library, was: &Findings, after: &Library, now: &Findings
             ),
         );
     }
-    let total: usize = now.0.values().sum();
+    let total: usize = now.counts.values().sum();
+    let near = if now.near {
+        ""
+    } else {
+        "; near-duplicate not run: the plan rewrites no file it compares"
+    };
     Check {
         id: Invariant::Audit,
         name,
         ok: true,
         detail: format!(
-            "no new finding of any audit rule ({} first among them; {total} there before, kept as they were)",
+            "no new finding of any audit rule ({} first among them; {total} there before, kept as they were{near})",
             AGREE.join(", ")
         ),
     }
@@ -568,7 +723,7 @@ mod tests {
     fn reused_findings_are_those_of_every_rule_run_again() {
         let l = twins();
         assert!(
-            Findings::of(&l).0.keys().any(|(rule, _)| *rule == NEAR),
+            !Findings::of(&l).near_part().is_empty(),
             "the library has a near-duplicate finding"
         );
         let cases: [(&str, Vec<Change>, Reuse); 4] = [
@@ -610,8 +765,25 @@ mod tests {
             let after = l.with(changes);
             assert_eq!(Reuse::of(&l, &after), reuse, "{what}");
             let (baseline, found) = Baseline::with_audit(&l, &after);
-            assert_eq!(found, Findings::of(&after), "{what}");
+            assert_eq!(found.has_near(), reuse == Reuse::Nothing, "{what}");
+            Findings::check_reused(&found, &l, &after).unwrap_or_else(|e| panic!("{what}: {e}"));
             assert_eq!(baseline.audit(&after), found, "{what}");
+            assert_eq!(baseline.was(&found).near, found.near, "{what}");
         }
+    }
+
+    #[test]
+    fn a_near_duplicate_the_plan_makes_is_new_though_the_baseline_left_the_rule_for_later() {
+        let l = twins();
+        let (baseline, _) = Baseline::with_audit(&l, &l);
+        assert!(
+            baseline.near.get().is_none(),
+            "not run for a plan that changes nothing"
+        );
+        let copy = text_of(topic(&l, "feedback_a.md").unwrap()).replace("name: a", "name: c");
+        let after = l.with([("feedback_c.md", Some(copy.as_str()))]);
+        let found = baseline.audit(&after);
+        let check = audit_check(&l, &baseline.was(&found), &after, &found);
+        assert!(!check.ok && check.detail.contains(NEAR), "{}", check.detail);
     }
 }

@@ -14,11 +14,13 @@ use std::fmt;
 use super::budget::{self, CAP, Size, Target};
 use super::plan::{self, Plan};
 use super::proof::{Baseline, Findings, Invariant, Proof};
+use super::usage::Reads;
 use super::{
     ClientLinks, Error, Folder, Options, Refusal, Skipped, applied, check_readable, check_writes,
     link_target, text_of, topic,
 };
 use crate::constants::INDEX_FILE;
+use crate::env::ClientEnv;
 use crate::memory::Library;
 use crate::memory::library::LoadError;
 use crate::write::{self, Applied, Change, Hash, Lock, WriteError};
@@ -36,6 +38,10 @@ pub struct Request<'a> {
     /// The target was given on the command line: a demand (unreachable: refused), where the
     /// default or `ccmem.toml`'s target is a goal (see [`plan_within_reach`]).
     pub explicit: bool,
+    /// The client's environment whose project's transcripts say which files of the folder
+    /// the model read: they order the moves within a rank ([`super::usage`]; `None`, or no
+    /// recorded read: the plan made without evidence).
+    pub usage: Option<&'a ClientEnv>,
 }
 
 /// What tier planned and, with the lock, wrote.
@@ -161,10 +167,16 @@ fn run_reading(
     mut read: impl FnMut() -> Result<Library, LoadError>,
 ) -> Result<Outcome, Error> {
     let mut attempts = 0;
+    let mut reads: Option<Reads> = None;
     loop {
         let lib = read()?;
         let skipped = check_readable(&lib, false)?.skipped;
-        let plan = plan_within_reach(&lib, &req.opts, req.explicit)?;
+        // The transcripts are read once, with MEMORY.md as the library read it.
+        let reads = reads.get_or_insert_with(|| {
+            req.usage
+                .map_or_else(Reads::default, |env| Reads::of_library(env, &lib))
+        });
+        let plan = plan_within_reach(&lib, &req.opts, req.explicit, reads)?;
         check_writes(&lib, &plan.files, &req.folder.links)?;
         let retry = attempts < STALE_RETRIES;
         let Some((proof, written)) = attempt(&lib, &plan, req, lock, retry)? else {
@@ -229,9 +241,15 @@ fn run_reading(
 
 /// The plan for `opts.target`; when that target cannot be reached but the client's cap can and
 /// the target was not given on the command line (`explicit`), the plan for the most tier can
-/// do: every entry then loads, which is what the target is for.
-pub fn plan_within_reach(lib: &Library, opts: &Options, explicit: bool) -> Result<Plan, Refusal> {
-    let plan = plan::plan(lib, opts)?;
+/// do: every entry then loads, which is what the target is for. `reads` orders the moves within
+/// a rank ([`plan::plan_with`]).
+pub fn plan_within_reach(
+    lib: &Library,
+    opts: &Options,
+    explicit: bool,
+    reads: &Reads,
+) -> Result<Plan, Refusal> {
+    let plan = plan::plan_with(lib, opts, reads)?;
     if explicit || opts.target.fits(plan.after) || !CAP.fits(plan.after) {
         return Ok(plan);
     }
@@ -239,12 +257,13 @@ pub fn plan_within_reach(lib: &Library, opts: &Options, explicit: bool) -> Resul
         lines: opts.target.lines.max(plan.after.lines),
         utf16: opts.target.utf16.max(plan.after.utf16),
     };
-    plan::plan(
+    plan::plan_with(
         lib,
         &Options {
             target: reachable,
             ..*opts
         },
+        reads,
     )
 }
 

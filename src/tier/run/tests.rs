@@ -42,6 +42,7 @@ fn with_request<T>(dir: &Path, f: impl FnOnce(&Request<'_>) -> T) -> T {
             ..Options::default()
         },
         explicit: true,
+        usage: None,
     };
     f(&req)
 }
