@@ -283,8 +283,9 @@ pub struct PlatformView {
 }
 
 impl PlatformView {
-    /// The view of `env`'s platform, with the settings' unread policy sources.
-    pub fn of(env: &ClientEnv, unread_policy: Vec<UnreadPolicy>) -> Self {
+    /// The view of `env`'s platform, with the settings' unread policy sources and the number
+    /// of `Read` deny rules in its settings.
+    pub fn of(env: &ClientEnv, unread_policy: Vec<UnreadPolicy>, read_deny_rules: usize) -> Self {
         let model = env.platform;
         let verified = match model {
             Platform::Linux => {
@@ -310,6 +311,17 @@ impl PlatformView {
                  platform"
                     .to_owned(),
             );
+            // deny.rs matches the rules against posix paths; the Windows build's matching of
+            // `Read(./x.md)` against `C:\…\x.md` is not captured (SPEC-platforms has no row,
+            // and the loader's test of it is ignored under wine).
+            if read_deny_rules > 0 {
+                unverified.push(format!(
+                    "on Windows: which files the settings' {read_deny_rules} Read deny rule{} \
+                     (permissions.deny) withhold: ccmem matches them as posix paths, and how \
+                     the Windows client matches them against C:\\ paths is not captured",
+                    if read_deny_rules == 1 { "" } else { "s" }
+                ));
+            }
         }
         if model.is_windows() != env.host.is_windows() {
             unverified.push(format!(
@@ -415,7 +427,11 @@ impl Receipt {
             findings,
             reads: Vec::new(),
             client_note: None,
-            platform: PlatformView::of(env, session.settings.unread_policy.clone()),
+            platform: PlatformView::of(
+                env,
+                session.settings.unread_policy.clone(),
+                crate::load::instructions::deny::read_rules(&session.settings),
+            ),
             memory_pending: crate::memory::pending::of_session(session),
             dark_history: None,
             traps: None,
@@ -703,6 +719,41 @@ mod tests {
                 "Large CLAUDE.md will impact performance (50.0k chars > 40.0k)",
             ]
         );
+    }
+
+    /// The Windows model's one rule the loader's tests cannot hold under wine: which files a
+    /// `Read` deny rule withholds. The receipt says so when the settings have such a rule.
+    #[test]
+    fn the_windows_model_says_its_read_deny_matching_is_unverified() {
+        let env_of = |platform: &str| {
+            let vars = [("CCMEM_PLATFORM".to_owned(), platform.to_owned())].into();
+            ClientEnv::new(std::env::temp_dir(), vars, Default::default())
+        };
+        let deny_notes = |env: &ClientEnv, rules: usize| -> Vec<String> {
+            PlatformView::of(env, Vec::new(), rules)
+                .unverified
+                .into_iter()
+                .filter(|u| u.contains("deny"))
+                .collect()
+        };
+        let windows = env_of("windows");
+        assert_eq!(deny_notes(&windows, 0), Vec::<String>::new());
+        assert_eq!(
+            deny_notes(&windows, 1),
+            [
+                "on Windows: which files the settings' 1 Read deny rule (permissions.deny) withhold: \
+              ccmem matches them as posix paths, and how the Windows client matches them against \
+              C:\\ paths is not captured"
+            ]
+        );
+        assert!(deny_notes(&windows, 3)[0].contains("3 Read deny rules "));
+        for posix in ["linux", "macos", "wsl"] {
+            assert_eq!(
+                deny_notes(&env_of(posix), 3),
+                Vec::<String>::new(),
+                "{posix}"
+            );
+        }
     }
 
     #[test]

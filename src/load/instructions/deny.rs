@@ -102,13 +102,29 @@ impl Deny {
     }
 }
 
-fn compile(rule: &str, settings_base: &str, home: &str, cwd: &str) -> Option<Rule> {
-    let rule_trim = rule.trim();
-    let inner = if rule_trim == "Read" {
-        "**"
+/// The pattern of a `Read` deny rule (`Read` alone covers everything), or `None` for another
+/// tool's rule.
+fn read_pattern(rule: &str) -> Option<&str> {
+    let rule = rule.trim();
+    if rule == "Read" {
+        Some("**")
     } else {
-        rule_trim.strip_prefix("Read(")?.strip_suffix(')')?
-    };
+        rule.strip_prefix("Read(")?.strip_suffix(')')
+    }
+}
+
+/// How many of the settings' `permissions.deny` rules are `Read` rules, without compiling them
+/// (the receipt names them where their matching is unverified).
+pub fn read_rules(settings: &Settings) -> usize {
+    settings
+        .concat("/permissions/deny")
+        .into_iter()
+        .filter(|(v, _)| v.as_str().and_then(read_pattern).is_some())
+        .count()
+}
+
+fn compile(rule: &str, settings_base: &str, home: &str, cwd: &str) -> Option<Rule> {
+    let inner = read_pattern(rule)?;
     let (base, pattern) = if let Some(rest) = inner.strip_prefix("//") {
         ("", rest)
     } else if let Some(rest) = inner.strip_prefix("~/") {
@@ -186,5 +202,37 @@ mod tests {
         assert!(d.hit("/r/p/docs/x.md", Kind::Project).is_some());
         assert!(d.hit("/r/p/doc.md", Kind::Project).is_none());
         assert!(deny(&["Read(../CLAUDE.md)", "Edit(./x)"]).rules.is_empty());
+    }
+
+    /// The receipt's count: every `Read` rule of every layer, other tools' rules left out.
+    #[test]
+    fn read_rules_are_counted_across_layers() {
+        let tmp = tempfile::tempdir().unwrap();
+        let base = tmp.path().canonicalize().unwrap();
+        let base = std::path::PathBuf::from(
+            crate::text::path::strip_verbatim(base.to_str().unwrap()).as_ref(),
+        );
+        let (home, proj) = (base.join("home"), base.join("proj"));
+        std::fs::create_dir_all(home.join(".claude")).unwrap();
+        std::fs::create_dir_all(proj.join(".claude")).unwrap();
+        std::fs::write(
+            home.join(".claude/settings.json"),
+            r#"{"permissions":{"deny":["Read(~/.ssh/**)","WebFetch(domain:example.com)"]}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            proj.join(".claude/settings.json"),
+            r#"{"permissions":{"deny":["Read(./secrets/)"," Read ","Bash(rm -rf:*)",42]}}"#,
+        )
+        .unwrap();
+        let vars = [
+            ("HOME", home.to_str().unwrap()),
+            ("USERPROFILE", home.to_str().unwrap()),
+            ("CCMEM_MANAGED_DIR", base.join("none").to_str().unwrap()),
+        ]
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .into();
+        let env = ClientEnv::new(proj, vars, Default::default());
+        assert_eq!(read_rules(&Settings::load(&env)), 3);
     }
 }
