@@ -444,6 +444,57 @@ fn check_follows_the_recorded_environment_and_skips_what_it_cannot_check() {
     );
 }
 
+/// `history --check` is how a macOS or Windows user catches what the captured cases miss, so it
+/// runs under every platform model whose paths are this machine's: here Linux, macOS and WSL's
+/// on a Unix host, Windows' natively under wine (`scripts/wine-test.sh`).
+#[test]
+fn check_runs_under_every_platform_model_of_this_host() {
+    let models: &[&str] = if cfg!(windows) {
+        &["windows"]
+    } else {
+        &["linux", "macos", "wsl"]
+    };
+    for model in models {
+        let mut w = World::new();
+        w.vars.insert("CCMEM_PLATFORM".into(), (*model).into());
+        let claude = w.proj.join("CLAUDE.md");
+        fs::write(&claude, "# Regeln\nImmer pnpm benutzen.\n").unwrap();
+        set_mtime(&claude, "2025-01-01T00:00:00Z");
+        let c = claude.to_str().unwrap();
+        w.transcript(
+            &w.proj,
+            "agrees",
+            "2026-01-01T00:00:00Z",
+            &[(c, "Project", "# Regeln\nImmer pnpm benutzen.")],
+        );
+        w.transcript(
+            &w.proj,
+            "differs",
+            "2026-01-02T00:00:00Z",
+            &[(c, "Project", "# Regeln\nImmer npm benutzen.")],
+        );
+        let h = w.read(&w.proj, None);
+        assert_eq!(h.sessions.len(), 2, "{model}");
+        let report = check::check(&h.sessions, &h.sessions, &w.vars);
+        let got: Vec<(&str, Vec<&str>)> = report
+            .sessions
+            .iter()
+            .map(|s| {
+                (
+                    s.id.as_str(),
+                    s.differences.iter().map(|d| d.what).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [("agrees", vec![]), ("differs", vec!["content"])],
+            "{model}"
+        );
+        assert!(report.not_checked.is_empty(), "{model}");
+    }
+}
+
 #[test]
 fn select_by_id_prefix_and_date() {
     let w = World::new();
