@@ -151,7 +151,10 @@ fn macos_cases_match_the_clients_macos_build() {
 /// out (macOS reads another: `cases-macos/instr-managed-policy`).
 #[test]
 fn ordinary_cases_give_the_linux_output_under_the_macos_model() {
-    let nfd = ["cases/instr-unicode-nfd-path", "cases/mem-dir-slug-decomposed"];
+    let nfd = [
+        "cases/instr-unicode-nfd-path",
+        "cases/mem-dir-slug-decomposed",
+    ];
     let ordinary: Vec<Case> = cases(&["cases"])
         .into_iter()
         .filter(|c| !c.spec.to_string().contains(MANAGED) && !nfd.contains(&c.name.as_str()))
