@@ -6,7 +6,9 @@ use std::cell::RefCell;
 use std::fs;
 use std::path::Path;
 
-use super::super::tests::{assert_no_leftovers, change, folder, snapshot_all};
+#[cfg(unix)]
+use super::super::tests::snapshot_all;
+use super::super::tests::{assert_no_leftovers, change, folder};
 use super::super::*;
 
 type Hook = Box<dyn FnMut(&Path)>;
