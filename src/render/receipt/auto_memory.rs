@@ -3,11 +3,12 @@
 
 use std::fmt::Write as _;
 
-use super::{BOLD, DIM, GREEN, HumanOptions, LIST_LIMIT, RED, YELLOW, more};
+use super::{HumanOptions, LIST_LIMIT, more};
 use crate::constants::counted as count;
 use crate::constants::{INDEX_MAX_LINES, INDEX_MAX_UTF16, MAX_FILE_SIZE};
 use crate::load::automem::{IndexState, Measure};
 use crate::receipt::{DarkHistory, Receipt, group};
+use crate::render::style::{BOLD, DIM, GREEN, RED, YELLOW};
 use crate::text::escape::Shown;
 
 /// Width of the budget bars, in cells.

@@ -3,23 +3,16 @@
 
 use std::fmt::Write as _;
 
-use anstyle::{AnsiColor, Style};
-
 use crate::constants::counted as count;
 use crate::load::automem::{IndexState, Measure};
 use crate::load::{LazyWhy, SkipWhy, Why};
 use crate::receipt::{Finding, Receipt, fix, group, skip_words};
+use crate::render::style::{BOLD, DIM, GREEN, RED, YELLOW};
 use crate::text::escape::Shown;
 
 mod auto_memory;
 
 pub use auto_memory::dark_story;
-
-const BOLD: Style = Style::new().bold();
-const DIM: Style = Style::new().dimmed();
-const RED: Style = AnsiColor::Red.on_default().bold();
-const YELLOW: Style = AnsiColor::Yellow.on_default();
-const GREEN: Style = AnsiColor::Green.on_default();
 
 /// How many dark lines and unlinked topic files a receipt lists before it says how many more
 /// there are (`--all` lists every one; the JSON always has them all).
