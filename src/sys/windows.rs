@@ -315,4 +315,3 @@ pub(super) fn kill_group(pid: u32) {
 pub(super) fn kill_self() -> ! {
     std::process::abort()
 }
-
