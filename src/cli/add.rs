@@ -11,7 +11,6 @@
 //!
 //! The work is the library's ([`crate::tier::add::run`]); the views are `render::add`'s.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
@@ -141,8 +140,6 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
             ExitStatus::Findings,
         ),
     };
-    let mut out = super::output::stdout_plain();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
+    super::output::print_plain(&text)?;
     Ok(status)
 }

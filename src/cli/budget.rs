@@ -1,6 +1,5 @@
 //! `ccmem budget`: MEMORY.md files measured against the client's limits.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use crate::budget;
@@ -45,14 +44,11 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
     let bar = super::progress::bar(paths.len() as u64, "measuring");
     let result = budget::sweep(&paths, || bar.inc(1));
     bar.finish_and_clear();
-    let text = if super::output::json() {
+    super::output::print_plain(&if super::output::json() {
         render::budget::json(&result)
     } else {
         render::budget::human(&result)
-    };
-    let mut out = super::output::stdout_plain();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
+    })?;
     Ok(ExitStatus::findings_if(result.summary.over > 0))
 }
 

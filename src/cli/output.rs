@@ -86,6 +86,13 @@ pub fn stdout_plain() -> Box<dyn Write> {
     report(|| Box::new(plain()))
 }
 
+/// Writes a whole report to [`stdout_plain`].
+pub fn print_plain(text: &str) -> io::Result<()> {
+    let mut out = stdout_plain();
+    out.write_all(text.as_bytes())?;
+    out.flush()
+}
+
 /// The JSON document under `--json`, nothing under `-q`, else `text`.
 fn report(text: impl FnOnce() -> Box<dyn Write>) -> Box<dyn Write> {
     let o = get();

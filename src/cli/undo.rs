@@ -16,7 +16,6 @@
 //! Exit status: 0 done (or nothing to do); with `--status`, 1 when a journal is pending; 2 an
 //! error (the named file changed since, a record ccmem will not act on, a lock held).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::ArgGroup;
@@ -138,7 +137,7 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
         discarded: discarded.as_ref(),
         undone: undone.as_ref(),
     };
-    print(&if super::output::json() {
+    super::output::print_plain(&if super::output::json() {
         crate::render::undo::json(&done)
     } else {
         crate::render::undo::human(&done)
@@ -146,17 +145,10 @@ pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus
     Ok(ExitStatus::Clean)
 }
 
-fn print(text: &str) -> anyhow::Result<()> {
-    let mut out = super::output::stdout_plain();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
-    Ok(())
-}
-
 fn list(place: &Place) -> anyhow::Result<ExitStatus> {
     let history = write::history(&place.state, &place.folder, place.settings.is_some())?;
     let shown = place.shown.display().to_string();
-    print(&if super::output::json() {
+    super::output::print_plain(&if super::output::json() {
         crate::render::undo::list_json(&shown, &history)
     } else {
         crate::render::undo::list_human(&shown, &history)
@@ -188,7 +180,7 @@ fn status(place: &Place) -> anyhow::Result<ExitStatus> {
         error: error.as_deref(),
         pending,
     };
-    print(&if super::output::json() {
+    super::output::print_plain(&if super::output::json() {
         crate::render::undo::status_json(&status)
     } else {
         crate::render::undo::status_human(&status)

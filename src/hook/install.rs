@@ -27,9 +27,10 @@ use serde_json::{Value, json};
 
 use crate::env::ClientEnv;
 use crate::settings::Source;
-use crate::settings::json::{Doc, Prop, Span};
-pub(crate) use bin::{Resolved, resolve_bin};
-use edits::{Edits, Style, line_indent};
+use crate::settings::json::{Doc, Span};
+pub(crate) use bin::{Resolved, command, is_ours, resolve_bin};
+use bin::{parse_ours, runs_our_hook};
+use edits::{Edits, Style, insert_elems, insert_props, remove_elems, remove_props};
 
 /// The marker that ends every command ccmem installs.
 pub(crate) const MARKER: &str = "# ccmem-managed";
@@ -150,52 +151,6 @@ pub(crate) const ENTRIES: &[Entry] = &[
     },
 ];
 
-/// The shell command of one hook: `BIN hook SUBCOMMAND[ ARGS] # ccmem-managed`, `BIN` quoted
-/// when it needs it.
-pub(crate) fn command(bin: &str, sub: &str, args: &str) -> String {
-    let args = args.trim();
-    let sep = if args.is_empty() { "" } else { " " };
-    format!("{} hook {sub}{sep}{args} {MARKER}", quote(bin))
-}
-
-fn quote(bin: &str) -> String {
-    let safe = !bin.is_empty()
-        && bin
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"/._-+:@%=,".contains(&b));
-    if safe {
-        bin.to_owned()
-    } else {
-        format!("'{}'", bin.replace('\'', r"'\''"))
-    }
-}
-
-/// True when a hook command is one ccmem installed (it ends with [`MARKER`]).
-pub(crate) fn is_ours(command: &str) -> bool {
-    command.trim_end().ends_with(MARKER)
-}
-
-/// For one of ccmem's commands: its sub-command and the arguments after it.
-fn parse_ours(command: &str) -> Option<(&str, &str)> {
-    let body = command.trim_end().strip_suffix(MARKER)?.trim_end();
-    let at = body.rfind(" hook ")?;
-    let rest = &body[at + 6..];
-    let (sub, args) = rest.split_once(' ').unwrap_or((rest, ""));
-    Some((sub, args.trim()))
-}
-
-/// Whether a command the user wrote already runs `ccmem hook SUB` (the program is named exactly
-/// `ccmem`, or is the binary ccmem would install).
-fn runs_our_hook(command: &str, sub: &str, bin: &str) -> bool {
-    let mut words = command.split_whitespace();
-    let Some(prog) = words.next() else {
-        return false;
-    };
-    let prog = prog.trim_matches(['\'', '"']);
-    let name = prog.rsplit('/').next().unwrap_or(prog);
-    (name == "ccmem" || prog == bin) && words.next() == Some("hook") && words.next() == Some(sub)
-}
-
 /// What an install or uninstall does.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Plan {
@@ -281,14 +236,9 @@ pub(crate) fn plan_install(
     let (bom, text) = decode(original)?;
     let mut notes = Vec::new();
     if text.trim().is_empty() {
-        let hooks = hooks_value(bin, entries);
-        let mut out = String::new();
-        if bom {
-            out.push_str(BOM);
-        }
         let style = Style::of("{\n  \"x\": 1\n}");
-        out.push_str(&style.render(&json!({ "hooks": hooks }), ""));
-        out.push('\n');
+        let body = style.render(&json!({ "hooks": hooks_value(bin, entries) }), "");
+        let out = format!("{}{body}\n", if bom { BOM } else { "" });
         return Ok(Plan {
             after: Some(out.into_bytes()),
             notes,
@@ -529,206 +479,6 @@ fn hooks_value(bin: &str, entries: &[Entry]) -> Value {
         }
     }
     Value::Object(h)
-}
-
-/// Inserts rendered items at the end of a container whose last child spans `last` (`None`:
-/// empty): after it, separated as the file separates, or as the container's only content.
-fn insert_items(
-    doc: &Doc<'_>,
-    style: &Style,
-    container: &RawValueRef,
-    last: Option<Span>,
-    items: &[Item<'_>],
-    edits: &mut Edits,
-) {
-    let span = doc.span(container);
-    let text = doc.text();
-    let close = span.end - 1;
-    // A one-line file, or a one-line container in a pretty one, gets one-line items.
-    let compact =
-        style.indent.is_empty() || (last.is_some() && !text[span.start..span.end].contains('\n'));
-    if compact {
-        let body: Vec<String> = items.iter().map(|i| i.compact()).collect();
-        let body = body.join(",");
-        match last {
-            Some(l) => edits.replace(
-                Span {
-                    start: l.end,
-                    end: l.end,
-                },
-                format!(",{body}"),
-            ),
-            None => edits.replace(
-                Span {
-                    start: span.start + 1,
-                    end: close,
-                },
-                body,
-            ),
-        }
-        return;
-    }
-    let outer = line_indent(text, close);
-    let unit = format!("{outer}{}", style.indent);
-    let inner = match last {
-        Some(l) => {
-            let own = line_indent(text, l.start);
-            if own.len() > outer.len() { own } else { unit }
-        }
-        None => unit,
-    };
-    let nl = style.newline;
-    let body: Vec<String> = items.iter().map(|i| i.render(style, &inner)).collect();
-    let body = body.join(&format!(",{nl}{inner}"));
-    match last {
-        Some(l) => edits.replace(
-            Span {
-                start: l.end,
-                end: l.end,
-            },
-            format!(",{nl}{inner}{body}"),
-        ),
-        None => edits.replace(
-            Span {
-                start: span.start + 1,
-                end: close,
-            },
-            format!("{nl}{inner}{body}{nl}{outer}"),
-        ),
-    }
-}
-
-/// One new child of a container: a property or an array element.
-enum Item<'a> {
-    Prop(&'a str, &'a Value),
-    Elem(&'a Value),
-}
-
-impl Item<'_> {
-    fn compact(&self) -> String {
-        match self {
-            Item::Prop(k, v) => format!("{}:{v}", Value::String((*k).into())),
-            Item::Elem(v) => v.to_string(),
-        }
-    }
-
-    fn render(&self, style: &Style, base: &str) -> String {
-        match self {
-            Item::Prop(k, v) => {
-                let colon = if style.indent.is_empty() { ":" } else { ": " };
-                format!(
-                    "{}{colon}{}",
-                    Value::String((*k).into()),
-                    style.render(v, base)
-                )
-            }
-            Item::Elem(v) => style.render(v, base),
-        }
-    }
-}
-
-fn insert_props(
-    doc: &Doc<'_>,
-    style: &Style,
-    container: &RawValueRef,
-    props: &[Prop<'_>],
-    new: &[(&str, Value)],
-    edits: &mut Edits,
-) {
-    let items: Vec<Item<'_>> = new.iter().map(|(k, v)| Item::Prop(k, v)).collect();
-    let last = props.last().map(|p| Span {
-        start: p.start,
-        end: doc.span(p.value).end,
-    });
-    insert_items(doc, style, container, last, &items, edits);
-}
-
-fn insert_elems(
-    doc: &Doc<'_>,
-    style: &Style,
-    container: &RawValueRef,
-    elems: &[&RawValueRef],
-    new: &[Value],
-    edits: &mut Edits,
-) {
-    let items: Vec<Item<'_>> = new.iter().map(Item::Elem).collect();
-    let last = elems.last().map(|e| doc.span(e));
-    insert_items(doc, style, container, last, &items, edits);
-}
-
-/// Removes children `gone` (sorted) of a container whose children span `spans`: a child and
-/// what separates it from the next; after the last kept child, from its end to the container's
-/// last child's end; all of them: the whole interior.
-fn remove_spans(container: Span, spans: &[Span], gone: &[usize], edits: &mut Edits) {
-    if gone.len() == spans.len() {
-        edits.replace(
-            Span {
-                start: container.start + 1,
-                end: container.end - 1,
-            },
-            String::new(),
-        );
-        return;
-    }
-    let last_kept = (0..spans.len()).rev().find(|i| !gone.contains(i));
-    let mut i = 0;
-    while i < spans.len() {
-        if !gone.contains(&i) {
-            i += 1;
-            continue;
-        }
-        if last_kept.is_some_and(|k| i > k) {
-            let k = last_kept.unwrap_or_default();
-            edits.replace(
-                Span {
-                    start: spans[k].end,
-                    end: spans[spans.len() - 1].end,
-                },
-                String::new(),
-            );
-            return;
-        }
-        let mut j = i;
-        while gone.contains(&j) {
-            j += 1;
-        }
-        edits.replace(
-            Span {
-                start: spans[i].start,
-                end: spans[j].start,
-            },
-            String::new(),
-        );
-        i = j;
-    }
-}
-
-fn remove_elems(
-    doc: &Doc<'_>,
-    container: &RawValueRef,
-    elems: &[&RawValueRef],
-    gone: &[usize],
-    edits: &mut Edits,
-) {
-    let spans: Vec<Span> = elems.iter().map(|e| doc.span(e)).collect();
-    remove_spans(doc.span(container), &spans, gone, edits);
-}
-
-fn remove_props(
-    doc: &Doc<'_>,
-    container: &RawValueRef,
-    props: &[Prop<'_>],
-    gone: &[usize],
-    edits: &mut Edits,
-) {
-    let spans: Vec<Span> = props
-        .iter()
-        .map(|p| Span {
-            start: p.start,
-            end: doc.span(p.value).end,
-        })
-        .collect();
-    remove_spans(doc.span(container), &spans, gone, edits);
 }
 
 /// A unified diff from `before` to `after` with file headers naming `shown` (the settings

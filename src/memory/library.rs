@@ -7,13 +7,11 @@
 //! A snapshot can also be built from texts in memory ([`Library::from_texts`]) or from another
 //! one with some files replaced ([`Library::with`], how `tier` proves a plan before writing).
 //!
-//! Here: reading and building a snapshot. Beside it: the lookup tables and the spec vote
-//! (`tables`, over `keyed`), the links and where they lead (`links`, `wiki` for loose
-//! `[[name]]` keys), how MEMORY.md reaches each file (`reach`), path order (`order`).
+//! Here: reading and building a snapshot. Beside it: the table of names and the spec vote
+//! (`tables`), the links and where they lead (`links`, `wiki` for loose `[[name]]` keys), how
+//! MEMORY.md reaches each file (`reach`).
 
-mod keyed;
 mod links;
-mod order;
 mod reach;
 mod tables;
 mod wiki;
@@ -27,8 +25,6 @@ use rayon::prelude::*;
 pub use links::{FileLink, Target};
 pub use reach::Reach;
 
-use keyed::{ByName, ByRel, Keyed};
-use order::PathHead;
 use reach::dark_lines;
 use tables::Tables;
 
@@ -95,10 +91,10 @@ pub struct Library {
     reach: Vec<Reach>,
     /// `root` made absolute once (links leaving the folder are compared with it).
     abs_root: Option<PathBuf>,
-    // foldhash, as in `load::memo`: SipHash's resistance to chosen keys buys nothing for the
-    // names of a folder being read.
-    by_rel: Keyed<ByRel>,
-    by_name: Keyed<ByName>,
+    /// The first file (by path) with each frontmatter `name`, trimmed. foldhash, as in
+    /// `load::memo`: SipHash's resistance to chosen keys buys nothing for the names of a folder
+    /// being read.
+    by_name: foldhash::HashMap<String, usize>,
 }
 
 /// Files read per job while the walk goes on (a job per file would cost more in scheduling
@@ -149,14 +145,13 @@ impl Library {
             let read = &read;
             fsread::md_files_batched(root, READ_BATCH, &mut |batch| {
                 s.spawn(move |_| {
-                    let batch: Vec<(PathHead, Arc<MemFile>)> = (batch.into_iter())
+                    let batch: Vec<Arc<MemFile>> = (batch.into_iter())
                         .map(|e| {
-                            let head = PathHead::of(&e.rel);
                             let read = index.filter(|_| e.rel == crate::constants::INDEX_FILE);
                             let f = read
                                 .and_then(|bytes| MemFile::from_read(root, &e, bytes, cap))
                                 .unwrap_or_else(|| MemFile::read(root, e, cap));
-                            (head, Arc::new(f))
+                            Arc::new(f)
                         })
                         .collect();
                     read.lock().expect("no reader panics").extend(batch);
@@ -167,8 +162,9 @@ impl Library {
             path: root.to_path_buf(),
             source,
         })?;
-        let read = read.into_inner().expect("no reader panics");
-        let mut files = order::by_path(read);
+        let mut files = read.into_inner().expect("no reader panics");
+        // Relative paths are unique: no stable sort needed.
+        files.par_sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
         let pending = pending::find(root).map(|(p, restored)| {
             restore(root, &mut files, restored);
             p
@@ -285,7 +281,7 @@ impl Library {
         // needs none.
         let (tables, index_state) = rayon::join(
             || Tables::of(&files, &config),
-            || measure_index(index_of(&files).map(|i| &*files[i])),
+            || measure_index(position(&files, crate::constants::INDEX_FILE).map(|i| &*files[i])),
         );
         let mut lib = Library {
             root: root.to_path_buf(),
@@ -301,7 +297,6 @@ impl Library {
             links: Vec::new(),
             spans_dropped: Vec::new(),
             reach: Vec::new(),
-            by_rel: tables.by_rel,
             by_name: tables.by_name,
         };
         let dark = dark_lines(&lib.index_state);
@@ -339,7 +334,7 @@ impl Library {
 
     /// The file with this relative path.
     pub fn find(&self, rel: &str) -> Option<usize> {
-        self.by_rel.get(rel)
+        position(&self.files, rel)
     }
 
     /// The file with this relative path.
@@ -358,7 +353,7 @@ impl Library {
 
     /// The file whose frontmatter `name` is `name` (the first, by path, when several share it).
     pub fn named(&self, name: &str) -> Option<usize> {
-        self.by_name.get(name)
+        self.by_name.get(name).copied()
     }
 
     /// The links of file `i`.
@@ -445,10 +440,9 @@ fn restore(root: &Path, files: &mut Vec<Arc<MemFile>>, restored: pending::Restor
     }
 }
 
-/// The index among `files` (sorted by path), if there is one.
-fn index_of(files: &[Arc<MemFile>]) -> Option<usize> {
-    let index = crate::constants::INDEX_FILE;
-    files.binary_search_by(|f| f.rel.as_str().cmp(index)).ok()
+/// The file with relative path `rel` among `files` (sorted by path).
+fn position(files: &[Arc<MemFile>], rel: &str) -> Option<usize> {
+    files.binary_search_by(|f| f.rel.as_str().cmp(rel)).ok()
 }
 
 /// MEMORY.md as the client measures it.

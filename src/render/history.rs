@@ -8,20 +8,14 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use anstyle::{AnsiColor, Style};
 use serde::Serialize;
 
+use super::style::{BOLD, DIM, GREEN, RED, YELLOW};
 use crate::constants::counted as count;
 use crate::history::check::Report;
 use crate::history::model::{AutoMemory, Session, Source};
 use crate::history::{CHECK_SCHEMA, Entry, History, SCHEMA};
 use crate::text::escape::escape;
-
-const BOLD: Style = Style::new().bold();
-const DIM: Style = Style::new().dimmed();
-const RED: Style = AnsiColor::Red.on_default().bold();
-const YELLOW: Style = AnsiColor::Yellow.on_default();
-const GREEN: Style = AnsiColor::Green.on_default();
 
 /// Sessions the text view lists before it says how many earlier ones there are.
 pub const SESSION_LIMIT: usize = 20;

@@ -16,6 +16,7 @@ pub mod json;
 pub mod receipt;
 pub mod session;
 pub(crate) mod statusline;
+mod style;
 pub mod tier;
 pub mod undo;
 pub mod verify;

@@ -144,13 +144,7 @@ pub fn after_compact(after: &AfterCompact) -> String {
             lost.len()
         );
         for c in lost {
-            let _ = writeln!(
-                out,
-                "  {} ({}): {}",
-                Shown(&c.path),
-                c.how,
-                dropped(c.dropped.as_ref())
-            );
+            gone(&mut out, "", c);
         }
         let _ = writeln!(
             out,
@@ -162,15 +156,15 @@ pub fn after_compact(after: &AfterCompact) -> String {
         .iter()
         .filter(|c| c.is_gone() && !c.is_instruction());
     for c in other {
-        let _ = writeln!(
-            out,
-            "  not restored: {} ({}): {}",
-            Shown(&c.path),
-            c.how,
-            dropped(c.dropped.as_ref())
-        );
+        gone(&mut out, "not restored: ", c);
     }
     out
+}
+
+/// A line for a file the compaction does not bring back: its path, how it loaded, and why.
+fn gone(out: &mut String, label: &str, c: &Candidate) {
+    let why = dropped(c.dropped.as_ref());
+    let _ = writeln!(out, "  {label}{} ({}): {why}", Shown(&c.path), c.how);
 }
 
 fn dropped(d: Option<&Dropped>) -> String {

@@ -7,9 +7,13 @@
 //! PATH is searched in its absolute entries only ([`crate::env::find_on_path`]); a relative
 //! entry that holds a `ccmem` is named in the summary. `--bin` must be an absolute path or a name
 //! found that way (written as the absolute path found).
+//!
+//! Also the command line a hook runs (`BIN hook SUB # ccmem-managed`) and how ccmem knows one
+//! of its own.
 
 use std::path::Path;
 
+use super::MARKER;
 use crate::env::{PathHit, find_on_path, is_executable};
 
 /// The program the hooks will run, and what the user should know about it.
@@ -273,4 +277,50 @@ mod tests {
         assert!(resolve_bin(Some("ccmem"), Some(&exe), Some(&path)).is_err());
         std::fs::remove_dir_all(rel).unwrap();
     }
+}
+
+/// The shell command of one hook: `BIN hook SUBCOMMAND[ ARGS] # ccmem-managed`, `BIN` quoted
+/// when it needs it.
+pub(crate) fn command(bin: &str, sub: &str, args: &str) -> String {
+    let args = args.trim();
+    let sep = if args.is_empty() { "" } else { " " };
+    format!("{} hook {sub}{sep}{args} {MARKER}", quote(bin))
+}
+
+fn quote(bin: &str) -> String {
+    let safe = !bin.is_empty()
+        && bin
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+:@%=,".contains(&b));
+    if safe {
+        bin.to_owned()
+    } else {
+        format!("'{}'", bin.replace('\'', r"'\''"))
+    }
+}
+
+/// True when a hook command is one ccmem installed (it ends with [`MARKER`]).
+pub(crate) fn is_ours(command: &str) -> bool {
+    command.trim_end().ends_with(MARKER)
+}
+
+/// For one of ccmem's commands: its sub-command and the arguments after it.
+pub(super) fn parse_ours(command: &str) -> Option<(&str, &str)> {
+    let body = command.trim_end().strip_suffix(MARKER)?.trim_end();
+    let at = body.rfind(" hook ")?;
+    let rest = &body[at + 6..];
+    let (sub, args) = rest.split_once(' ').unwrap_or((rest, ""));
+    Some((sub, args.trim()))
+}
+
+/// Whether a command the user wrote already runs `ccmem hook SUB` (the program is named exactly
+/// `ccmem`, or is the binary ccmem would install).
+pub(super) fn runs_our_hook(command: &str, sub: &str, bin: &str) -> bool {
+    let mut words = command.split_whitespace();
+    let Some(prog) = words.next() else {
+        return false;
+    };
+    let prog = prog.trim_matches(['\'', '"']);
+    let name = prog.rsplit('/').next().unwrap_or(prog);
+    (name == "ccmem" || prog == bin) && words.next() == Some("hook") && words.next() == Some(sub)
 }

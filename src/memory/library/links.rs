@@ -146,7 +146,7 @@ impl Library {
         if keys.is_empty() {
             return;
         }
-        wiki::first_with_keys(&self.files, &self.by_rel, &self.by_name, &mut keys);
+        wiki::first_with_keys(&self.files, &mut keys);
         (self.links.par_iter_mut())
             .flat_map_iter(|links| links.iter_mut().filter(|l| pending(l)))
             .for_each(|l| {

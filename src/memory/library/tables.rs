@@ -5,50 +5,50 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::index_of;
-use super::keyed::{ByName, ByRel, Keyed, Run};
+use super::position;
 use crate::config::Config;
+use crate::constants::INDEX_FILE;
 use crate::memory::file::{MemFile, Role};
 use crate::memory::meta::KindAt;
 use crate::memory::spec::{self, Detected, Spec};
 
-/// The lookup tables of a library and the write spec its files vote for.
+/// The table of names of a library and the write spec its files vote for.
 pub(super) struct Tables {
-    pub(super) by_rel: Keyed<ByRel>,
-    pub(super) by_name: Keyed<ByName>,
+    /// The first file (by path) with each frontmatter `name`, trimmed, when not empty.
+    pub(super) by_name: foldhash::HashMap<String, usize>,
     pub(super) spec: Detected,
 }
 
-/// Files whose keys and votes one job of [`Tables::of`] gathers.
-const RUN: usize = 1024;
-
 impl Tables {
-    /// Each file is reached once, on the pool, for its path, its name and its vote; the tables
-    /// are then filled side by side from what was gathered.
+    /// The votes are counted on the pool beside the table of names.
     pub(super) fn of(files: &[Arc<MemFile>], config: &Config) -> Tables {
-        let runs: Vec<(Run<ByRel>, Run<ByName>, [usize; 2])> = (files.par_chunks(RUN).enumerate())
-            .map(|(c, chunk)| {
-                let mut rels = Run::with_capacity(chunk.len());
-                let mut names = Run::with_capacity(chunk.len());
-                let mut votes = [0, 0];
-                for (k, f) in chunk.iter().enumerate() {
-                    rels.push(c * RUN + k, f);
-                    names.push(c * RUN + k, f);
-                    if let Some(v) = vote(f) {
-                        votes[v as usize] += 1;
+        let (by_name, [client, manager]) = rayon::join(
+            || {
+                let mut by_name = foldhash::HashMap::default();
+                for (i, f) in files.iter().enumerate() {
+                    let name = f.meta().and_then(|m| m.name.as_deref()).map(str::trim);
+                    if let Some(n) = name.filter(|n| !n.is_empty() && !by_name.contains_key(*n)) {
+                        by_name.insert(n.to_owned(), i);
                     }
                 }
-                (rels, names, votes)
-            })
-            .collect();
-        let [client, manager] = (runs.iter()).fold([0, 0], |[c, m], r| [c + r.2[0], m + r.2[1]]);
-        let index_marks = index_of(files)
+                by_name
+            },
+            || {
+                (files.par_iter().filter_map(|f| vote(f)))
+                    .fold(
+                        || [0, 0],
+                        |mut votes, v| {
+                            votes[v as usize] += 1;
+                            votes
+                        },
+                    )
+                    .reduce(|| [0, 0], |a, b| [a[0] + b[0], a[1] + b[1]])
+            },
+        );
+        let index_marks = position(files, INDEX_FILE)
             .and_then(|i| files[i].text())
             .is_some_and(spec::index_marks);
-        let (rels, names): (Vec<_>, Vec<_>) = runs.into_iter().map(|(r, n, _)| (r, n)).unzip();
-        let (by_rel, by_name) = rayon::join(|| Keyed::from_runs(rels), || Keyed::from_runs(names));
         Tables {
-            by_rel,
             by_name,
             spec: Detected::from_votes(config.spec, client, manager).with_index_marks(index_marks),
         }

@@ -82,6 +82,37 @@ fn wiki_links_resolve_by_name_then_stem_or_topic() {
 }
 
 #[test]
+fn files_come_in_path_order_and_a_name_finds_the_first_file_with_it() {
+    let (_d, lib) = lib(&[
+        ("zeta.md", "---\nname: shared\n---\n"),
+        ("b/deep.md", "---\nname: shared\n---\n"),
+        ("b.md", "---\nname: '  '\n---\n"),
+        (
+            "feedback_twenty_four_by.md",
+            "---\nname: ' eigene Notiz '\n---\n",
+        ),
+        ("feedback_twenty_four_bx.md", "no frontmatter\n"),
+        ("日本語.md", "---\nname: 共有\n---\n"),
+    ]);
+    let rels: Vec<&str> = lib.files.iter().map(|f| f.rel.as_str()).collect();
+    let mut sorted = rels.clone();
+    sorted.sort_unstable();
+    assert_eq!(rels, sorted);
+    for (i, rel) in rels.iter().enumerate() {
+        assert_eq!(lib.find(rel), Some(i));
+    }
+    assert_eq!(lib.find("zeta"), None);
+    assert_eq!(lib.named("shared"), lib.find("b/deep.md"));
+    assert_eq!(
+        lib.named("eigene Notiz"),
+        lib.find("feedback_twenty_four_by.md")
+    );
+    assert_eq!(lib.named("共有"), lib.find("日本語.md"));
+    assert_eq!(lib.named(""), None);
+    assert_eq!(lib.named("  "), None);
+}
+
+#[test]
 fn relative_home_and_outside_paths() {
     let home = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(home.path().join("notes")).unwrap();

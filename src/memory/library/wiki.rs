@@ -10,45 +10,30 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::keyed::{ByName, ByRel, Keyed};
 use crate::memory::file::MemFile;
 
 /// For each key of `want`, the first file (by path) that has it among its loose keys (its stem,
-/// its stem without the type prefix, its `name`). The paths and names are read from the lookup
-/// tables' blocks of keys, not from each file, a stretch of them per job on the pool.
+/// its stem without the type prefix, its `name`), a stretch of files per job on the pool.
 pub(super) fn first_with_keys(
     files: &[Arc<MemFile>],
-    by_rel: &Keyed<ByRel>,
-    by_name: &Keyed<ByName>,
     want: &mut foldhash::HashMap<String, Option<usize>>,
 ) {
     let ids: foldhash::HashMap<&str, usize> = (want.keys().enumerate())
         .map(|(n, k)| (k.as_str(), n))
         .collect();
-    let stems = (0..by_rel.len())
-        .into_par_iter()
+    let keys = (files.par_iter().enumerate())
         .with_min_len(STRETCH)
-        .flat_map_iter(|k| {
-            let (i, rel) = by_rel.at(k);
-            let name = rel.rsplit('/').next().unwrap_or(rel);
-            stem_and_topic(name)
+        .flat_map_iter(|(i, f)| {
+            let name = f.meta().and_then(|m| m.name.as_deref());
+            let [stem, topic] = stem_and_topic(f.name());
+            [stem, topic, name]
                 .into_iter()
                 .flatten()
                 .map(move |k| (i, k))
         });
-    let names = (0..by_name.len())
-        .into_par_iter()
-        .with_min_len(STRETCH)
-        .map(|k| by_name.at(k));
-    // `by_name` holds the first file of each name, and a later file with the same name cannot
-    // come first; it leaves out the names that are blank, whose key is the empty one.
-    let blank = (if want.contains_key("") { files } else { &[] })
-        .par_iter()
-        .enumerate()
-        .filter_map(|(i, f)| Some((i, f.meta()?.name.as_deref()?)));
     let sketch = Sketch::of(want.keys());
     let none = || vec![None; ids.len()];
-    let first = (stems.chain(names).chain(blank))
+    let first = keys
         .fold(
             || (none(), String::new()),
             |(mut first, mut key), (i, raw)| {
@@ -73,8 +58,8 @@ pub(super) fn first_with_keys(
     }
 }
 
-/// Keys looked for per job of [`first_with_keys`] at the least.
-const STRETCH: usize = 2048;
+/// Files looked at per job of [`first_with_keys`] at the least.
+const STRETCH: usize = 1024;
 
 fn earlier(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     match (a, b) {
@@ -203,8 +188,7 @@ mod tests {
             }
             let mut want: foldhash::HashMap<String, Option<usize>> =
                 probes.iter().map(|p| (wiki_key(p), None)).collect();
-            let (by_rel, by_name) = (Keyed::new(&files), Keyed::new(&files));
-            first_with_keys(&files, &by_rel, &by_name, &mut want);
+            first_with_keys(&files, &mut want);
             for (key, found) in want {
                 proptest::prop_assert_eq!(found, table.get(&key).copied(), "{}", key);
             }

@@ -44,14 +44,12 @@ pub fn render(out: &mut dyn Write, batches: &[Batch]) -> io::Result<()> {
 
 /// Escapes a command's message (`%`, CR, LF).
 fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    super::percent_encode(s, |b| b"%\r\n".contains(&b))
 }
 
 /// Escapes a command property (also `:` and `,`).
 fn escape_property(s: &str) -> String {
-    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+    super::percent_encode(s, |b| b"%\r\n:,".contains(&b))
 }
 
 #[cfg(test)]
@@ -60,7 +58,7 @@ mod tests {
 
     #[test]
     fn escapes() {
-        assert_eq!(escape_data("50%\nnext"), "50%25%0Anext");
+        assert_eq!(escape_data("50%\r\nnext é"), "50%25%0D%0Anext é");
         assert_eq!(escape_property("a:b,c"), "a%3Ab%2Cc");
     }
 }

@@ -83,3 +83,21 @@ pub struct Batch<'a> {
     /// Its findings, in report order.
     pub diagnostics: &'a [Diagnostic],
 }
+
+/// `s` with every byte `encode` picks written as `%XX` (upper-case hex): GitHub's command
+/// escapes and SARIF's URI references. A character whose bytes are not picked is kept whole.
+fn percent_encode(s: &str, encode: impl Fn(u8) -> bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        let mut buf = [0; 4];
+        let bytes = c.encode_utf8(&mut buf).as_bytes();
+        if bytes.iter().any(|&b| encode(b)) {
+            for b in bytes {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

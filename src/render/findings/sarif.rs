@@ -126,16 +126,9 @@ pub fn camel(id: &str) -> String {
 /// and the sub-delimiters is percent-encoded (UTF-8), so spaces, `#`, `?`, `%` and non-ASCII
 /// names survive.
 pub fn uri_path(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for b in path.bytes() {
-        let keep = b.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&b);
-        if keep {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    super::percent_encode(path, |b| {
+        !(b.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&b))
+    })
 }
 
 /// `file:///abs/path` (with a final `/` for a folder, as `originalUriBaseIds` requires).

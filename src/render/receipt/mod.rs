@@ -1,24 +1,18 @@
-//! The receipt for a person (plain text, coloured on a terminal) and as JSON.
+//! The receipt for a person (plain text, coloured on a terminal) and as JSON. The section on
+//! auto memory (MEMORY.md against its limits, what the client cuts) is `auto_memory`'s.
 
 use std::fmt::Write as _;
 
-use anstyle::{AnsiColor, Style};
-
 use crate::constants::counted as count;
-use crate::constants::{INDEX_MAX_LINES, INDEX_MAX_UTF16, MAX_FILE_SIZE};
 use crate::load::automem::{IndexState, Measure};
 use crate::load::{LazyWhy, SkipWhy, Why};
-use crate::receipt::{DarkHistory, Finding, Receipt, fix, group, skip_words};
+use crate::receipt::{Finding, Receipt, fix, group, skip_words};
+use crate::render::style::{BOLD, DIM, GREEN, RED, YELLOW};
 use crate::text::escape::Shown;
 
-const BOLD: Style = Style::new().bold();
-const DIM: Style = Style::new().dimmed();
-const RED: Style = AnsiColor::Red.on_default().bold();
-const YELLOW: Style = AnsiColor::Yellow.on_default();
-const GREEN: Style = AnsiColor::Green.on_default();
+mod auto_memory;
 
-/// Width of the budget bars, in cells.
-const BAR: usize = 30;
+pub use auto_memory::dark_story;
 
 /// How many dark lines and unlinked topic files a receipt lists before it says how many more
 /// there are (`--all` lists every one; the JSON always has them all).
@@ -63,7 +57,7 @@ pub fn human(r: &Receipt, opts: HumanOptions) -> String {
         return o;
     }
     loaded(&mut o, r);
-    budget(&mut o, r, opts);
+    auto_memory::section(&mut o, r, opts);
     lazy(&mut o, r, opts);
     skipped(&mut o, r);
     reads(&mut o, r);
@@ -208,186 +202,6 @@ pub fn why_words(why: &Why) -> String {
         Why::AutoMemIndex => "auto-memory index".into(),
         Why::AutoMemBackfill => "auto-memory index the client would GENERATE and write (MEMORY.md is missing; ccmem wrote nothing)".into(),
     }
-}
-
-fn budget(o: &mut String, r: &Receipt, opts: HumanOptions) {
-    let a = &r.auto_memory;
-    let _ = write!(o, "\n{BOLD}Auto memory{BOLD:#}");
-    if let Some(off) = &a.off {
-        let _ = writeln!(o, ": off ({})", Shown(off));
-        return;
-    }
-    let _ = writeln!(
-        o,
-        ": {} {DIM}({}){DIM:#}",
-        Shown(a.index_path.as_deref().unwrap_or("(no folder)")),
-        Shown(a.folder_source.as_deref().unwrap_or("default folder"))
-    );
-    match &a.index {
-        IndexState::NotApplicable => {}
-        IndexState::Missing => {
-            let _ = writeln!(
-                o,
-                "  no MEMORY.md, and nothing the client would build one from"
-            );
-        }
-        IndexState::WouldGenerate { lines } => {
-            let _ = writeln!(
-                o,
-                "  {YELLOW}no MEMORY.md: the client would WRITE a generated index of {} line(s) at start (ccmem wrote nothing){YELLOW:#}",
-                lines.len()
-            );
-        }
-        IndexState::NotRegular { what } => {
-            let _ = writeln!(
-                o,
-                "  {RED}MEMORY.md is not a regular file ({what}): nothing loads{RED:#}"
-            );
-        }
-        IndexState::TooLarge { bytes } => {
-            let _ = writeln!(
-                o,
-                "  {RED}MEMORY.md is {} bytes, over {MAX_FILE_SIZE}: the client skips it whole{RED:#}",
-                group(*bytes as usize)
-            );
-        }
-        IndexState::Unreadable { error } => {
-            let _ = writeln!(o, "  {RED}MEMORY.md unreadable: {}{RED:#}", Shown(error));
-        }
-        IndexState::FromEnv(m) => {
-            let _ = writeln!(o, "  replaced by CLAUDE_COWORK_MEMORY_INDEX_CONTENT");
-            measure(o, m, opts, r.dark_history.as_ref());
-        }
-        IndexState::Loaded(m) => measure(o, m, opts, r.dark_history.as_ref()),
-    }
-}
-
-fn measure(o: &mut String, m: &Measure, opts: HumanOptions, record: Option<&DarkHistory>) {
-    let _ = writeln!(
-        o,
-        "  on disk: {} lines, {} bytes · counted by the client (after frontmatter/comments, trimmed): {} lines, {} UTF-16 units",
-        m.file_lines,
-        group(m.file_bytes as usize),
-        m.lines,
-        group(m.utf16)
-    );
-    let _ = writeln!(
-        o,
-        "  lines {} {}/{}",
-        bar(m.lines, INDEX_MAX_LINES),
-        m.lines,
-        INDEX_MAX_LINES
-    );
-    let _ = writeln!(
-        o,
-        "  size  {} {}/{} UTF-16 units",
-        bar(m.utf16, INDEX_MAX_UTF16),
-        group(m.utf16),
-        group(INDEX_MAX_UTF16)
-    );
-    let Some(cut) = &m.cut else {
-        let _ = writeln!(o, "  {GREEN}everything loads{GREEN:#}");
-        return;
-    };
-    let at = if cut.kept_lines == 0 {
-        format!(
-            "inside line 1, after {} UTF-16 units",
-            group(cut.kept_utf16)
-        )
-    } else {
-        format!("after counted line {}", cut.kept_lines)
-    };
-    let _ = writeln!(
-        o,
-        "  {RED}CUT {at}: {} never reach the model{RED:#}",
-        count(cut.dark.len(), "line", "lines")
-    );
-    let shown: Vec<_> = cut
-        .dark
-        .iter()
-        .filter(|d| !d.text.trim().is_empty())
-        .collect();
-    let limit = if opts.all { shown.len() } else { LIST_LIMIT };
-    if let Some(h) = record {
-        let _ = writeln!(
-            o,
-            "  {DIM}recorded: {} loaded this index since {} (ccmem history){DIM:#}",
-            count(h.sessions, "session", "sessions"),
-            day(h.since.as_deref())
-        );
-    }
-    for d in shown.iter().take(limit) {
-        let mark = if d.partial { " (partly)" } else { "" };
-        let story = record
-            .and_then(|h| h.entries.iter().find(|e| e.line == d.line))
-            .map(|e| format!(" {DIM}· {}{DIM:#}", dark_story(e)))
-            .unwrap_or_default();
-        let _ = writeln!(
-            o,
-            "    {RED}L{:<5}{RED:#} {}{mark}{story}",
-            d.line,
-            Shown(&d.text)
-        );
-    }
-    more(o, shown.len().saturating_sub(limit), "dark lines");
-    let _ = writeln!(
-        o,
-        "  {DIM}the model is told: {}{DIM:#}",
-        Shown(&cut.warning)
-    );
-}
-
-/// How long a dark entry has been dark, from the record.
-pub fn dark_story(e: &crate::history::Entry) -> String {
-    match &e.last_loaded {
-        Some(id) if e.sessions_since == 0 => format!(
-            "last loaded {} (session {}), the last session recorded",
-            day(e.last_loaded_at.as_deref()),
-            &id[..id.len().min(8)]
-        ),
-        Some(id) => format!(
-            "last loaded {} (session {}), dark since {}",
-            day(e.last_loaded_at.as_deref()),
-            &id[..id.len().min(8)],
-            day(e.dark_since.as_deref())
-        ),
-        None => format!(
-            "never reached the model in {} since {}",
-            count(e.sessions_since, "session", "sessions"),
-            day(e.dark_since.as_deref())
-        ),
-    }
-}
-
-/// `2026-11-02` (UTC) of an RFC 3339 time.
-fn day(t: Option<&str>) -> String {
-    t.and_then(|t| t.parse::<jiff::Timestamp>().ok())
-        .map_or_else(
-            || "(no date)".to_owned(),
-            |t| t.strftime("%Y-%m-%d").to_string(),
-        )
-}
-
-/// `[██████░░░░]` scaled so the limit sits at the end; overflow shown as `▶`.
-fn bar(value: usize, limit: usize) -> String {
-    let filled = (value.min(limit) * BAR).div_ceil(limit.max(1));
-    let over = if value > limit {
-        format!("{RED}▶ over{RED:#}")
-    } else {
-        String::new()
-    };
-    let style = if value > limit {
-        RED
-    } else if value * 10 >= limit * 8 {
-        YELLOW
-    } else {
-        GREEN
-    };
-    format!(
-        "{style}[{}{}]{style:#}{over}",
-        "█".repeat(filled),
-        "░".repeat(BAR - filled)
-    )
 }
 
 /// `… and N more` after a list cut at [`LIST_LIMIT`].
@@ -552,19 +366,5 @@ fn skipped(o: &mut String, r: &Receipt) {
         {
             let _ = writeln!(o, "    {GREEN}→{GREEN:#} {}", Shown(&fix));
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bar_is_full_at_the_limit_and_marks_overflow() {
-        let plain = |s: String| anstream::adapter::strip_str(&s).to_string();
-        assert_eq!(plain(bar(0, 200)), format!("[{}]", "░".repeat(BAR)));
-        assert_eq!(plain(bar(200, 200)), format!("[{}]", "█".repeat(BAR)));
-        assert!(plain(bar(201, 200)).ends_with("▶ over"));
-        assert!(!plain(bar(100, 200)).contains("over"));
     }
 }
