@@ -65,7 +65,8 @@ pub enum Step {
         /// The hub files, as linked.
         hubs: Vec<String>,
         /// Pointer lines written by the user moved verbatim (with their headings, when nothing
-        /// else of their section stays) into `reference_more-hubs_hub.md`.
+        /// else of their section stays) into `reference_more-hubs_hub.md` (then
+        /// `reference_more-hubs-2_hub.md`… past `max-file-lines`).
         folded: usize,
     },
 }
