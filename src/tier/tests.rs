@@ -105,7 +105,7 @@ fn project_status_moves_before_rules_and_never_more_than_needed() {
     let l = sample();
     let before = plan::plan(&l, &opts(100)).unwrap().before.lines;
     assert_eq!(before, 16);
-    let p = plan::plan(&l, &opts(20)).unwrap();
+    let p = plan::plan(&l, &opts(14)).unwrap();
     assert_eq!(
         pushed(&p),
         ["build"],
