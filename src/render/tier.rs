@@ -334,7 +334,8 @@ fn step_line(s: &Step) -> String {
             );
             if *folded > 0 {
                 text.push_str(&format!(
-                    " ({folded} pointer lines and headings moved verbatim into reference_more-hubs_hub.md)"
+                    " ({folded} pointer lines and headings moved verbatim into reference_more-hubs_hub.md, \
+                     then reference_more-hubs-2_hub.md… past max-file-lines)"
                 ));
             }
             text

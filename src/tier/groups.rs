@@ -37,9 +37,10 @@ use naming::{
 
 use super::crown;
 use super::parse::{Index, Kind, entry_title};
-use crate::memory::Library;
+use super::shape::{Limits, MORE_HUBS, Room, assign, part_counts, room_of};
 use crate::memory::file::Role as FileRole;
 use crate::memory::library::{FileLink, Target};
+use crate::memory::{Library, names};
 
 /// What happens to an index line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,6 +119,8 @@ pub struct Group {
     pub last_used: Option<Timestamp>,
     /// The section's heading (index into [`Index::lines`]) when the unit is a section.
     pub heading: Option<usize>,
+    /// What the first hub can still take, when it exists already (`None`: tier creates it).
+    pub room: Option<Room>,
 }
 
 impl Group {
@@ -214,6 +217,13 @@ pub struct Layout {
     pub hubs_heading: Option<usize>,
     /// The most entries one hub holds (the audit's `max-group-entries`).
     pub max_entries: usize,
+    /// The most lines one hub holds (the audit's `max-file-lines`).
+    pub max_lines: usize,
+    /// The hubs folded pointer lines go to: [`MORE_HUBS`], then as many more as folding
+    /// every foldable pointer would fill.
+    pub more_hubs: Vec<String>,
+    /// What an existing [`MORE_HUBS`] can still take.
+    pub more_room: Option<Room>,
 }
 
 /// The title of a heading the user keeps hub pointers under.
@@ -322,6 +332,7 @@ pub fn classify(lib: &Library, idx: &Index, reads: &HashMap<String, usize>) -> L
     let mut broken = Vec::new();
     let mut unreadable = Vec::new();
     let max_entries = lib.config.audit.max_group_entries.max(2);
+    let max_lines = lib.config.audit.max_file_lines;
     // Each entry's unit key, rank (None: unreadable, no prefix), label and file.
     struct Item {
         line: usize,
@@ -450,6 +461,7 @@ pub fn classify(lib: &Library, idx: &Index, reads: &HashMap<String, usize>) -> L
                 linked: false,
                 last_used: None,
                 heading,
+                room: None,
             });
             standalone.push(matches!(flat, Some(Flat::Single(_))));
             groups.len() - 1
@@ -461,7 +473,7 @@ pub fn classify(lib: &Library, idx: &Index, reads: &HashMap<String, usize>) -> L
         }
         member.push(g);
     }
-    name_hubs(lib, &pointers, &mut groups, max_entries);
+    name_hubs(lib, idx, &pointers, &mut groups, (max_entries, max_lines));
     // Pieces: one per rank of each unit; an entry without a rank goes with the unit's first.
     let mut pieces: Vec<Piece> = Vec::new();
     let mut piece_of: HashMap<(usize, Rank), usize> = HashMap::new();
@@ -506,6 +518,7 @@ pub fn classify(lib: &Library, idx: &Index, reads: &HashMap<String, usize>) -> L
             && matches!(&idx.lines[i].kind, Kind::Heading { title, .. }
                 if title.eq_ignore_ascii_case(HUBS_HEADING))
     });
+    let (more_hubs, more_room) = more_hubs(lib, idx, &pointers, &groups, (max_entries, max_lines));
     Layout {
         roles,
         groups,
@@ -516,7 +529,49 @@ pub fn classify(lib: &Library, idx: &Index, reads: &HashMap<String, usize>) -> L
         unreadable,
         hubs_heading,
         max_entries,
+        max_lines,
+        more_hubs,
+        more_room,
     }
+}
+
+/// The hubs that folded pointer lines go to, enough for every foldable pointer within
+/// `max-file-lines` ([`MORE_HUBS`] first, appended to when it exists), and the room an
+/// existing [`MORE_HUBS`] has left.
+fn more_hubs(
+    lib: &Library,
+    idx: &Index,
+    pointers: &[Pointer],
+    groups: &[Group],
+    (max_entries, max_lines): (usize, usize),
+) -> (Vec<String>, Option<Room>) {
+    let room = lib
+        .file(MORE_HUBS)
+        .map(|f| room_of(f.text().unwrap_or(""), max_entries, max_lines));
+    let lines: Vec<usize> = (pointers.iter())
+        .filter(|p| p.foldable)
+        .map(|p| p.line)
+        .collect();
+    let limits = Limits {
+        entries: usize::MAX,
+        lines: max_lines,
+        room,
+    };
+    let chunks = assign(idx, &part_counts(idx), &lines, limits)
+        .last()
+        .map_or(1, |c| c + 1);
+    let mut hubs = vec![MORE_HUBS.to_owned()];
+    let mut n = 2;
+    while hubs.len() < chunks {
+        let hub = names::hub_file(&format!("more-hubs-{n}"));
+        n += 1;
+        let taken = groups.iter().any(|g| g.hubs.contains(&hub))
+            || pointers.iter().any(|p| p.hubs.contains(&hub));
+        if !taken && lib.file(&hub).is_none() {
+            hubs.push(hub);
+        }
+    }
+    (hubs, room)
 }
 
 /// MEMORY.md's links, by 1-based line.

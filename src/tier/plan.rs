@@ -15,9 +15,11 @@
 use serde::Serialize;
 
 use super::budget::{Size, measure};
-use super::groups::{Layout, Rank, classify};
+use super::groups::{Group, Layout, Rank, classify};
 use super::parse::{Index, parse};
-use super::shape::{Choice, Dest, Unit, destinations, hub_files, render_index};
+use super::shape::{
+    Choice, Dest, Limits, Unit, assign, destinations, hub_files, part_counts, render_index,
+};
 use super::usage::Reads;
 use super::{Options, Refusal, Target};
 use crate::constants::{INDEX_FILE as INDEX, INDEX_LINE_LONG_UTF16};
@@ -63,7 +65,8 @@ pub enum Step {
         /// The hub files, as linked.
         hubs: Vec<String>,
         /// Pointer lines written by the user moved verbatim (with their headings, when nothing
-        /// else of their section stays) into `reference_more-hubs_hub.md`.
+        /// else of their section stays) into `reference_more-hubs_hub.md` (then
+        /// `reference_more-hubs-2_hub.md`… past `max-file-lines`).
         folded: usize,
     },
 }
@@ -242,19 +245,42 @@ impl Planner<'_> {
     /// for one entry).
     fn whole_hubs(&self, choice: &Choice) -> bool {
         let layout = &self.layout;
-        let mut moved = vec![0usize; layout.groups.len()];
+        let mut moved: Vec<Vec<usize>> = vec![Vec::new(); layout.groups.len()];
         for (p, piece) in layout.pieces.iter().enumerate() {
             if choice.pushed[p] {
-                moved[piece.group] += piece.lines.len();
+                moved[piece.group].extend(&piece.lines);
             }
         }
-        (layout.groups.iter().zip(moved)).all(|(g, n)| n != 1 || g.hub_exists || g.linked)
+        (layout.groups.iter().zip(moved)).all(|(g, mut lines)| {
+            lines.sort_unstable();
+            self.new_hubs_whole(g, &lines)
+        })
+    }
+
+    /// Whether `lines` of `group` moving fill no new hub with one entry: an existing first
+    /// hub takes what its room leaves, and the rest must make hubs of two or more.
+    fn new_hubs_whole(&self, group: &Group, lines: &[usize]) -> bool {
+        if lines.is_empty() {
+            return true;
+        }
+        let limits = Limits {
+            entries: self.layout.max_entries,
+            lines: self.layout.max_lines,
+            room: group.room,
+        };
+        let chunks = assign(&self.idx, &part_counts(&self.idx), lines, limits);
+        let old = group.hub_exists || group.linked;
+        let mut count = vec![0usize; chunks.last().map_or(0, |c| c + 1)];
+        for c in chunks {
+            count[c] += 1;
+        }
+        (count.iter().enumerate()).all(|(c, &n)| n != 1 || (c == 0 && old))
     }
 
     /// Whether piece `p` may move: never into a new hub for one entry alone.
     fn pushable(&self, p: usize) -> bool {
         let group = &self.layout.groups[self.layout.pieces[p].group];
-        group.lines.len() >= 2 || group.hub_exists || group.linked
+        group.lines.len() >= 2 || self.new_hubs_whole(group, &group.lines)
     }
 
     /// What can go onto the aggregate line, least recently needed first (no `modified`

@@ -25,7 +25,7 @@ use crate::text::js::utf16_len;
 pub(super) enum Unit {
     /// A pushed group whose pointer tier would write.
     Group(usize),
-    /// An existing pointer line: folded (moved verbatim into [`MORE_HUBS`]).
+    /// An existing pointer line: folded (moved verbatim into [`MORE_HUBS`] and its sequels).
     Pointer(usize),
 }
 
@@ -40,7 +40,8 @@ pub(super) struct Choice {
     pub compact: bool,
 }
 
-/// The hub that receives the folded pointer lines, with their descriptions.
+/// The hub that receives the folded pointer lines, with their descriptions (then
+/// `reference_more-hubs-2_hub.md`… when they pass `max-file-lines`).
 pub(super) const MORE_HUBS: &str = "reference_more-hubs_hub.md";
 
 /// Where an index line goes.
@@ -56,30 +57,32 @@ pub(super) enum Dest<'a> {
 /// unit's moved entries fill its hubs in order, `max_entries` each); a heading whose whole
 /// section leaves goes with its first line.
 pub(super) fn destinations<'a>(idx: &Index, layout: &'a Layout, choice: &Choice) -> Vec<Dest<'a>> {
-    let mut dest: Vec<Dest> = (layout.roles.iter())
-        .map(|role| match *role {
-            Role::Pointer(p) if choice.aggregated.contains(&Unit::Pointer(p)) => {
-                Dest::Hub(MORE_HUBS)
-            }
-            _ => Dest::Stay,
-        })
+    let mut dest: Vec<Dest> = vec![Dest::Stay; layout.roles.len()];
+    let parts = part_counts(idx);
+    // Folded pointer lines fill the more-hubs hubs in order, within the audit's limits.
+    let folded: Vec<usize> = (layout.roles.iter().enumerate())
+        .filter(|(_, role)| matches!(role, Role::Pointer(p) if choice.aggregated.contains(&Unit::Pointer(*p))))
+        .map(|(i, _)| i)
         .collect();
+    let limits = Limits {
+        entries: usize::MAX,
+        lines: layout.max_lines,
+        room: layout.more_room,
+    };
+    for (&i, chunk) in folded.iter().zip(assign(idx, &parts, &folded, limits)) {
+        dest[i] = Dest::Hub(&layout.more_hubs[chunk.min(layout.more_hubs.len() - 1)]);
+    }
     for group in &layout.groups {
-        let moving = |i: &&usize| matches!(layout.roles[**i], Role::Entry(p) if choice.pushed[p]);
-        let total = group.lines.iter().filter(moving).count();
-        // Balanced: 16 entries make two hubs of 8, not 15 and 1.
-        let per = total
-            .div_ceil(total.div_ceil(layout.max_entries).max(1))
-            .max(1);
-        let mut k = 0;
-        for &i in &group.lines {
-            if let Role::Entry(p) = layout.roles[i]
-                && choice.pushed[p]
-            {
-                let chunk = (k / per).min(group.hubs.len() - 1);
-                dest[i] = Dest::Hub(&group.hubs[chunk]);
-                k += 1;
-            }
+        let moving: Vec<usize> = (group.lines.iter().copied())
+            .filter(|&i| matches!(layout.roles[i], Role::Entry(p) if choice.pushed[p]))
+            .collect();
+        let limits = Limits {
+            entries: layout.max_entries,
+            lines: layout.max_lines,
+            room: group.room,
+        };
+        for (&i, chunk) in moving.iter().zip(assign(idx, &parts, &moving, limits)) {
+            dest[i] = Dest::Hub(&group.hubs[chunk.min(group.hubs.len() - 1)]);
         }
     }
     // A continuation line or a table's head goes with its entry.
@@ -108,6 +111,108 @@ pub(super) fn destinations<'a>(idx: &Index, layout: &'a Layout, choice: &Choice)
         }
     }
     dest
+}
+
+/// What an existing hub can still take within the audit's limits: entries (under its last
+/// `##` group, as `large-group` counts them) and lines (as `oversized-file` counts them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Room {
+    /// Entries it can take.
+    pub entries: usize,
+    /// Lines it can take.
+    pub lines: usize,
+}
+
+/// The audit's limits on a unit's hubs, and the room its existing first hub has left.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Limits {
+    /// `max-group-entries`.
+    pub entries: usize,
+    /// `max-file-lines`.
+    pub lines: usize,
+    /// The first hub's room when it exists already (`None`: tier creates it).
+    pub room: Option<Room>,
+}
+
+/// The lines a new hub's head takes (frontmatter of either spec, blank, `# title`, blank).
+const NEW_HUB_HEAD: usize = 12;
+
+/// The room of a hub that holds `text` already: `max-file-lines` less its lines (one more
+/// for a missing final newline), and `max-group-entries` less the list items after its last
+/// `## ` heading (where moved entries would be counted if none of their own headings is a
+/// `##`). Counting every list item, not only entries, keeps it on the safe side.
+pub(super) fn room_of(text: &str, max_entries: usize, max_lines: usize) -> Room {
+    let lines = text.lines().count() + usize::from(!text.is_empty() && !text.ends_with('\n'));
+    let mut items = 0;
+    for line in text.lines() {
+        if line.starts_with("## ") {
+            items = 0;
+        }
+        let t = line.trim_start();
+        if t.starts_with("- ") || t.starts_with("* ") || t.starts_with("+ ") {
+            items += 1;
+        }
+    }
+    Room {
+        entries: max_entries.saturating_sub(items),
+        lines: max_lines.saturating_sub(lines),
+    }
+}
+
+/// How many [`Kind::Part`] lines each index line's entry has.
+pub(super) fn part_counts(idx: &Index) -> Vec<usize> {
+    let mut parts = vec![0; idx.lines.len()];
+    for line in &idx.lines {
+        if let Kind::Part { entry } = line.kind {
+            parts[entry] += 1;
+        }
+    }
+    parts
+}
+
+/// Which of a unit's hubs each of `lines` (its moving entries, in order) goes to: the first
+/// hub while it has room (an existing one only what [`Room`] leaves: appending never takes a
+/// hub past the audit's limits), then new hubs of at most `max-group-entries` entries each,
+/// balanced (16 entries make two hubs of 8, not 15 and 1), and never past `max-file-lines`
+/// counting the new hub's head, each entry's continuation lines and the heading copies (and
+/// the blank line before each) that `hub_files` writes above it.
+pub(super) fn assign(idx: &Index, parts: &[usize], lines: &[usize], limits: Limits) -> Vec<usize> {
+    let new_room = |left: usize| {
+        let hubs = left.div_ceil(limits.entries).max(1);
+        Room {
+            entries: left.div_ceil(hubs).max(1),
+            lines: limits.lines.saturating_sub(NEW_HUB_HEAD),
+        }
+    };
+    let mut room = limits.room.unwrap_or_else(|| new_room(lines.len()));
+    let mut chunk = 0;
+    let mut taken = 0;
+    let mut open: Vec<usize> = Vec::new();
+    let mut out = Vec::with_capacity(lines.len());
+    for (k, &i) in lines.iter().enumerate() {
+        let chain = idx.headings_of(i);
+        let cost = |open: &[usize]| {
+            let same = open.iter().zip(&chain).take_while(|(a, b)| a == b).count();
+            1 + parts[i] + 2 * (chain.len() - same)
+        };
+        let mut need = cost(&open);
+        // An existing hub takes only what fits; a new one takes at least one entry, however
+        // long (a new hub that cannot hold one entry is past help: the proof refuses it).
+        let existing = chunk == 0 && limits.room.is_some();
+        if room.entries == 0 || (need > room.lines && (taken > 0 || existing)) {
+            chunk += 1;
+            taken = 0;
+            room = new_room(lines.len() - k);
+            open.clear();
+            need = cost(&open);
+        }
+        room.entries = room.entries.saturating_sub(1);
+        room.lines = room.lines.saturating_sub(need);
+        taken += 1;
+        open = chain;
+        out.push(chunk);
+    }
+    out
 }
 
 /// A pointer tier writes: the hub, and the line of the index it takes the place of.
@@ -160,7 +265,7 @@ pub(super) fn render_index(
     dest: &[Dest],
 ) -> (String, Vec<String>) {
     let pointers = written_pointers(idx, layout, choice, dest);
-    let aggregate = aggregate_lines(layout, choice);
+    let aggregate = aggregate_lines(layout, choice, dest);
     let mut out: Vec<&str> = Vec::new();
     let blank = |i: usize| matches!(idx.lines[i].kind, Kind::Blank);
     // Aggregate lines go under the index's own `## Hubs` heading, after its last line.
@@ -207,15 +312,21 @@ pub(super) fn render_index(
 }
 
 /// The `- More hubs:` lines linking the aggregated units' hubs.
-fn aggregate_lines(layout: &Layout, choice: &Choice) -> Vec<String> {
+fn aggregate_lines(layout: &Layout, choice: &Choice, dest: &[Dest]) -> Vec<String> {
     let mut generated = Vec::new();
     if choice.aggregated.is_empty() {
         return generated;
     }
-    let folded = (choice.aggregated.iter()).any(|u| matches!(u, Unit::Pointer(_)));
     let mut links: Vec<String> = Vec::new();
-    if folded {
-        links.push(format!("[all, described]({MORE_HUBS})"));
+    for (k, more) in layout.more_hubs.iter().enumerate() {
+        if dest.contains(&Dest::Hub(more)) {
+            let label = if k == 0 {
+                "all, described"
+            } else {
+                "more, described"
+            };
+            links.push(format!("[{label}]({more})"));
+        }
     }
     for unit in &choice.aggregated {
         let (title, hubs): (String, Vec<&str>) = match *unit {

@@ -532,3 +532,129 @@ fn wiki_lines_table_rows_and_labelled_entries_move_with_their_lines() {
     let proof = proof::prove(&l, &after, &p, p.after);
     assert!(proof.ok(), "{proof:?}");
 }
+
+/// A library whose `## Deploy` section points to a hub that already holds `lines` lines and
+/// `items` entries, with six more entries of its own, over a small target: the section must
+/// move.
+fn near_full_hub(lines: usize, items: usize) -> Library {
+    let mut index = String::from("# Memory\n- Answer in Dutch, always.\n\n## Deploy\n");
+    index.push_str("- [Deploy map](reference_deploy_hub.md) — start here for releases\n");
+    let mut files: Vec<(String, String)> = Vec::new();
+    let topics = [
+        "Vercel previews verlopen na 30 dagen",
+        "Fly.io machines herstarten bij OOM",
+        "Railway cron draait in UTC",
+        "Staging DB wordt elke nacht gereset",
+        "Feature flags via GrowthBook",
+        "Rollback altijd via de release-tag",
+    ];
+    for (i, t) in topics.iter().enumerate() {
+        index.push_str(&format!("- [{t}](project_deploy_{i}.md) — {t}\n"));
+        files.push((format!("project_deploy_{i}.md"), format!("{t}\n")));
+    }
+    let mut hub =
+        String::from("---\nname: deploy-hub\ndescription: Deploy map\ntype: reference\n---\n");
+    for i in 0..items {
+        hub.push_str(&format!("- [oud {i}](project_old_{i}.md)\n"));
+        files.push((format!("project_old_{i}.md"), format!("oud {i}\n")));
+    }
+    while hub.lines().count() < lines {
+        hub.push_str("Notitie: releases gaan op dinsdag.\n");
+    }
+    files.push(("reference_deploy_hub.md".to_owned(), hub));
+    lib(&index, &files)
+}
+
+/// Issue 24, L corpus: appending a section to its existing hub took 17 hubs past
+/// `max-file-lines`, and the proof refused the plan. A hub with no room left is not appended
+/// to: the section's entries go to a new topic hub of their own, linked where they were.
+#[test]
+fn an_existing_hub_at_the_line_limit_is_not_appended_to() {
+    let max = Config::default().audit.max_file_lines;
+    let l = near_full_hub(max - 1, 0);
+    let p = plan::plan(&l, &opts(5)).unwrap();
+    assert!(p.files.iter().all(|f| f.name != "reference_deploy_hub.md"));
+    let new = (p.files.iter())
+        .find(|f| f.name == "reference_deploy-1_hub.md")
+        .expect("a new topic hub");
+    assert_eq!(
+        new.new.matches("](project_deploy_").count(),
+        6,
+        "{}",
+        new.new
+    );
+    let index = &p.files[0].new;
+    assert!(
+        index.contains("- [Deploy map](reference_deploy_hub.md)")
+            && index.contains("(reference_deploy-1_hub.md) — "),
+        "{index}"
+    );
+    assert_proves(&l, &applied(&l, &p), &p);
+}
+
+/// A hub with some room takes what fits, within both limits, and the rest goes to a new hub
+/// (of two entries at least).
+#[test]
+fn an_existing_hub_takes_only_what_fits_in_its_room() {
+    let cfg = Config::default().audit;
+    // Room for 3 lines: the heading copy and its blank line, then one entry.
+    let l = near_full_hub(cfg.max_file_lines - 3, 0);
+    let p = plan::plan(&l, &opts(5)).unwrap();
+    let after = applied(&l, &p);
+    let hub = after
+        .file("reference_deploy_hub.md")
+        .unwrap()
+        .text()
+        .unwrap();
+    assert!(hub.lines().count() <= cfg.max_file_lines, "{hub}");
+    assert_eq!(hub.matches("](project_deploy_").count(), 1, "{hub}");
+    let new = after
+        .file("reference_deploy-1_hub.md")
+        .unwrap()
+        .text()
+        .unwrap();
+    assert_eq!(new.matches("](project_deploy_").count(), 5, "{new}");
+    assert_proves(&l, &after, &p);
+    // Entries: a hub listing `max-group-entries - 2` takes two.
+    let l = near_full_hub(0, cfg.max_group_entries - 2);
+    let p = plan::plan(&l, &opts(5)).unwrap();
+    let after = applied(&l, &p);
+    let hub = after
+        .file("reference_deploy_hub.md")
+        .unwrap()
+        .text()
+        .unwrap();
+    assert_eq!(hub.matches("](project_deploy_").count(), 2, "{hub}");
+    assert_proves(&l, &after, &p);
+}
+
+/// Folded pointer lines fill `reference_more-hubs_hub.md` only up to `max-file-lines`; the
+/// rest go to `reference_more-hubs-2_hub.md`, and the aggregate line links both.
+#[test]
+fn folded_pointers_split_across_more_hubs_within_the_line_limit() {
+    let l = hub_first(60);
+    let p = plan::plan(&l, &opts(20)).unwrap();
+    let after = applied(&l, &p);
+    let max = Config::default().audit.max_file_lines;
+    let more: Vec<&str> = ["reference_more-hubs_hub.md", "reference_more-hubs-2_hub.md"]
+        .into_iter()
+        .filter(|n| p.files.iter().any(|f| f.name == *n))
+        .collect();
+    assert_eq!(more.len(), 2, "{:?}", p.steps);
+    for n in &more {
+        let text = after.file(n).unwrap().text().unwrap();
+        assert!(text.lines().count() <= max, "{n}: {}", text.lines().count());
+        assert!(after.index_text().contains(&format!("]({n})")));
+    }
+    assert_proves(&l, &after, &p);
+}
+
+/// Every invariant of the proof holds on `after`.
+fn assert_proves(l: &Library, after: &Library, p: &Plan) {
+    let proof = proof::prove(l, after, p, p.after);
+    let failed: Vec<_> = (proof.checks.iter())
+        .filter(|c| !c.ok)
+        .map(|c| &c.detail)
+        .collect();
+    assert!(failed.is_empty(), "{failed:?}\n{}", after.index_text());
+}

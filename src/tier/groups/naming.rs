@@ -4,6 +4,7 @@
 use jiff::Timestamp;
 
 use super::super::parse::{Index, Kind, entry_title};
+use super::super::shape::{Limits, assign, part_counts, room_of};
 use super::{Group, Pointer, Rank};
 use crate::memory::Library;
 use crate::memory::file::{Role as FileRole, role_of};
@@ -25,8 +26,17 @@ const TYPE_WORDS: [&str; 10] = [
 
 /// Gives every unit its key and hubs: the section's own hub when it has one, else
 /// `reference_<key>_hub.md` from its topic (never `reference_reference_hub.md`, never a name
-/// another unit or a file of the folder has), one more hub per `max` entries.
-pub(super) fn name_hubs(lib: &Library, pointers: &[Pointer], groups: &mut [Group], max: usize) {
+/// another unit or a file of the folder has), then as many more as [`assign`] fills: an
+/// existing hub takes only what its [`Room`] leaves within the audit's limits, each new one at
+/// most `max-group-entries` entries and `max-file-lines` lines.
+pub(super) fn name_hubs(
+    lib: &Library,
+    idx: &Index,
+    pointers: &[Pointer],
+    groups: &mut [Group],
+    (max, max_lines): (usize, usize),
+) {
+    let parts = part_counts(idx);
     let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
     for g in groups.iter() {
         taken.extend(g.hubs.iter().cloned());
@@ -49,23 +59,39 @@ pub(super) fn name_hubs(lib: &Library, pointers: &[Pointer], groups: &mut [Group
             hub_key(&g.hubs[0])
         };
         g.key = base.clone();
-        let chunks = g.lines.len().div_ceil(max).max(1);
-        let mut k = g.hubs.len();
+        // The next free hub name: `base` for a unit's first hub (appended to when the file
+        // exists), else `base-n`, never a name taken or, beyond the first, a file's.
         let mut n = 1;
-        while g.hubs.len() < chunks {
-            let key = if k == 0 && n == 1 {
+        let mut pick = |hubs: &[String]| loop {
+            let key = if hubs.is_empty() && n == 1 {
                 base.clone()
             } else {
-                format!("{base}-{}", n)
+                format!("{base}-{n}")
             };
             n += 1;
             let hub = names::hub_file(&key);
-            if taken.contains(&hub) || (lib.file(&hub).is_some() && k > 0) {
+            if taken.contains(&hub) || (lib.file(&hub).is_some() && !hubs.is_empty()) {
                 continue;
             }
             taken.insert(hub.clone());
+            return hub;
+        };
+        if g.hubs.is_empty() {
+            let hub = pick(&g.hubs);
             g.hubs.push(hub);
-            k += 1;
+        }
+        g.room = (lib.file(&g.hubs[0])).map(|f| room_of(f.text().unwrap_or(""), max, max_lines));
+        let limits = Limits {
+            entries: max,
+            lines: max_lines,
+            room: g.room,
+        };
+        let chunks = assign(idx, &parts, &g.lines, limits)
+            .last()
+            .map_or(1, |c| c + 1);
+        while g.hubs.len() < chunks {
+            let hub = pick(&g.hubs);
+            g.hubs.push(hub);
         }
         g.hub_exists = lib.file(&g.hubs[0]).is_some();
         g.linked = pointers.iter().any(|p| p.hubs.contains(&g.hubs[0]));

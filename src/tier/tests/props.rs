@@ -2,8 +2,9 @@
 //! both write specs and none, CJK / Korean / Vietnamese / emoji headings and titles, CRLF,
 //! a title or none, nested headings, prose paragraphs with links, plain rule lines and rules
 //! that cite a file, `~/` pointers, `[[name]]` links by name and by file, code-span links,
-//! broken links, long lines, `group:` frontmatter, crowns and pins, and sections that already
-//! point to a hub.
+//! broken links, long lines, `group:` frontmatter, crowns and pins, sections that already
+//! point to a hub, and sections of entries that point to a hub at or near `max-file-lines`
+//! (the proof's invariant 5 then checks no hub is taken past it).
 //!
 //! On every plan: it never refuses; invariants 2–5 hold (1 too unless nothing is left to move);
 //! the audit run afterwards reports no new finding of the kinds tier must never add; it never
@@ -92,8 +93,9 @@ fn entry() -> impl Strategy<Value = Entry> {
 }
 
 /// A section already in hub-first shape: `(heading?, modified day (0: none), entries it
-/// lists)`.
-type HubSection = (bool, u8, u8);
+/// lists, section of entries its pointer is in (its entries then go to that hub), lines it is
+/// short of `max-file-lines` plus one (0: not padded))`.
+type HubSection = (bool, u8, u8, Option<usize>, u8);
 
 /// Extra lines: `(kind, section)`: 0 a plain rule, 1 a rule citing a file, 2 a prose line
 /// with links, 3 a `~/` pointer, 4 a crown rule.
@@ -182,12 +184,19 @@ fn build(shape: &Shape, entries: &[Entry], hubs: &[HubSection], extras: &[Extra]
     let mut sorted: Vec<(usize, &Entry)> = entries.iter().enumerate().collect();
     sorted.sort_by_key(|(_, e)| (e.heading.map(|h| h + 1).unwrap_or(0), e.sub));
     let mut current = (None, false);
+    let mut placed: Vec<usize> = Vec::new();
     for (i, e) in sorted {
         if (e.heading, e.sub) != current {
             if let Some(h) = e.heading {
                 if e.heading != current.0 {
                     index.push(String::new());
                     index.push(format!("## {}", HEADINGS[h]));
+                    for (k, hub) in hubs.iter().enumerate() {
+                        if hub.3 == Some(h) {
+                            index.push(format!("- [hub {k}](reference_h{k}_hub.md) — map of {k}"));
+                            placed.push(k);
+                        }
+                    }
                     for (k, &(kind, section)) in extras.iter().enumerate() {
                         if section == Some(h) {
                             index.push(extra_line(kind, k));
@@ -226,12 +235,15 @@ fn build(shape: &Shape, entries: &[Entry], hubs: &[HubSection], extras: &[Extra]
             files.push((file, frontmatter(shape.spec, e, &stem)));
         }
     }
-    for (k, &(heading, day, listed)) in hubs.iter().enumerate() {
-        if heading {
-            index.push(format!("## Hub {k} 日本"));
-        }
+    let max_lines = config.audit.max_file_lines;
+    for (k, &(heading, day, listed, _, short)) in hubs.iter().enumerate() {
         let hub = format!("reference_h{k}_hub.md");
-        index.push(format!("- [hub {k}]({hub}) — map of area {k}"));
+        if !placed.contains(&k) {
+            if heading {
+                index.push(format!("## Hub {k} 日本"));
+            }
+            index.push(format!("- [hub {k}]({hub}) — map of area {k}"));
+        }
         let modified = match day {
             0 => String::new(),
             d => format!("modified: 2026-09-{d:02}\n"),
@@ -245,6 +257,10 @@ fn build(shape: &Shape, entries: &[Entry], hubs: &[HubSection], extras: &[Extra]
             .take(listed as usize)
         {
             text.push_str(&format!("- [e]({n})\n"));
+        }
+        // Near the audit's `max-file-lines`: tier must not append past it.
+        while short > 0 && text.lines().count() < max_lines + 1 - short as usize {
+            text.push_str("Notes on this area.\n");
         }
         files.push((hub, text));
     }
@@ -448,7 +464,12 @@ fn giving_back_repeats_until_no_piece_can_be_given_back() {
         index_fm: false,
         title: false,
     };
-    let lib = build(&shape, &entries, &[(true, 0, 0), (false, 0, 0)], &[]);
+    let lib = build(
+        &shape,
+        &entries,
+        &[(true, 0, 0, None, 0), (false, 0, 0, None, 0)],
+        &[],
+    );
     let opts = Options {
         target: Target {
             lines: 37,
@@ -467,7 +488,7 @@ proptest! {
     fn tier_plans_what_the_audit_and_a_curator_accept(
         shape in shape(),
         entries in proptest::collection::vec(entry(), 0..40),
-        hubs in proptest::collection::vec((any::<bool>(), 0u8..29, 0u8..3), 0..6),
+        hubs in proptest::collection::vec((any::<bool>(), 0u8..29, 0u8..3, proptest::option::of(0..HEADINGS.len()), 0u8..6), 0..6),
         extras in proptest::collection::vec((0u8..5, proptest::option::of(0..HEADINGS.len())), 0..6),
         target_lines in 2usize..40,
         target_utf16 in 200usize..4000,
