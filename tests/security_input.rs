@@ -980,7 +980,10 @@ fn a_huge_tool_response_costs_the_hook_one_pass() {
         let out = s.run(&["hook", "post-tool-use"], &stdin, false);
         let took = started.elapsed();
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-        assert!(took < Duration::from_secs(5), "{took:?}");
+        // Buffering is caught by the run's memory watch (690 MB against MEMORY_LIMIT_KB); this
+        // bound catches a pass that is worse than linear. One pass takes 1-2 s in a debug build
+        // on a quiet machine and was seen at 7.5 s on a busy two-core one.
+        assert!(took < Duration::from_secs(20), "{took:?}");
     }
 }
 
