@@ -15,7 +15,8 @@
 //! `platform` {`model` (linux, macos, windows, wsl), `verified` (how ccmem's rules for it are
 //! held to the client), `unverified[]` (what this receipt predicts that nothing here checks),
 //! `unread_policy[]` {`source`, `note`} (the OS's policy sources the client reads and ccmem
-//! does not)}, `traps` (what `ccmem check --user-config` reports for this start directory,
+//! does not), `read_policy[]` {`source`, `note`} (those ccmem read, the macOS plists, with
+//! what the client makes of each)}, `traps` (what `ccmem check --user-config` reports for this start directory,
 //! when it is in a git repository: `root`, `start`, `findings[]` {`rule`, `severity`, `path`
 //! (relative to `root`), `line`, `message`, `fix`}, `elsewhere` (findings of the repository
 //! that do not bite here), `left_out` (start directories not checked), `command`).
@@ -32,7 +33,7 @@ use crate::load::automem::{IndexState, Report};
 use crate::load::size::{self, SizeModel};
 use crate::load::{Kind, Lazy, LazyWhy, Loaded, Session, SkipWhy, Skipped, Why};
 use crate::platform::Platform;
-use crate::settings::{Problem, UnreadPolicy};
+use crate::settings::{Problem, ReadPolicy, UnreadPolicy};
 use crate::text::js;
 
 pub mod fix;
@@ -280,12 +281,19 @@ pub struct PlatformView {
     pub unverified: Vec<String>,
     /// Policy sources the client reads before the managed folder, which ccmem does not read.
     pub unread_policy: Vec<UnreadPolicy>,
+    /// Policy sources of the OS that ccmem read (the macOS plists), with what came of each.
+    pub read_policy: Vec<ReadPolicy>,
 }
 
 impl PlatformView {
-    /// The view of `env`'s platform, with the settings' unread policy sources and the number
-    /// of `Read` deny rules in its settings.
-    pub fn of(env: &ClientEnv, unread_policy: Vec<UnreadPolicy>, read_deny_rules: usize) -> Self {
+    /// The view of `env`'s platform, with the settings' unread and read OS policy sources and
+    /// the number of `Read` deny rules in its settings.
+    pub fn of(
+        env: &ClientEnv,
+        unread_policy: Vec<UnreadPolicy>,
+        read_policy: Vec<ReadPolicy>,
+        read_deny_rules: usize,
+    ) -> Self {
         let model = env.platform;
         let verified = match model {
             Platform::Linux => {
@@ -341,6 +349,7 @@ impl PlatformView {
             verified,
             unverified,
             unread_policy,
+            read_policy,
         }
     }
 
@@ -349,6 +358,7 @@ impl PlatformView {
     pub fn worth_saying(&self) -> bool {
         !self.unverified.is_empty()
             || !self.unread_policy.is_empty()
+            || !self.read_policy.is_empty()
             || self.model != Platform::Linux
     }
 }
@@ -430,6 +440,7 @@ impl Receipt {
             platform: PlatformView::of(
                 env,
                 session.settings.unread_policy.clone(),
+                session.settings.read_policy.clone(),
                 crate::load::instructions::deny::read_rules(&session.settings),
             ),
             memory_pending: crate::memory::pending::of_session(session),
@@ -730,7 +741,7 @@ mod tests {
             ClientEnv::new(std::env::temp_dir(), vars, Default::default())
         };
         let deny_notes = |env: &ClientEnv, rules: usize| -> Vec<String> {
-            PlatformView::of(env, Vec::new(), rules)
+            PlatformView::of(env, Vec::new(), Vec::new(), rules)
                 .unverified
                 .into_iter()
                 .filter(|u| u.contains("deny"))

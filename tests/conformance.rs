@@ -5,11 +5,15 @@
 //!
 //! `cases-macos/` holds cases captured with the client's macOS (darwin) build, run inside the
 //! Linux binary with APFS's name folding emulated in their setup (`/work/shared/oracle/platform/`):
-//! they replay with `CCMEM_PLATFORM=macos`.
+//! they replay with `CCMEM_PLATFORM=macos`. Its `policy-*` cases were captured with
+//! `/usr/bin/plutil` stood in for (`tests/oracle/capture/with-plutil.sh`): the managed-preferences
+//! plists and how they combine with managed-settings.json. Three of them hold `refused.txt`
+//! instead of `expected.txt`: the client printed that and exited 1 without starting.
 //!
 //! Two adaptations keep the suite hermetic: cases that create the managed folder
 //! (`/etc/claude-code`, `/Library/Application Support/ClaudeCode`) get one inside ROOT instead
-//! (through `CCMEM_MANAGED_DIR`, paths rewritten on both sides), and
+//! (through `CCMEM_MANAGED_DIR`, paths rewritten on both sides; `/Library/Managed Preferences`
+//! likewise through `CCMEM_MANAGED_PREFERENCES`), and
 //! cases whose expected order is the capturing machine's raw `readdir` order are checked against
 //! `read_dir` of the materialized tree at run time.
 
@@ -19,6 +23,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
+use common::cli::snapshot;
 use common::{Case, MANAGED, cases, check_all, client_args, materialize};
 use serde_json::Value;
 
@@ -143,6 +148,97 @@ fn startup_cases_match_the_client() {
 #[test]
 fn macos_cases_match_the_clients_macos_build() {
     check(&["cases-macos"]);
+}
+
+/// The macOS cases whose client refused to start (`refused.txt`: its message, `<label>:
+/// Managed settings document could not be parsed as a JSON object; …`): ccmem's receipt must
+/// name the plist the label stands for as a settings problem that stops the client.
+#[test]
+fn macos_plists_the_client_refuses_are_named_in_the_receipt() {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/cases-macos");
+    let mut seen = 0;
+    for entry in fs::read_dir(&base).unwrap().flatten() {
+        let Ok(refused) = fs::read_to_string(entry.path().join("refused.txt")) else {
+            continue;
+        };
+        seen += 1;
+        let spec: Value =
+            serde_json::from_str(&fs::read_to_string(entry.path().join("case.json")).unwrap())
+                .unwrap();
+        let case = Case {
+            name: format!("cases-macos/{}", entry.file_name().to_string_lossy()),
+            dir: entry.path(),
+            spec,
+            expected: String::new(),
+        };
+        let m = materialize(&case);
+        let plist = if refused.starts_with("per-user managed preferences:") {
+            format!(
+                "/Library/Managed Preferences/{}/com.anthropic.claudecode.plist",
+                m.env["USER"]
+            )
+        } else {
+            assert!(
+                refused.starts_with("device-level managed preferences:"),
+                "{refused}"
+            );
+            "/Library/Managed Preferences/com.anthropic.claudecode.plist".to_owned()
+        };
+        assert!(refused.contains("could not be parsed as a JSON object"));
+        let (out, stderr, _) = m.ccmem(&["receipt".into(), "--json".into()]);
+        let receipt: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+        let problems = receipt["problems"].as_array().unwrap();
+        assert!(
+            problems.iter().any(|p| p["origin"] == plist.as_str()
+                && p["message"].as_str().unwrap().contains("refuses to start")),
+            "{}: {problems:?}",
+            case.name
+        );
+    }
+    assert_eq!(seen, 3);
+}
+
+/// What the receipt says of the plists, for a plist that is the policy over managed-settings.json
+/// and for a per-user plist the client cannot parse ahead of a device plist.
+#[test]
+fn the_receipts_policy_lines() {
+    let all = cases(&["cases-macos"]);
+    let mut lines = String::new();
+    for name in [
+        "policy-plist-over-file",
+        "policy-plist-date",
+        "policy-plist-malformed-user",
+    ] {
+        let spec: Value = serde_json::from_str(
+            &fs::read_to_string(
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("tests/oracle/cases-macos")
+                    .join(name)
+                    .join("case.json"),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let dir = all[0].dir.parent().unwrap().join(name);
+        let case = Case {
+            name: format!("cases-macos/{name}"),
+            dir,
+            spec,
+            expected: String::new(),
+        };
+        let m = materialize(&case);
+        let (out, _, _) = m.ccmem(&["receipt".into()]);
+        lines.push_str(&format!("== {name}\n"));
+        for l in out.lines().filter(|l| {
+            l.contains("policy read:")
+                || l.contains("ignored:")
+                || l.contains("managed policy settings")
+        }) {
+            lines.push_str(l.trim_end());
+            lines.push('\n');
+        }
+    }
+    snapshot!("macos_receipt_policy_lines", lines);
 }
 
 /// The darwin build gives the Linux build's output on every ordinary case but the two whose NFD

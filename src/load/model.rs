@@ -38,7 +38,8 @@ impl Kind {
 pub enum Why {
     /// The managed CLAUDE.md.
     ManagedFile,
-    /// The `claudeMd` string of managed-settings.json.
+    /// The `claudeMd` string of the managed policy settings (managed-settings.json, its
+    /// drop-ins, or the macOS plist that takes their place).
     ManagedSettings,
     /// `$CFG/CLAUDE.md`.
     UserFile,

@@ -59,6 +59,41 @@ pub(crate) fn parse(text: &str) -> Result<Option<Value>, String> {
     Ok(Some(value))
 }
 
+/// A policy document's settings (managed-settings.json, a drop-in, a macOS plist's JSON): as
+/// [`parse`], except that a key ccmem reads with the wrong type is dropped alone, with a
+/// sentence saying so, and the rest of the document counts (the policy schema, `cs` with
+/// `io`, chunk-ybcm27m2, removes the keys it cannot accept; cases
+/// `cases-macos/policy-plist-bad-type` and `cases-macos/policy-file-bad-type`:
+/// `"claudeMdExcludes": "…"` is ignored and the document's `claudeMd` still loads).
+pub(crate) fn parse_policy(text: &str) -> Result<(Option<Value>, Vec<String>), String> {
+    if js::trim(text).is_empty() {
+        return Ok((None, Vec::new()));
+    }
+    let doc = json::Doc::parse(text).map_err(|e| format!("invalid JSON: {e}"))?;
+    let mut value = doc.value();
+    if !value.is_object() {
+        return Err("not a JSON object".into());
+    }
+    let mut dropped = Vec::new();
+    for (pointer, kind) in KNOWN {
+        if let Some(v) = value.pointer(pointer)
+            && !kind.holds(v)
+        {
+            let key = pointer[1..].replace('/', ".");
+            dropped.push(format!(
+                "{key} is {v}, not {}: the client's policy schema drops this key and keeps the \
+                 rest of the document",
+                kind.name()
+            ));
+            let (parent, last) = pointer.rsplit_once('/').unwrap_or(("", pointer));
+            if let Some(obj) = value.pointer_mut(parent).and_then(Value::as_object_mut) {
+                obj.remove(last);
+            }
+        }
+    }
+    Ok((Some(value), dropped))
+}
+
 /// The keys ccmem reads, with the type the client's settings schema gives each (none of them
 /// has a fallback there, so a wrong type, `null` included, fails the whole document).
 const KNOWN: &[(&str, Kind)] = &[

@@ -10,8 +10,11 @@
 //!
 //! The operating system's policy sources (macOS managed preferences, the Windows registry, and
 //! on WSL the Windows host's policy) take precedence over the managed folder when they hold
-//! settings; ccmem does not read them, and lists each one it finds in
-//! [`Settings::unread_policy`] so a receipt can say its prediction may differ.
+//! settings ([`policy`]). On macOS ccmem reads the plists as the client does: the one that is
+//! the policy is a policy layer in place of the managed folder's files (or after them, when it
+//! asks for a merge), and [`Settings::read_policy`] says what came of each. The registry and
+//! the WSL host's policy are not read: [`Settings::unread_policy`] lists them so a receipt can
+//! say its prediction may differ.
 //!
 //! A layer that is missing is simply absent. A file is read whole or not at all, as the client
 //! reads it ([`file`]: its size limit, UTF-8 or UTF-16LE, `JSON.parse`, the schema's types of
@@ -35,7 +38,7 @@ use crate::env::ClientEnv;
 use crate::fsread::{self, Unread};
 use crate::text::path;
 
-pub(crate) use policy::UnreadPolicy;
+pub(crate) use policy::{ReadPolicy, UnreadPolicy};
 
 /// Where a settings layer comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -49,8 +52,8 @@ pub enum Source {
     Local,
     /// `--settings` (`flagSettings`).
     Flag,
-    /// `<managed>/managed-settings.json` and `<managed>/managed-settings.d/*.json`
-    /// (`policySettings`).
+    /// `<managed>/managed-settings.json` and `<managed>/managed-settings.d/*.json`, or the
+    /// macOS managed-preferences plist that takes their place (`policySettings`).
     Policy,
 }
 
@@ -109,6 +112,8 @@ pub struct Settings {
     pub problems: Vec<Problem>,
     /// The platform's policy sources that exist but ccmem does not read.
     pub unread_policy: Vec<UnreadPolicy>,
+    /// The platform's policy sources ccmem read (the macOS plists), with what came of each.
+    pub read_policy: Vec<ReadPolicy>,
     enabled: [bool; 3],
 }
 
@@ -135,6 +140,7 @@ impl Settings {
             }
         }
         settings.read_policy(env);
+        settings.apply_os_policy(env);
         settings.unread_policy = policy::unread_sources(env);
         settings
     }
@@ -179,6 +185,26 @@ impl Settings {
         names.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
         for name in names {
             self.read_file(Source::Policy, file(&[&dir.to_string_lossy(), &name]));
+        }
+    }
+
+    /// Puts the OS's policy (the macOS plist, [`policy::read_plists`]) in its place: alone
+    /// when it is the policy (`mU` picks the first source that holds settings, and `Je` keeps
+    /// only that one), after the managed folder's files when it asks for a merge (`Je` then
+    /// lays it over them), nowhere when it holds none.
+    fn apply_os_policy(&mut self, env: &ClientEnv) {
+        let os = policy::read_plists(env);
+        self.problems.extend(os.problems);
+        self.read_policy = os.read;
+        if let Some((origin, value)) = os.policy {
+            if !os.merge {
+                self.layers.retain(|l| l.source != Source::Policy);
+            }
+            self.layers.push(Layer {
+                source: Source::Policy,
+                origin,
+                value,
+            });
         }
     }
 
@@ -252,7 +278,19 @@ impl Settings {
     }
 
     fn push_text(&mut self, source: Source, origin: String, text: &str) {
-        match file::parse(text) {
+        let parsed = if source == Source::Policy {
+            file::parse_policy(text).map(|(value, dropped)| {
+                self.problems
+                    .extend(dropped.into_iter().map(|message| Problem {
+                        origin: origin.clone(),
+                        message,
+                    }));
+                value
+            })
+        } else {
+            file::parse(text)
+        };
+        match parsed {
             Ok(Some(value)) => self.layers.push(Layer {
                 source,
                 origin,

@@ -4,7 +4,9 @@
 //!
 //! Every run starts from a cleared environment, so nothing of the machine's leaks in: `PATH`,
 //! `HOME` = `ROOT/home`, `NO_COLOR=1`, the clock at 2026-11-29 (`CCMEM_NOW`), `TZ=UTC`, and a
-//! managed-policy folder inside the sandbox that does not exist (`CCMEM_MANAGED_DIR`). A test
+//! managed-policy folder inside the sandbox that does not exist (`CCMEM_MANAGED_DIR`), and so is
+//! the macOS managed-preferences folder (`CCMEM_MANAGED_PREFERENCES`: a Mac's own plists are
+//! read under its default model). A test
 //! changes any of them with [`Test::env`] / [`Test::env_remove`].
 //!
 //! ```ignore
@@ -65,6 +67,10 @@ impl Test {
         set("CCMEM_NOW", NOW.as_ref());
         set("TZ", "UTC".as_ref());
         set("CCMEM_MANAGED_DIR", root.join("no-managed").as_os_str());
+        set(
+            "CCMEM_MANAGED_PREFERENCES",
+            root.join("no-managed-preferences").as_os_str(),
+        );
         Test {
             _tmp: None,
             cwd: root.clone(),

@@ -1,6 +1,7 @@
 //! Shared by the oracle replays (`conformance`, `sessions`): cases on disk, materialized the way
 //! the capture harness did it (tree copied to a fresh ROOT, HOME = ROOT/home, the case's env and
-//! setup script; `/etc/claude-code` redirected into ROOT through `CCMEM_MANAGED_DIR`), and
+//! setup script; `/etc/claude-code` redirected into ROOT through `CCMEM_MANAGED_DIR`, and macOS's
+//! `/Library/Managed Preferences` through `CCMEM_MANAGED_PREFERENCES`), and
 //! ccmem run in the case's cwd with its output normalized (ROOT written `{ROOT}`). [`cli`] is the
 //! one way every test runs ccmem.
 #![allow(dead_code)]
@@ -18,6 +19,9 @@ use serde_json::Value;
 pub(crate) const MANAGED: &str = "/etc/claude-code";
 /// The macOS build's managed folder (`cases-macos/`).
 pub(crate) const MANAGED_MACOS: &str = "/Library/Application Support/ClaudeCode";
+/// The macOS managed-preferences folder (`cases-macos/policy-plist-*`), redirected into ROOT
+/// through `CCMEM_MANAGED_PREFERENCES` as the managed folder is.
+pub(crate) const MANAGED_PREFERENCES: &str = "/Library/Managed Preferences";
 
 pub(crate) struct Case {
     pub name: String,
@@ -106,6 +110,8 @@ pub(crate) struct Materialized {
     /// The managed folder inside ROOT, and the client's own it stands for.
     pub managed: String,
     pub managed_real: &'static str,
+    /// The managed-preferences folder inside ROOT (it stands for [`MANAGED_PREFERENCES`]).
+    pub prefs: String,
     pub cwd: PathBuf,
     pub env: BTreeMap<String, String>,
 }
@@ -126,6 +132,7 @@ impl Materialized {
             .run();
         let got = String::from_utf8_lossy(&out.stdout)
             .replace(&self.managed, self.managed_real)
+            .replace(&self.prefs, MANAGED_PREFERENCES)
             .replace(&self.root, "{ROOT}")
             .replace(&slug(&self.root), "{ROOT_SLUG}");
         (
@@ -165,6 +172,7 @@ pub(crate) fn materialize(case: &Case) -> Materialized {
             !k.starts_with("CLAUDE")
                 && !k.starts_with("ANTHROPIC")
                 && k != "CCMEM_MANAGED_DIR"
+                && k != "CCMEM_MANAGED_PREFERENCES"
                 && k != "CCMEM_PLATFORM"
         })
         .collect();
@@ -176,6 +184,8 @@ pub(crate) fn materialize(case: &Case) -> Materialized {
     );
     env.insert("DISABLE_AUTOUPDATER".into(), "1".into());
     env.insert("CCMEM_MANAGED_DIR".into(), managed.clone());
+    let prefs = format!("{root}/managed-preferences");
+    env.insert("CCMEM_MANAGED_PREFERENCES".into(), prefs.clone());
     if let Some(platform) = case.platform() {
         env.insert("CCMEM_PLATFORM".into(), platform.into());
     }
@@ -185,7 +195,9 @@ pub(crate) fn materialize(case: &Case) -> Materialized {
         }
     }
     if let Some(setup) = case.spec.get("setup").and_then(Value::as_str) {
-        let setup = setup.replace(case.managed(), &managed);
+        let setup = setup
+            .replace(case.managed(), &managed)
+            .replace(MANAGED_PREFERENCES, &prefs);
         let ok = Command::new("bash")
             .args(["-ec", &setup])
             .current_dir(tmp.path())
@@ -204,6 +216,7 @@ pub(crate) fn materialize(case: &Case) -> Materialized {
         root,
         managed,
         managed_real: case.managed(),
+        prefs,
         cwd,
         env,
     }

@@ -105,6 +105,14 @@ fn platform(o: &mut String, r: &Receipt) {
     for u in &p.unverified {
         let _ = writeln!(o, "{YELLOW}unverified: {u}{YELLOW:#}");
     }
+    for r in &p.read_policy {
+        let _ = writeln!(
+            o,
+            "{DIM}policy read: {}: {}{DIM:#}",
+            Shown(&r.source),
+            r.note
+        );
+    }
     for u in &p.unread_policy {
         let _ = writeln!(
             o,
@@ -190,7 +198,7 @@ fn loaded_lines(l: &crate::receipt::LoadedView, r: &Receipt) -> String {
 pub fn why_words(why: &Why) -> String {
     match why {
         Why::ManagedFile => "managed policy file".into(),
-        Why::ManagedSettings => "claudeMd in managed-settings.json".into(),
+        Why::ManagedSettings => "claudeMd of the managed policy settings".into(),
         Why::UserFile => "user file".into(),
         Why::Rule { dir } => format!("rule without paths: in {dir}"),
         Why::Ancestor { dir } => format!("ancestor {dir}"),
