@@ -124,6 +124,7 @@ mod tests {
     use super::*;
 
     /// A repository with a lower-case `claude.md` (a `wrong-case-name` trap) in two packages.
+    #[cfg(unix)]
     fn monorepo(root: &Path) {
         for (name, text) in [
             (".git/HEAD", "ref: refs/heads/main\n"),
@@ -145,6 +146,7 @@ mod tests {
         }
     }
 
+    #[cfg(unix)]
     fn options(platform: Platform, home: &Path) -> Options {
         Options {
             config: Default::default(),
@@ -158,6 +160,7 @@ mod tests {
 
     /// The traps of a session started in `cwd` (the client's working directory) as `receipt`
     /// finds them: `(start, rules and paths here, elsewhere)`.
+    #[cfg(unix)]
     fn receipt_traps(cwd: &Path, platform: Platform) -> (String, Vec<(String, String)>, usize) {
         let found = crate::load::git::git_root(cwd).unwrap();
         let start = start_rel(&found, cwd).unwrap();
