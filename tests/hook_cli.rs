@@ -209,6 +209,33 @@ fn post_tool_use_counts_a_hub_and_not_the_dark_part_of_the_index() {
     snapshot!("linked_only_past_the_cut", edit("e203.md"));
 }
 
+/// A MEMORY.md saved as UTF-16 still links its topics for the client (it drops the NUL
+/// bytes): the guard reads the same decoded links, silent on a linked topic, a warning on the
+/// one the index never names.
+#[test]
+fn post_tool_use_reads_a_utf16_index_as_the_client_does() {
+    let (t, proj) = project(1);
+    let index = "- [e1](e1.md) — 第一\n- [e2](e2.md) — 두 번째\n";
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(index.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    let topic = "---\nname: x\ndescription: d\n---\nfact\n";
+    let t = t
+        .file("mem/MEMORY.md", utf16)
+        .file("mem/e2.md", topic)
+        .file("mem/orphan.md", topic);
+    let write = |name: &str| {
+        let input = serde_json::json!({"cwd": proj, "hook_event_name": "PostToolUse",
+            "tool_name": "Write", "tool_input": {"file_path": t.path("mem").join(name),
+            "content": "x"}});
+        let hook = with_memory(&t).args(["hook", "post-tool-use"]);
+        hook.stdin(input.to_string()).run().code(0)
+    };
+    write("e2.md").stdout_is("");
+    snapshot!("utf16_index_unlinked_topic", write("orphan.md"));
+}
+
 #[test]
 fn statusline_with_a_vanished_session_dir_exits_0_like_the_hooks() {
     let (t, _proj) = project(3);

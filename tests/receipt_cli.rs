@@ -269,3 +269,92 @@ fn outside_a_git_repository_the_receipt_checks_nothing() {
     let v: Value = serde_json::from_str(&t.ccmem(["receipt", "--json"]).run().stdout()).unwrap();
     assert!(v.get("traps").is_none(), "{v}");
 }
+
+/// A MEMORY.md an editor saved as UTF-16 (with its BOM, little- or big-endian) loads: the
+/// client reads it as UTF-8 and its sanitizer drops the NUL bytes, so the model gets its ASCII
+/// links (captured cases `mem-utf16le-bom`, `mem-utf16be-bom`). The receipt counts the topic files they
+/// reach from that same decoded text, as `audit` does: only the one the index never names is
+/// unreached.
+#[test]
+fn a_utf16_index_reaches_the_topics_its_links_name() {
+    let index = "- [Deploys](project_deploys.md) — 部署は金曜日に止める\r\n\
+                 - [Cron](project_cron.md) — cron 작업은 UTC\r\n";
+    let fm = |name: &str| {
+        format!("---\nname: {name}\ndescription: {name} fact\ntype: project\n---\n\nfact\n")
+    };
+    for (bom, units, name) in [
+        (
+            [0xFF, 0xFE],
+            index
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes)
+                .collect::<Vec<u8>>(),
+            "utf16le_index",
+        ),
+        (
+            [0xFE, 0xFF],
+            index.encode_utf16().flat_map(u16::to_be_bytes).collect(),
+            "utf16be_index",
+        ),
+    ] {
+        let mut t = Test::new().tree(&[
+            ("proj/.git/HEAD", "ref: refs/heads/main\n"),
+            ("proj/CLAUDE.md", "# proj\n"),
+            ("mem/project_deploys.md", &fm("deploys")),
+            ("mem/project_cron.md", &fm("cron")),
+            ("mem/project_orphan.md", &fm("orphan")),
+        ]);
+        t = t.file("mem/MEMORY.md", [&bom[..], &units].concat());
+        let mem = t.path("mem");
+        let t = t
+            .env("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", &mem)
+            .current_dir("proj");
+        snapshot!(name, t.ccmem(["receipt"]).run().code(0));
+        let v: Value =
+            serde_json::from_str(&t.ccmem(["receipt", "--json"]).run().stdout()).unwrap();
+        let linked: Vec<(String, bool)> = (v["auto_memory"]["lazy"].as_array().unwrap().iter())
+            .map(|l| {
+                let path = l["path"].as_str().unwrap();
+                let name = path.rsplit('/').next().unwrap().to_owned();
+                (name, l["why"]["linked"].as_bool().unwrap())
+            })
+            .collect();
+        let want = [
+            ("project_cron.md".to_owned(), true),
+            ("project_deploys.md".to_owned(), true),
+            ("project_orphan.md".to_owned(), false),
+        ];
+        assert_eq!(linked, want, "{name}");
+        // `audit` counts the same reach: the orphan alone is unreachable.
+        let audit = t.ccmem(["audit", "--json", "../mem"]).run();
+        let v: Value = serde_json::from_str(&audit.stdout()).unwrap();
+        let mut by_rule: Vec<(String, String)> = (v["diagnostics"].as_array().unwrap().iter())
+            .filter(|f| {
+                ["unreachable-file", "index-encoding"].contains(&f["rule"].as_str().unwrap())
+            })
+            .map(|f| {
+                (
+                    f["rule"].as_str().unwrap().to_owned(),
+                    f["path"]
+                        .as_str()
+                        .unwrap()
+                        .trim_start_matches("../mem/")
+                        .to_owned(),
+                )
+            })
+            .collect();
+        by_rule.sort();
+        assert_eq!(
+            by_rule,
+            [
+                ("index-encoding".to_owned(), "MEMORY.md".to_owned()),
+                (
+                    "unreachable-file".to_owned(),
+                    "project_orphan.md".to_owned()
+                ),
+            ],
+            "{name}: {}",
+            audit.stdout()
+        );
+    }
+}

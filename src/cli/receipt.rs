@@ -103,8 +103,11 @@ fn traps(
     size: crate::load::size::SizeModel,
 ) -> Option<crate::receipt::Traps> {
     use crate::rules::repo::{self as check, Environment, Options};
-    let root = crate::load::git::git_root(&env.cwd)?;
-    let root = std::fs::canonicalize(&root).ok()?;
+    // The start relative to the root found from it, both as the client holds them (see
+    // `start_rel`); the check walks the root's real path.
+    let found = crate::load::git::git_root(&env.cwd)?;
+    let start = check::start_rel(&found, &env.cwd)?;
+    let root = std::fs::canonicalize(&found).ok()?;
     let config = match super::config::load(&root, None) {
         Ok(config) => config.check,
         Err(e) => {
@@ -126,7 +129,7 @@ fn traps(
         "ccmem check --user-config {}",
         crate::receipt::fix::shell_word(&root.to_string_lossy())
     );
-    Some(check::traps(&root, &env.cwd, &opts, command))
+    Some(check::traps(&root, &start, &opts, command))
 }
 
 /// When MEMORY.md is cut: how long each dark entry has been dark, from the recorded sessions

@@ -29,7 +29,10 @@ impl Today {
     /// Reads the index at `path` (missing, unreadable or over 4 MiB: `None`).
     pub fn read(path: &str) -> Option<Today> {
         let bytes = crate::fsread::read_capped(std::path::Path::new(path), MAX_INDEX).ok()?;
-        Some(Today::of(path, &String::from_utf8_lossy(&bytes)))
+        Some(Today::of(
+            path,
+            &crate::load::automem::index::decode(&bytes),
+        ))
     }
 
     /// Today's index from its text.

@@ -115,9 +115,10 @@ pub fn read(env: &ClientEnv, settings: &Settings, opts: &Options<'_>) -> History
     let project = find::Project::of(env, settings);
     let index_path = project.index_path();
     let today = index_path.as_deref().and_then(|p| match opts.index {
-        Some((path, bytes)) if path == p => {
-            Some(entries::Today::of(p, &String::from_utf8_lossy(bytes)))
-        }
+        Some((path, bytes)) if path == p => Some(entries::Today::of(
+            p,
+            &crate::load::automem::index::decode(bytes),
+        )),
         _ => entries::Today::read(&project.on_disk(p).to_string_lossy()).map(|mut t| {
             t.path = p.to_owned();
             t

@@ -118,6 +118,20 @@ pub enum Content {
     },
     /// No text.
     Unread(Unreadable),
+    /// MEMORY.md that is not text to ccmem (NUL bytes: saved as UTF-16; or not UTF-8), which
+    /// the client reads anyway: decoded as it decodes it
+    /// ([`crate::load::automem::index::decode`]). Rules that read text leave it alone
+    /// (`index-encoding` reports it); its links are the ones the model sees, so what it
+    /// reaches is counted as for any index.
+    Decoded {
+        /// Why it is not text to ccmem.
+        why: Unreadable,
+        /// The text the client decodes (NUL bytes included, as it measures them).
+        text: String,
+        /// The links the model sees: found once the NUL bytes the client's sanitizer drops
+        /// are gone, `(line, offset in that text, link)`.
+        links: Vec<(usize, usize, Link)>,
+    },
 }
 
 /// One `.md` file of the library.
@@ -165,7 +179,7 @@ impl MemFile {
             };
         }
         let (content, meta) = match fsread::read_with_meta(&path, cap, regular && !symlink) {
-            Ok((bytes, meta)) => (decode(bytes), Some(meta)),
+            Ok((bytes, meta)) => (decode(bytes, role_for(&rel) == Role::Index), Some(meta)),
             Err(Unread::TooLarge(n)) => (
                 Content::Unread(Unreadable::Io(format!(
                     "too large ({n} bytes; the audit reads at most {cap})"
@@ -226,10 +240,11 @@ impl MemFile {
 
     /// A file from bytes in memory (what recovery will leave, a plan): decoded and parsed.
     pub fn from_bytes(root: &Path, rel: String, bytes: Vec<u8>) -> MemFile {
+        let role = role_for(&rel);
         MemFile {
-            role: role_for(&rel),
+            content: decode(bytes, role == Role::Index),
+            role,
             path: root.join(&rel),
-            content: decode(bytes),
             rel,
             symlink: false,
             mtime: None,
@@ -262,7 +277,24 @@ impl MemFile {
     pub fn text(&self) -> Option<&str> {
         match &self.content {
             Content::Text { text, .. } => Some(text),
+            Content::Unread(_) | Content::Decoded { .. } => None,
+        }
+    }
+
+    /// The text the client reads: the text, or MEMORY.md [`Content::Decoded`] as the client
+    /// decodes it.
+    pub fn client_text(&self) -> Option<&str> {
+        match &self.content {
+            Content::Text { text, .. } | Content::Decoded { text, .. } => Some(text),
             Content::Unread(_) => None,
+        }
+    }
+
+    /// Why ccmem has no text of the file (a [`Content::Decoded`] MEMORY.md included).
+    pub fn unread(&self) -> Option<&Unreadable> {
+        match &self.content {
+            Content::Text { .. } => None,
+            Content::Unread(why) | Content::Decoded { why, .. } => Some(why),
         }
     }
 
@@ -270,15 +302,15 @@ impl MemFile {
     pub fn parsed(&self) -> Option<(&str, &Parsed)> {
         match &self.content {
             Content::Text { text, parsed, .. } => Some((text, parsed)),
-            Content::Unread(_) => None,
+            Content::Unread(_) | Content::Decoded { .. } => None,
         }
     }
 
     /// The links in the body as written (none without a text): `(line, offset in the text,
-    /// link)`.
+    /// link)`. Those of a [`Content::Decoded`] MEMORY.md are the ones the model sees.
     pub fn written_links(&self) -> &[(usize, usize, Link)] {
         match &self.content {
-            Content::Text { links, .. } => links,
+            Content::Text { links, .. } | Content::Decoded { links, .. } => links,
             Content::Unread(_) => &[],
         }
     }
@@ -330,15 +362,49 @@ fn role_for(rel: &str) -> Role {
     }
 }
 
-/// A file's bytes as text, parsed, with the links its body writes; or why it is not text.
-fn decode(bytes: Vec<u8>) -> Content {
-    if memchr::memchr(0, &bytes).is_some() {
-        return Content::Unread(Unreadable::Binary);
-    }
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => return Content::Unread(Unreadable::InvalidUtf8(e.utf8_error().valid_up_to())),
+/// A file's bytes as text, parsed, with the links its body writes; or why it is not text
+/// (for MEMORY.md, `index`, with the text the client decodes anyway).
+fn decode(bytes: Vec<u8>, index: bool) -> Content {
+    let why = if memchr::memchr(0, &bytes).is_some() {
+        Unreadable::Binary
+    } else {
+        match String::from_utf8(bytes) {
+            Ok(text) => return parse(text),
+            Err(e) => {
+                let why = Unreadable::InvalidUtf8(e.utf8_error().valid_up_to());
+                return if index {
+                    decoded(why, &e.into_bytes())
+                } else {
+                    Content::Unread(why)
+                };
+            }
+        }
     };
+    if index {
+        decoded(why, &bytes)
+    } else {
+        Content::Unread(why)
+    }
+}
+
+/// MEMORY.md that is not text to ccmem, as the client reads it: decoded its way, and its links
+/// found in what the model gets, where the sanitizer has dropped the NUL bytes (a UTF-16 file's
+/// every other byte; lines stay where they are, since no line break is dropped). Frontmatter is
+/// looked for in the decoded text, as the client strips it.
+fn decoded(why: Unreadable, bytes: &[u8]) -> Content {
+    let text = crate::load::automem::index::decode(bytes).into_owned();
+    let body_start = crate::text::frontmatter::split(&text).body_start;
+    let seen = format!(
+        "{}{}",
+        &text[..body_start],
+        text[body_start..].replace('\0', "")
+    );
+    let links = LineScanner::new(&seen, body_start).collect_all();
+    Content::Decoded { why, text, links }
+}
+
+/// Valid UTF-8 text without NUL bytes, parsed, with the links its body writes.
+fn parse(text: String) -> Content {
     let parsed = meta::parse(&text);
     let links = LineScanner::new(&text, parsed.body_start).collect_all();
     Content::Text {
@@ -386,16 +452,16 @@ mod tests {
     #[test]
     fn binary_and_invalid_utf8_are_unreadable() {
         assert!(matches!(
-            decode(b"a\0b".to_vec()),
+            decode(b"a\0b".to_vec(), false),
             Content::Unread(Unreadable::Binary)
         ));
         assert!(matches!(
-            decode(b"ok\xff".to_vec()),
+            decode(b"ok\xff".to_vec(), false),
             Content::Unread(Unreadable::InvalidUtf8(2))
         ));
         // A sequence cut short at the end is bad from where it starts.
         assert!(matches!(
-            decode(b"abc\xc3".to_vec()),
+            decode(b"abc\xc3".to_vec(), false),
             Content::Unread(Unreadable::InvalidUtf8(3))
         ));
     }

@@ -449,10 +449,10 @@ fn position(files: &[Arc<MemFile>], rel: &str) -> Option<usize> {
 fn measure_index(index: Option<&MemFile>) -> IndexState {
     match index {
         None => IndexState::Missing,
-        Some(f) => match f.text() {
+        // Text, or decoded as the client decodes it (binary, not UTF-8): the same text.
+        Some(f) => match f.client_text() {
             Some(text) => IndexState::Loaded(automem::index::process_file(text.as_bytes()).measure),
-            // Not text here (binary, too large, not UTF-8…): measure it as the client reads
-            // it, lossily.
+            // Not read here (too large, not a regular file…): as the client reads it.
             None if f.mtime.is_some() || f.path.exists() => automem::measure_index(&f.path),
             None => IndexState::Missing,
         },

@@ -9,12 +9,13 @@ declare_rule! {
     /// as UTF-16) or bytes that are not valid UTF-8 (a legacy code page).
     ///
     /// ## Why it matters
-    /// The client still loads it: it decodes the bytes as UTF-8, replacing what is not, and
-    /// drops the NUL bytes when it sanitizes the index (`c()`, SPEC-automemory 9.1). So the
-    /// index is not lost, but every non-ASCII character comes out mangled, a UTF-16 file counts
-    /// its NUL bytes against the 25,000-unit cap, and ccmem cannot read its links (what it
-    /// reaches is not checked: `unreachable-file` stays silent). A warning, since the model
-    /// still gets the ASCII of it.
+    /// The client still loads it: it decodes the bytes as UTF-8 without looking for a
+    /// byte-order mark, replacing what is not UTF-8, and drops the NUL bytes when it sanitizes
+    /// the index (`c()`, SPEC-automemory 9.1; captured cases `mem-utf16le-bom` and
+    /// `mem-utf16be-bom`). So the index is not lost and its ASCII links still lead where they
+    /// say (ccmem reads them as the model gets them, and `unreachable-file` counts what they
+    /// reach), but every non-ASCII character comes out mangled and a UTF-16 file counts its NUL
+    /// bytes against the 25,000-unit cap. A warning, since the model still gets the ASCII of it.
     ///
     /// ## Example
     /// `MEMORY.md` saved by Visual Studio as "Unicode (UTF-16 LE) with signature".
@@ -29,27 +30,21 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let Some(i) = ctx.lib.index() else {
         return;
     };
-    let message = match &ctx.lib.files[i].content {
-        Content::Unread(Unreadable::Binary) => {
+    let Content::Decoded { why, .. } = &ctx.lib.files[i].content else {
+        return;
+    };
+    let message = match why {
+        Unreadable::Binary => {
             "MEMORY.md holds NUL bytes (saved as UTF-16?): the client drops them and reads the \
              rest, with non-ASCII text mangled; re-save it as UTF-8"
         }
-        Content::Unread(Unreadable::InvalidUtf8(_)) => {
+        Unreadable::InvalidUtf8(_) => {
             "MEMORY.md is not valid UTF-8: the client reads it with the bad bytes replaced, \
              mangling that text; re-save it as UTF-8"
         }
-        _ => return,
+        Unreadable::Io(_) => return,
     };
     out.push(ctx.diag(&RULE, i, 1, message.to_owned()));
-}
-
-/// Whether `unreadable-file` leaves this content to [`RULE`]: an index the client reads anyway.
-pub(super) fn read_by_the_client_anyway(index: bool, content: &Content) -> bool {
-    index
-        && matches!(
-            content,
-            Content::Unread(Unreadable::Binary | Unreadable::InvalidUtf8(_))
-        )
 }
 
 #[cfg(test)]

@@ -103,19 +103,14 @@ impl Summary {
         let index = lib.index();
         // Only MEMORY.md at the root is the index (no other file need be read to count).
         let files = lib.files.len() - usize::from(index.is_some());
-        // What an index the client reads but ccmem cannot (UTF-16) reaches is not known
-        // (`unreachable-file` is silent there too).
-        let unknown = index.is_some_and(|i| {
-            super::index_encoding::read_by_the_client_anyway(true, &lib.files[i].content)
-        });
+        // An index that is not text to ccmem (UTF-16) reaches what its links reach as the
+        // client decodes it, as for any index.
         let mut bad = vec![false; lib.files.len()];
         let mut dark = 0;
-        if !unknown {
-            for (i, reach) in lib.reach().iter().enumerate() {
-                if Some(i) != index && matches!(reach, Reach::PastCut | Reach::Unreachable) {
-                    bad[i] = true;
-                    dark += 1;
-                }
+        for (i, reach) in lib.reach().iter().enumerate() {
+            if Some(i) != index && matches!(reach, Reach::PastCut | Reach::Unreachable) {
+                bad[i] = true;
+                dark += 1;
             }
         }
         for d in diags.iter().filter(|d| d.severity == Severity::Error) {

@@ -25,16 +25,10 @@ declare_rule! {
 }
 
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    // An index that is not text to ccmem (a UTF-16 MEMORY.md) reaches what its links reach
+    // as the client decodes it (`Content::Decoded`); one the client cannot read either (a
+    // FIFO, a loop) reaches nothing.
     let has_index = ctx.lib.index().is_some();
-    // An index the client reads but ccmem cannot read as text (a UTF-16 MEMORY.md: the client
-    // drops its NUL bytes and reads the rest) may well link every file: what it reaches is not
-    // known here, and `index-encoding` reports the index itself. One the client cannot read
-    // either (a FIFO, a loop) reaches nothing.
-    if ctx.lib.index().is_some_and(|i| {
-        super::index_encoding::read_by_the_client_anyway(true, &ctx.lib.files[i].content)
-    }) {
-        return;
-    }
     for (i, reach) in ctx.reach.iter().enumerate() {
         if *reach == Reach::Unreachable && ctx.lib.files[i].text().is_some() {
             let why = if has_index {
@@ -52,16 +46,24 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
 mod tests {
     use crate::rules::testing::{Fixture, fm};
 
+    /// A UTF-16 MEMORY.md (either byte order, with its BOM) reaches what its links reach as
+    /// the client decodes it: the NUL bytes dropped, the ASCII links intact.
     #[test]
-    fn an_index_that_cannot_be_read_hides_nothing() {
-        let f = Fixture::new(&[("user_a.md", &(fm("user", "") + "x\n"))]);
-        std::fs::write(
-            f.dir.path().join("MEMORY.md"),
-            b"\xff\xfe-\0 \0[\0a\0]\0(\0u\0s\0e\0r\0_\0a\0.\0m\0d\0)\0",
-        )
-        .unwrap();
-        assert!(f.paths("unreachable-file").is_empty());
-        assert_eq!(f.paths("index-encoding"), ["MEMORY.md"]);
+    fn a_utf16_index_reaches_what_its_links_name() {
+        let e = fm("user", "") + "x\n";
+        let index = "- [a](user_a.md) — 日本語\n- [[user_b]] 한국어\n";
+        let le = index.encode_utf16().flat_map(u16::to_le_bytes);
+        let be = index.encode_utf16().flat_map(u16::to_be_bytes);
+        for bytes in [
+            [0xFF, 0xFE].into_iter().chain(le).collect::<Vec<u8>>(),
+            [0xFE, 0xFF].into_iter().chain(be).collect(),
+        ] {
+            let f = Fixture::new(&[("user_a.md", &e), ("user_b.md", &e), ("user_c.md", &e)]);
+            std::fs::write(f.dir.path().join("MEMORY.md"), bytes).unwrap();
+            assert_eq!(f.paths("unreachable-file"), ["user_c.md"]);
+            assert_eq!(f.paths("index-encoding"), ["MEMORY.md"]);
+            assert!(f.paths("unreadable-file").is_empty());
+        }
     }
 
     #[test]

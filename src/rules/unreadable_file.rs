@@ -1,7 +1,7 @@
 //! `unreadable-file` (hard).
 
 use super::{Check, Ctx, Diagnostic, declare_rule};
-use crate::memory::file::{Content, Role};
+use crate::memory::file::Content;
 
 declare_rule! {
     /// ## What it does
@@ -25,13 +25,8 @@ declare_rule! {
 
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     for (i, file) in ctx.lib.files.iter().enumerate() {
+        // A MEMORY.md the client reads anyway (`Content::Decoded`) is index-encoding's.
         if let Content::Unread(why) = &file.content {
-            if super::index_encoding::read_by_the_client_anyway(
-                file.role == Role::Index,
-                &file.content,
-            ) {
-                continue; // index-encoding
-            }
             out.push(ctx.diag(&RULE, i, 1, format!("cannot read as text: {why}")));
         }
     }

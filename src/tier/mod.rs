@@ -47,7 +47,7 @@ pub use plan::{FilePlan, Note, Plan, Step};
 use crate::config::Config;
 use crate::constants::INDEX_FILE;
 use crate::memory::Library;
-use crate::memory::file::{Content, MemFile, Role, Unreadable};
+use crate::memory::file::{MemFile, Role, Unreadable};
 use crate::memory::library::LoadError;
 pub use proof::{Check, Proof};
 
@@ -165,17 +165,17 @@ pub struct Readable {
 pub fn check_readable(lib: &Library, allow_missing: bool) -> Result<Readable, Refusal> {
     let index_path = lib.root.join(INDEX_FILE);
     let exists = match lib.index().map(|i| &lib.files[i]) {
-        Some(f) => match &f.content {
-            Content::Text { .. } => true,
-            Content::Unread(why) => return Err(index_refusal(lib, &index_path, why)),
+        Some(f) => match f.unread() {
+            None => true,
+            Some(why) => return Err(index_refusal(lib, &index_path, why)),
         },
         None if allow_missing => false,
         None => return Err(Refusal::at(&index_path, "missing: nothing to restructure")),
     };
     let skipped = (lib.top_level())
-        .filter_map(|f| match &f.content {
-            Content::Text { .. } => None,
-            Content::Unread(why) => Some(Skipped {
+        .filter_map(|f| {
+            let why = f.unread()?;
+            Some(Skipped {
                 file: f.rel.clone(),
                 why: match std::fs::read_link(&f.path) {
                     Ok(to) if f.symlink && !f.path.exists() => format!(
@@ -184,7 +184,7 @@ pub fn check_readable(lib: &Library, allow_missing: bool) -> Result<Readable, Re
                     ),
                     _ => unread_cause(why),
                 },
-            }),
+            })
         })
         .collect();
     Ok(Readable { exists, skipped })
@@ -313,7 +313,7 @@ pub fn check_writes(lib: &Library, files: &[FilePlan], links: &ClientLinks) -> R
             }
         }
         if let Some(f) = lib.file(&planned.name)
-            && let Content::Unread(why) = &f.content
+            && let Some(why) = f.unread()
         {
             return Err(Refusal::at(
                 &f.path,

@@ -32,10 +32,21 @@ pub fn read(path: &Path) -> Result<(Processed, Vec<u8>), IndexState> {
     }
 }
 
-/// Processes the bytes of a MEMORY.md file: UTF-8 (invalid → U+FFFD), frontmatter and
-/// top-level comments stripped, then cut and sanitized.
+/// MEMORY.md's bytes as the client decodes them, the one decoding every command uses (the
+/// loader, and the memory library's links, so `receipt`, `audit` and the hooks count what it
+/// reaches alike): UTF-8, each invalid sequence one U+FFFD (case `mem-sanitize-invalid-utf8`).
+/// No byte-order mark is looked at, unlike the client's settings reader (`Owe`): a UTF-16 file reads as its
+/// BOM's two bytes made U+FFFD and every ASCII character beside a NUL, and the sanitizer (`c()`,
+/// SPEC-automemory 9.1) drops the NUL bytes after the cut, so the model gets its ASCII text
+/// (`cases-captured/mem-utf16le-bom`, `mem-utf16be-bom`).
+pub fn decode(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    js::utf8_lossy(bytes)
+}
+
+/// Processes the bytes of a MEMORY.md file: decoded ([`decode`]), frontmatter and top-level
+/// comments stripped, then cut and sanitized.
 pub fn process_file(bytes: &[u8]) -> Processed {
-    let text = js::utf8_lossy(bytes);
+    let text = decode(bytes);
     let split = frontmatter::split(&text);
     let body_line0 = text[..split.body_start].matches('\n').count();
     let (stripped, map) = comments::strip_mapped(split.body);

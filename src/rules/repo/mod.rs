@@ -17,7 +17,7 @@ mod testing;
 pub use crate::repo::{DirSession, Environment, SizeModel};
 pub use ctx::Ctx;
 pub use run::{DEFAULT_MAX_DIRS, Options, Report, SCHEMA, Summary, WalkSummary, check, list_dirs};
-pub use start::traps;
+pub use start::{start_rel, traps};
 
 pub mod agents_md_hidden_by_local;
 pub mod agents_md_lost_below;
