@@ -374,7 +374,11 @@ fn run(lib: &Library, opts: &Options) -> Result<(), TestCaseError> {
     for line in idx
         .lines
         .iter()
-        .filter(|l| l.kind == Kind::Text && !l.text.contains("]("))
+        .enumerate()
+        .filter(|(i, l)| {
+            l.kind == Kind::Text && !l.text.contains("](") && !groups::is_note(&idx, *i)
+        })
+        .map(|(_, l)| l)
     {
         prop_assert!(
             after.index_text().contains(line.text),
