@@ -201,7 +201,20 @@ pub(super) fn note_label(line: &str) -> String {
         !(c.is_alphanumeric() || c == '`' || c == '(' || c == '（' || c == '[')
     });
     let t = t.replace("**", "").replace("__", "");
-    cut_words(first_clause(&t), 60)
+    let head = first_clause(&t);
+    // A lead-in (`待办：…`, `TODO: …`) says little: the clause it introduces goes with it.
+    if head.chars().count() <= 3
+        && let Some(rest) = t.get(head.len()..)
+        && let Some(after) = rest.strip_prefix(['：', ':'])
+    {
+        let after = after.trim_start();
+        let next = first_clause(after);
+        if !next.is_empty() {
+            let sep = &rest[..rest.len() - after.len()];
+            return cut_words(&format!("{head}{sep}{next}"), 60);
+        }
+    }
+    cut_words(head, 60)
 }
 
 /// The run of dated sibling sections that `head` opens, when it holds two sections or more

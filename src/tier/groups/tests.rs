@@ -189,7 +189,7 @@ fn dated_sections_of_link_less_notes_move_as_one_run_and_rules_stay() {
     assert_eq!(layout.groups[0].title_of(&idx, &[8]), "会话 2026-06-18");
     assert_eq!(
         layout.groups[0].labels,
-        ["rx_fifo 反压", "门禁脚本误报", "待办"]
+        ["rx_fifo 反压", "门禁脚本误报", "待办：traceback 参数化"]
     );
     assert!(is_note(&idx, 4) && !is_note(&idx, 2) && !is_note(&idx, 6));
 }
