@@ -541,3 +541,15 @@ fn explain_compliance() {
         t.ccmem(["explain", "compliance"]).run().code(0)
     );
 }
+
+/// `ccmem explain tier` prints tier's policy whole: the snapshot is the text a user reads, so a
+/// policy change shows here as a diff to review.
+#[test]
+fn explain_tier() {
+    let t = Test::new();
+    snapshot!("explain_tier", t.ccmem(["explain", "tier"]).run().code(0));
+    snapshot!(
+        "explain_tier_json",
+        t.ccmem(["explain", "tier", "--json"]).run().code(0)
+    );
+}

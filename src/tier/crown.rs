@@ -176,6 +176,30 @@ pub fn on_demand(title: &str) -> bool {
     ON_DEMAND.iter().any(|w| lower.contains(w))
 }
 
+/// Whether a heading dates its section (`2026-06-16 会话`, `Sesión 2026/07`, `6月16日`,
+/// `2026년 6월`): a session's notes or a dated log, history that is looked up when that past
+/// is needed (issue 24: "session logs and dated history move"). Its link-less lines move as
+/// a whole with their section, and a marker in them records an incident, not a crown.
+pub fn dated(title: &str) -> bool {
+    date(title).is_some()
+}
+
+/// The date a dated heading holds (see [`dated`]), as written: `2026-06-16`, `6月16日`.
+pub fn date(title: &str) -> Option<&str> {
+    static DATE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?:^|[^0-9])(?:19|20)[0-9]{2}(?:[-/.][01]?[0-9](?:$|[^0-9])|\s*[年년]\s*[01]?[0-9]\s*[月월])|(?:^|[^0-9])[01]?[0-9]\s*[月월]\s*[0-3]?[0-9]\s*[日일]",
+        )
+        .expect("a valid pattern")
+    });
+    let m = DATE.find(title)?;
+    let from = m.start() + title[m.start()..].find(|c: char| c.is_ascii_digit())?;
+    let len = title[from..]
+        .find(|c: char| !(c.is_ascii_digit() || "-/. 年月日년월일".contains(c)))
+        .unwrap_or(title.len() - from);
+    Some(title[from..from + len].trim_end_matches(['-', '/', '.', ' ']))
+}
+
 /// The marker that crowns an index line (an entry or a rule line), if any: at the head of its
 /// title or its hook, or a parenthesised mark trailing its title.
 pub fn line(text: &str) -> Option<&'static str> {
@@ -296,5 +320,34 @@ mod tests {
         assert_eq!(heading("🌡 Warm — 按需读取"), None);
         assert!(on_demand("参照なし（archive/・通常ロードしない）"));
         assert!(!on_demand("Releases"));
+    }
+
+    #[test]
+    fn dated_headings_are_history() {
+        for t in [
+            "2026-06-16 会话",
+            "Sesión 2026/07/02",
+            "Week of 2024.05.13",
+            "6月16日のセッション",
+            "2026년 6월 작업",
+            "2026年6月",
+            "Session 2026-07-06 (deploy)",
+        ] {
+            assert!(dated(t), "{t}");
+        }
+        assert_eq!(date("2026-06-16 会话"), Some("2026-06-16"));
+        assert_eq!(date("Sesión 2026/07/02 (deploy)"), Some("2026/07/02"));
+        assert_eq!(date("6月16日のセッション"), Some("6月16日"));
+        assert_eq!(date("2026년 6월 작업"), Some("2026년 6월"));
+        for t in [
+            "Git branch policy",
+            "v2.1 notes",
+            "Port 2026 forwarding",
+            "Build 20260616",
+            "Rules since 2026",
+            "規律 (最優先)",
+        ] {
+            assert!(!dated(t), "{t}");
+        }
     }
 }

@@ -32,7 +32,8 @@ use std::collections::HashMap;
 use jiff::Timestamp;
 
 use naming::{
-    first_word, heading_title, hub_key, label, modified, name_hubs, stem_of, stem_title, title_word,
+    first_word, heading_title, hub_key, label, modified, name_hubs, note_label, run_of, stem_of,
+    stem_title, title_word,
 };
 
 use super::crown;
@@ -65,6 +66,8 @@ pub enum Role {
 pub enum Rank {
     /// In a section the user heads as read on demand.
     OnDemand,
+    /// A link-less line of a dated section (a session's notes, a dated log): history.
+    History,
     /// `type: project`: status, decisions, session logs.
     Project,
     /// `type: reference`.
@@ -121,9 +124,54 @@ pub struct Group {
     pub heading: Option<usize>,
     /// What the first hub can still take, when it exists already (`None`: tier creates it).
     pub room: Option<Room>,
+    /// For a run of dated sibling sections (one unit): the words their headings share, and
+    /// each heading (index into [`Index::lines`]) with its date.
+    pub run: Option<Run>,
+}
+
+/// A run of dated sibling sections moving as one unit (see [`Group::run`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Run {
+    /// The words every heading of the run has besides its date (empty: none shared).
+    pub shared: String,
+    /// The headings and their dates, in order.
+    pub dates: Vec<(usize, String)>,
+}
+
+impl Run {
+    /// The shared words and the span of `dates` (at least one).
+    fn title(&self, dates: Vec<&str>) -> String {
+        let span = match dates.as_slice() {
+            [first, .., last] => format!("{first} → {last}"),
+            [one] => (*one).to_owned(),
+            [] => String::new(),
+        };
+        if self.shared.is_empty() {
+            span
+        } else {
+            format!("{} {span}", self.shared)
+        }
+    }
 }
 
 impl Group {
+    /// The topic of the hub that receives `lines` (some of the unit's entries): the unit's
+    /// title, or, for a run of dated sections, the words they share and the dates of the
+    /// sections these lines are in (`会话 2026-06-25 → 2026-07-06`).
+    pub fn title_of(&self, idx: &Index, lines: &[usize]) -> String {
+        let Some(run) = &self.run else {
+            return self.title.clone();
+        };
+        let dates: Vec<&str> = (run.dates.iter())
+            .filter(|(h, _)| lines.iter().any(|&i| idx.headings_of(i).contains(h)))
+            .map(|(_, d)| d.as_str())
+            .collect();
+        if dates.is_empty() {
+            return self.title.clone();
+        }
+        run.title(dates)
+    }
+
     /// The first hub.
     pub fn hub(&self) -> &str {
         &self.hubs[0]
@@ -226,6 +274,26 @@ pub struct Layout {
     pub more_room: Option<Room>,
 }
 
+/// Whether line `i` is a note: a link-less line (prose, a status bullet, a table row without
+/// an entry) of a section under a dated heading (`## 2026-06-16 会话`: a session's notes,
+/// history) or a read-on-demand one, and under no crown heading. Notes move with their section
+/// (the user's section is the unit), as entries do; a marker in them records an incident or
+/// stresses a clause, it crowns nothing.
+pub fn is_note(idx: &Index, i: usize) -> bool {
+    if idx.lines[i].kind != Kind::Text {
+        return false;
+    }
+    let chain = idx.headings_of(i);
+    let titles = || {
+        chain.iter().filter_map(|&h| match &idx.lines[h].kind {
+            Kind::Heading { title, .. } => Some(title.as_str()),
+            _ => None,
+        })
+    };
+    titles().any(|t| crown::dated(t) || crown::on_demand(t))
+        && titles().all(|t| crown::heading(t).is_none())
+}
+
 /// The title of a heading the user keeps hub pointers under.
 pub const HUBS_HEADING: &str = "Hubs";
 
@@ -245,8 +313,13 @@ pub fn classify(lib: &Library, idx: &Index, reads: &HashMap<String, usize>) -> L
     // Crown headings crown their whole section (`###` included); read-on-demand headings.
     let mut crowned_by: Vec<Option<&'static str>> = vec![None; idx.lines.len()];
     let mut on_demand = vec![false; idx.lines.len()];
+    // Dated headings (history), and the first heading of each run of dated sibling sections:
+    // the run is one unit (the curator's "run of adjacent sections moved whole into one hub").
+    let mut dated = vec![false; idx.lines.len()];
+    let mut run_head: Vec<usize> = (0..idx.lines.len()).collect();
+    let mut last_sibling: HashMap<(Option<usize>, usize), usize> = HashMap::new();
     for (h, line) in idx.lines.iter().enumerate() {
-        let Kind::Heading { title, .. } = &line.kind else {
+        let Kind::Heading { title, level } = &line.kind else {
             continue;
         };
         if idx.title == Some(h) {
@@ -255,7 +328,18 @@ pub fn classify(lib: &Library, idx: &Index, reads: &HashMap<String, usize>) -> L
         let inherited = line.section.and_then(|p| crowned_by[p]);
         crowned_by[h] = inherited.or_else(|| crown::heading(title));
         on_demand[h] = crown::on_demand(title) || line.section.is_some_and(|p| on_demand[p]);
+        let own = crown::dated(title);
+        dated[h] = own || line.section.is_some_and(|p| dated[p]);
+        if let Some(&prev) = last_sibling.get(&(line.section, *level))
+            && own
+            && matches!(&idx.lines[prev].kind, Kind::Heading { title, .. } if crown::dated(title))
+        {
+            run_head[h] = run_head[prev];
+        }
+        last_sibling.insert((line.section, *level), h);
     }
+    // Link-less lines that move with their section (see `Rank::History`).
+    let mut notes = vec![false; idx.lines.len()];
     for (i, line) in idx.lines.iter().enumerate() {
         let section = line.section;
         let under_crown = section.and_then(|h| crowned_by[h]);
@@ -265,6 +349,12 @@ pub fn classify(lib: &Library, idx: &Index, reads: &HashMap<String, usize>) -> L
             Kind::Blank | Kind::Part { .. } => Role::Keep,
             Kind::Heading { .. } if idx.title == Some(i) => Role::Title,
             Kind::Heading { .. } => Role::Heading,
+            Kind::Text if is_note(idx, i) => {
+                // The notes of a dated or read-on-demand section: what happened, or what is
+                // looked up; a marker in them is no crown. They move with their section.
+                notes[i] = true;
+                Role::Entry(usize::MAX)
+            }
             Kind::Text => {
                 if let Some(m) =
                     under_crown.or_else(|| (!demand).then(|| crown::line(line.text))?)
@@ -354,6 +444,30 @@ pub fn classify(lib: &Library, idx: &Index, reads: &HashMap<String, usize>) -> L
         .filter(|&i| roles[i] == Role::Entry(usize::MAX))
         .collect();
     for i in undecided {
+        let section = idx.lines[i].section;
+        let unit_of_section = |h: usize| match section_hubs.get(&h) {
+            Some(hub) => UnitKey::Hub(hub.clone()),
+            None if dated[h] => UnitKey::Section(run_head[h]),
+            None => UnitKey::Section(h),
+        };
+        if notes[i] {
+            let h = section.expect("a note is in a section");
+            let rank = if on_demand[h] {
+                Rank::OnDemand
+            } else {
+                Rank::History
+            };
+            items.push(Item {
+                line: i,
+                unit: unit_of_section(h),
+                rank: Some(rank),
+                label: note_label(idx.lines[i].text),
+                file: None,
+                stem: String::new(),
+                word: String::new(),
+            });
+            continue;
+        }
         let links = links_of(i);
         let file = links.iter().find_map(|l| match l.target {
             Target::File(t) | Target::Named(t) => Some(t),
@@ -382,7 +496,6 @@ pub fn classify(lib: &Library, idx: &Index, reads: &HashMap<String, usize>) -> L
         if invalid {
             unreadable.push(i);
         }
-        let section = idx.lines[i].section;
         let mut rank = meta
             .and_then(|m| m.kind.as_deref())
             .and_then(Rank::of_type)
@@ -392,10 +505,7 @@ pub fn classify(lib: &Library, idx: &Index, reads: &HashMap<String, usize>) -> L
             rank = Some(Rank::OnDemand);
         }
         let unit = match section {
-            Some(h) => match section_hubs.get(&h) {
-                Some(hub) => UnitKey::Hub(hub.clone()),
-                None => UnitKey::Section(h),
-            },
+            Some(h) => unit_of_section(h),
             None => UnitKey::Flat,
         };
         let title = entry_title(idx.lines[i].text).unwrap_or("");
@@ -462,7 +572,16 @@ pub fn classify(lib: &Library, idx: &Index, reads: &HashMap<String, usize>) -> L
                 last_used: None,
                 heading,
                 room: None,
+                run: match &it.unit {
+                    UnitKey::Section(h) => run_of(idx, &run_head, *h),
+                    _ => None,
+                },
             });
+            if let Some(g) = groups.last_mut()
+                && let Some(run) = &g.run
+            {
+                g.title = run.title(run.dates.iter().map(|(_, d)| d.as_str()).collect());
+            }
             standalone.push(matches!(flat, Some(Flat::Single(_))));
             groups.len() - 1
         });

@@ -479,6 +479,7 @@ fn decisions(idx: &Index, layout: &Layout, dest: &[Dest]) -> Vec<Decision> {
     for piece in &layout.pieces {
         let what = match piece.rank {
             Rank::OnDemand => "in a section headed read-on-demand",
+            Rank::History => "dated history",
             Rank::Project => "project status",
             Rank::Reference => "reference",
             Rank::Other => "no type",

@@ -4,7 +4,8 @@
 //! find:
 //!
 //! 1. MEMORY.md is within the target and within the client's cap, measured as the loader does.
-//! 2. Bulk lives in topic/hub files: MEMORY.md holds no more entry lines than before, and no
+//! 2. Bulk lives in topic/hub files: MEMORY.md holds no more entry lines (and notes of dated
+//!    or read-on-demand sections) than before, and no
 //!    line tier wrote into it is longer than the client calls too long (200 UTF-16 units).
 //!    Long lines the user wrote stay as written (they are reported, not refused).
 //! 3. Every file the loaded part of MEMORY.md reached before (directly or through a hub it
@@ -259,9 +260,12 @@ fn size_check(target: Target, s: Size) -> Check {
     }
 }
 
+/// Entry lines, and the notes that move like entries (link-less lines of dated or
+/// read-on-demand sections, [`super::groups::is_note`]).
 fn entry_count(text: &str) -> usize {
-    (parse(text).lines.iter())
-        .filter(|l| l.kind == Kind::Entry)
+    let idx = parse(text);
+    (0..idx.lines.len())
+        .filter(|&i| idx.lines[i].kind == Kind::Entry || super::groups::is_note(&idx, i))
         .count()
 }
 

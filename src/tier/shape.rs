@@ -250,7 +250,7 @@ fn written_pointers(idx: &Index, layout: &Layout, choice: &Choice, dest: &[Dest]
                 .collect();
             out.push(Written {
                 at,
-                text: pointer(&group.title, hub, &labels),
+                text: pointer(&group.title_of(idx, &mine), hub, &labels),
             });
         }
     }
@@ -531,10 +531,13 @@ pub(super) fn hub_files(
                     .filter(|(i, _)| dest[**i] == Dest::Hub(hub))
                     .map(|(_, l)| l.as_str())
                     .collect();
-                let title = topic_of(&g.title, &labels).0;
+                let mine: Vec<usize> = (g.lines.iter().copied())
+                    .filter(|&i| dest[i] == Dest::Hub(hub))
+                    .collect();
+                let topic = g.title_of(idx, &mine);
                 About {
-                    title,
-                    description: description(&g.title, &labels),
+                    title: topic_of(&topic, &labels).0,
+                    description: description(&topic, &labels),
                 }
             }
             None => About {

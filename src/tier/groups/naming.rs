@@ -3,8 +3,10 @@
 
 use jiff::Timestamp;
 
+use super::super::crown;
 use super::super::parse::{Index, Kind, entry_title};
 use super::super::shape::{Limits, assign, part_counts, room_of};
+use super::super::shape::{cut_words, first_clause};
 use super::{Group, Pointer, Rank};
 use crate::memory::Library;
 use crate::memory::file::{Role as FileRole, role_of};
@@ -188,6 +190,60 @@ pub(super) fn label(lib: &Library, line: &str, file: Option<usize>, name: &str) 
         _ => base,
     };
     rest.replace(['_', '-'], " ")
+}
+
+/// A note's label on its unit's pointer (a link-less line of a dated or read-on-demand
+/// section): its first clause, without list marks, emphasis or leading signs.
+pub(super) fn note_label(line: &str) -> String {
+    let t = line.trim_start();
+    let t = t.strip_prefix(['-', '*', '+', '>']).unwrap_or(t);
+    let t = t.trim_start_matches(|c: char| {
+        !(c.is_alphanumeric() || c == '`' || c == '(' || c == '（' || c == '[')
+    });
+    let t = t.replace("**", "").replace("__", "");
+    let head = first_clause(&t);
+    // A lead-in (`待办：…`, `TODO: …`) says little: the clause it introduces goes with it.
+    if head.chars().count() <= 3
+        && let Some(rest) = t.get(head.len()..)
+        && let Some(after) = rest.strip_prefix(['：', ':'])
+    {
+        let after = after.trim_start();
+        let next = first_clause(after);
+        if !next.is_empty() {
+            let sep = &rest[..rest.len() - after.len()];
+            return cut_words(&format!("{head}{sep}{next}"), 60);
+        }
+    }
+    cut_words(head, 60)
+}
+
+/// The run of dated sibling sections that `head` opens, when it holds two sections or more
+/// (see [`Group::run`](super::Group::run)).
+pub(super) fn run_of(idx: &Index, run_head: &[usize], head: usize) -> Option<super::Run> {
+    let heads: Vec<usize> = (head..idx.lines.len())
+        .filter(|&h| run_head[h] == head && matches!(idx.lines[h].kind, Kind::Heading { .. }))
+        .collect();
+    if heads.len() < 2 {
+        return None;
+    }
+    let mut dates = Vec::new();
+    let mut shared: Option<String> = None;
+    let mut same = true;
+    for h in heads {
+        let title = heading_title(idx, h);
+        let date = crown::date(&title)?.to_owned();
+        let rest = title
+            .replacen(&date, "", 1)
+            .trim_matches(|c: char| c.is_whitespace() || "-–—:：·|".contains(c))
+            .to_owned();
+        same &= shared.as_ref().is_none_or(|s| *s == rest);
+        shared.get_or_insert(rest);
+        dates.push((h, date));
+    }
+    Some(super::Run {
+        shared: shared.filter(|_| same).unwrap_or_default(),
+        dates,
+    })
 }
 
 pub(super) fn hub_key(hub: &str) -> String {

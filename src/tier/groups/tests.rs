@@ -150,3 +150,46 @@ fn broken_lines_are_entries_of_their_section() {
     assert!(matches!(layout.roles[1], Role::Entry(_)));
     assert_eq!(layout.groups[0].title, "Archive");
 }
+
+#[test]
+fn dated_sections_of_link_less_notes_move_as_one_run_and_rules_stay() {
+    let l = lib(
+        "# Memory\n## Rules\n- Always run the golden model first\n## 2026-06-16 会话\n- rx_fifo 反压：ready 晚一拍\n- ❗门禁脚本误报：超时当失败\n\n## 2026-06-18 会话\n- 待办：traceback 参数化\n## Notes\n- plain line\n## 2026-07-01 会话\n- later\n",
+        &[] as &[(&str, &str)],
+    );
+    let idx = parse(l.index_text());
+    let layout = layout_of(&l);
+    assert_eq!(
+        layout.roles[2],
+        Role::Keep,
+        "a rule line of an undated section stays"
+    );
+    assert_eq!(
+        layout.roles[10],
+        Role::Keep,
+        "an undated section's line stays"
+    );
+    assert!(
+        layout.crowns.is_empty(),
+        "a marker in a session's note records an incident: {:?}",
+        layout.crowns
+    );
+    let units: Vec<(&str, &[usize])> = (layout.groups.iter())
+        .map(|g| (g.title.as_str(), g.lines.as_slice()))
+        .collect();
+    assert_eq!(
+        units,
+        [
+            ("会话 2026-06-16 → 2026-06-18", &[4, 5, 8][..]),
+            ("2026-07-01 会话", &[12][..])
+        ],
+        "adjacent dated siblings are one unit; a dated section after another is its own"
+    );
+    assert!((layout.pieces.iter()).all(|p| p.rank == Rank::History));
+    assert_eq!(layout.groups[0].title_of(&idx, &[8]), "会话 2026-06-18");
+    assert_eq!(
+        layout.groups[0].labels,
+        ["rx_fifo 反压", "门禁脚本误报", "待办：traceback 参数化"]
+    );
+    assert!(is_note(&idx, 4) && !is_note(&idx, 2) && !is_note(&idx, 6));
+}
