@@ -179,7 +179,8 @@ pub fn on_demand(title: &str) -> bool {
 /// Whether a heading dates its section (`2026-06-16 会话`, `Sesión 2026/07`, `6月16日`,
 /// `2026년 6월`): a session's notes or a dated log, history that is looked up when that past
 /// is needed (issue 24: "session logs and dated history move"). Its link-less lines move as
-/// a whole with their section, and a marker in them records an incident, not a crown.
+/// a whole with their section, and a marker in them records an incident, not a crown. A date
+/// written with dots needs its day (`2024.05.13`): `PyCharm 2023.1` names a version.
 pub fn dated(title: &str) -> bool {
     date(title).is_some()
 }
@@ -188,7 +189,7 @@ pub fn dated(title: &str) -> bool {
 pub fn date(title: &str) -> Option<&str> {
     static DATE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r"(?:^|[^0-9])(?:19|20)[0-9]{2}(?:[-/.][01]?[0-9](?:$|[^0-9])|\s*[年년]\s*[01]?[0-9]\s*[月월])|(?:^|[^0-9])[01]?[0-9]\s*[月월]\s*[0-3]?[0-9]\s*[日일]",
+            r"(?:^|[^0-9])(?:19|20)[0-9]{2}(?:[-/][01]?[0-9](?:$|[^0-9])|\.[01][0-9]\.[0-3][0-9](?:$|[^0-9])|\s*[年년]\s*[01]?[0-9]\s*[月월])|(?:^|[^0-9])[01]?[0-9]\s*[月월]\s*[0-3]?[0-9]\s*[日일]",
         )
         .expect("a valid pattern")
     });
@@ -344,6 +345,9 @@ mod tests {
             "v2.1 notes",
             "Port 2026 forwarding",
             "Build 20260616",
+            "PyCharm 2023.1",
+            "IntelliJ 2024.2.1 settings",
+            "Unity 2022.3 LTS",
             "Rules since 2026",
             "規律 (最優先)",
         ] {
