@@ -35,12 +35,13 @@ use foldhash::HashSet;
 pub use file::{Emitted, Loader};
 
 use super::Detail;
-use super::model::{Kind, Lazy, Loaded, SkipWhy, Skipped, Why};
+use super::model::{Kind, Lazy, Loaded, Size, SkipWhy, Skipped, Why};
 use crate::constants::{
     CLAUDE_DIR_CLAUDE_MD, CLAUDE_DIR_RULES, CLAUDE_LOCAL_MD, CLAUDE_MD, RULES_DIR,
 };
 use crate::env::ClientEnv;
 use crate::settings::{Settings, Source};
+use crate::text::js;
 
 /// The instruction part of the startup list.
 #[derive(Debug, Clone, Default)]
@@ -97,7 +98,13 @@ pub fn load_with(env: &ClientEnv, settings: &Settings, detail: Detail) -> Instru
                 content: text.to_owned(),
                 why: Why::ManagedSettings,
                 unverified: false,
-                size: Default::default(),
+                // Measured as a file's content is (`file.rs`): the string's UTF-8 bytes stand
+                // for the bytes on disk, its lines and UTF-16 units once trimmed.
+                size: Size {
+                    bytes: text.len() as u64,
+                    lines: js::newlines(js::trim(text)) + 1,
+                    utf16: js::utf16_len(js::trim(text)),
+                },
             },
             globs: None,
             root: MANAGED_SETTINGS_PATH.into(),
