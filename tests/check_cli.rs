@@ -331,3 +331,56 @@ fn the_clean_environment_keeps_the_platform_model() {
     assert_eq!(loaded(Some("linux")), 3);
     assert_eq!(loaded(Some("windows")), 0);
 }
+
+/// Every command a fix prints is pasted into a terminal by someone: the repository names its
+/// folders, so a folder called `a b;touch PWNED` must stay one word. Each backticked command of
+/// each fix runs in `sh` here; it must do what it says (the rename happens) and nothing else.
+#[cfg(unix)]
+#[test]
+fn fix_commands_quote_the_repository_s_paths() {
+    let evil = "a b;touch PWNED;$(touch PWNED2)";
+    let r = repo(&[
+        ("CLAUDE.md", "root\n"),
+        (&format!("{evil}/claude.md"), "lower\n"),
+        (&format!("{evil}/.claude/CLAUDE.local.md"), "misplaced\n"),
+        (&format!("{evil}/deep/AGENTS.md"), "guide\n"),
+    ])
+    .dir("repo/.git");
+    let doc = r.ccmem(["check", ".", "--json"]).run().json();
+    let fixes: Vec<String> = doc["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter_map(|f| f["fix"].as_str())
+        .flat_map(|fix| {
+            fix.split('`')
+                .skip(1)
+                .step_by(2)
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
+        .filter(|c| c.starts_with("git mv") || c.starts_with("ln -s"))
+        .collect();
+    assert!(fixes.len() >= 2, "fix commands: {fixes:?}\n{doc:#}");
+    let repo = r.path("repo");
+    for cmd in &fixes {
+        // `git mv` needs the file in the index; a plain `mv` is what it does here.
+        let cmd = cmd.replacen("git mv", "mv", 1);
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&cmd)
+            .current_dir(&repo)
+            .output()
+            .expect("sh");
+        assert!(
+            out.status.success(),
+            "{cmd}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert!(
+        !repo.join("PWNED").exists() && !repo.join("PWNED2").exists(),
+        "{fixes:?}"
+    );
+    assert!(repo.join(evil).join("CLAUDE.md").exists(), "{fixes:?}");
+}

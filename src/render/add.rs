@@ -215,7 +215,10 @@ fn refusal<'a>(folder: &Path, why: &'a AddError) -> Refusal<'a> {
         _ => Refusal {
             kind: "index-past-cap",
             similar: None,
-            fix: format!("ccmem tier {} --write", folder.display()),
+            fix: format!(
+                "ccmem tier {} --write",
+                shell_words::quote(&folder.to_string_lossy())
+            ),
         },
     }
 }

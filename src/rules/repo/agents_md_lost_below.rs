@@ -45,8 +45,8 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     .or(dir.strip_suffix(".claude"))
                     .unwrap_or(dir);
                 let fix = format!(
-                    "`ln -s AGENTS.md {}`: a CLAUDE.md loads from every start directory below",
-                    super::join(dir, CLAUDE_MD)
+                    "{}: a CLAUDE.md loads from every start directory below",
+                    super::command(&["ln", "-s", "AGENTS.md", &super::join(dir, CLAUDE_MD)])
                 );
                 ctx.finding(&RULE, &l.path, 1, ctx.repo.show(sup).into_owned(), fix)
             });

@@ -59,7 +59,10 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     .unwrap_or(&f.rel)
             )
         } else {
-            format!("`ln -s {name} {claude}`: a CLAUDE.md loads where this file does not")
+            format!(
+                "{}: a CLAUDE.md loads where this file does not",
+                super::command(&["ln", "-s", name, &claude])
+            )
         };
         out.push(ctx.finding(
             &RULE,

@@ -56,8 +56,8 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             let fix = if only_import && from.ends_with(CLAUDE_MD) && ctx.repo.rel(&target).is_some() {
                 let importer = ctx.repo.show(from);
                 format!(
-                    "make {importer} a symlink to the file it imports (`ln -sf {} {importer}`): a linked CLAUDE.md loads from every start directory below",
-                    relative(crate::repo::walk::split(&importer).0, &shown_target)
+                    "make {importer} a symlink to the file it imports ({}): a linked CLAUDE.md loads from every start directory below",
+                    super::command(&["ln", "-sf", &relative(crate::repo::walk::split(&importer).0, &shown_target), &importer])
                 )
             } else {
                 format!(

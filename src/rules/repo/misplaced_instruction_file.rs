@@ -32,7 +32,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 "{} is never loaded: the client would read it as {}",
                 m.rel, m.wanted
             ),
-            format!("`git mv {} {}`", m.rel, m.wanted),
+            super::command(&["git", "mv", &m.rel, &m.wanted]),
         ));
     }
 }

@@ -279,6 +279,13 @@ pub fn suppressed_by(k: &Skipped) -> Option<&str> {
 }
 
 /// `dir/name` (`name` alone at the root).
+/// A command for a fix line, in backticks, each word quoted for a POSIX shell: paths come from the
+/// repository, and a folder named `a;touch x` must not become a second command when the line is
+/// pasted into a terminal.
+pub fn command(words: &[&str]) -> String {
+    format!("`{}`", shell_words::join(words))
+}
+
 pub fn join(dir: &str, name: &str) -> String {
     if dir.is_empty() {
         name.to_owned()

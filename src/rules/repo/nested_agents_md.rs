@@ -73,7 +73,10 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 "{} loads only when a session starts in {} or below: a session started above never attaches it when it reads files there",
                 f.rel, f.dir
             ),
-            format!("`ln -s {name} {}`: a nested CLAUDE.md attaches on reads", super::join(&f.dir, CLAUDE_MD)),
+            format!(
+                "{}: a nested CLAUDE.md attaches on reads",
+                super::command(&["ln", "-s", name, &super::join(&f.dir, CLAUDE_MD)])
+            ),
         ));
     }
 }

@@ -34,7 +34,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         let fix = if exists {
             format!("merge it into {} and delete it (both exist)", m.wanted)
         } else {
-            format!("`git mv {} {}`", m.rel, m.wanted)
+            super::command(&["git", "mv", &m.rel, &m.wanted])
         };
         out.push(ctx.finding(
             &RULE,
