@@ -226,3 +226,60 @@ fn tier_write_reads_the_library_once_and_reads_back_only_what_it_wrote() {
     each_topic(&counts, 1, &created, "tier --write");
     assert!(Path::new(&w.mem).join(created[0]).is_file());
 }
+
+/// `readlink` calls of `ccmem check` on a monorepo whose root CLAUDE.md imports each of its
+/// `packages` packages' AGENTS.md (every package is a start directory).
+fn check_readlinks(packages: usize) -> usize {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let repo = root.join("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(root.join("home")).unwrap();
+    let mut imports = String::from("# Monorepo\n");
+    for i in 0..packages {
+        let pkg = repo.join(format!("packages/p{i}"));
+        std::fs::create_dir_all(&pkg).unwrap();
+        std::fs::write(pkg.join("AGENTS.md"), format!("# p{i}\nrun the tests\n")).unwrap();
+        std::fs::write(pkg.join("package.json"), "{}").unwrap();
+        imports.push_str(&format!("- @packages/p{i}/AGENTS.md\n"));
+    }
+    std::fs::write(repo.join("CLAUDE.md"), imports).unwrap();
+    let trace = root.join("trace");
+    let status = Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=readlink,readlinkat", "-o"])
+        .arg(&trace)
+        .arg(env!("CARGO_BIN_EXE_ccmem"))
+        .args(["check", "--json", "--max-dirs", "1000"])
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", root.join("home"))
+        .env("CCMEM_MANAGED_DIR", root.join("no-managed"))
+        .current_dir(&repo)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("strace runs");
+    assert!(
+        status.code().is_some_and(|c| c <= 1),
+        "ccmem check: {status}"
+    );
+    std::fs::read_to_string(&trace).unwrap().lines().count()
+}
+
+/// A cloned repository must not be able to stall the session-start hook (it runs check's
+/// engine for the receipt): resolving paths grows with the repository, not with its square or
+/// cube. Each package's session asked `realpath` of every skip for every loss (cubic: a root
+/// importing 200 packages' files took a minute), and each AGENTS.md asked it of every entry of
+/// every session (quadratic). Counted in syscalls, so a busy machine cannot make it flaky.
+#[test]
+#[cfg_attr(
+    not(ccmem_has_strace),
+    ignore = "strace was not found when ccmem was built: apt-get install strace, then rebuild"
+)]
+fn check_resolves_paths_in_proportion_to_the_repository() {
+    let (small, big) = (check_readlinks(25), check_readlinks(50));
+    assert!(
+        big * 10 <= small * 25,
+        "readlink calls: {small} for 25 packages, {big} for 50 (linear: 2×, quadratic: 4×)"
+    );
+}

@@ -2,7 +2,7 @@
 //! ([`crate::load::load_session_with`], [`Detail::Startup`]): what each loads, and what each
 //! loses against the root, with the reason the loader gives there.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 
 use serde::Serialize;
@@ -197,14 +197,7 @@ impl DirSession {
     /// The skip the loader recorded for `path` here, directly or for a linked folder that
     /// holds it.
     pub fn skip_for(&self, path: &str) -> Option<&Skipped> {
-        self.session.skipped.iter().find(|s| {
-            s.path == path
-                || std::fs::canonicalize(&s.path).is_ok_and(|real| {
-                    let real = real.to_string_lossy();
-                    path.strip_prefix(crate::text::path::strip_verbatim(&real).as_ref())
-                        .is_some_and(|r| r.is_empty() || r.starts_with(std::path::is_separator))
-                })
-        })
+        Skips::of(self, &mut RealPaths::default()).find(path)
     }
 
     /// The entry of `path`, when it loads here.
@@ -248,15 +241,17 @@ pub fn load_all(
         })
         .collect();
     if let Some((root, rest)) = out.split_first_mut() {
+        let mut real = RealPaths::default();
         for s in rest {
-            s.lost = losses(repo, root, s);
+            s.lost = losses(repo, root, s, &mut real);
         }
     }
     out
 }
 
 /// Files the root loads that `here` does not, each with the loader's reason here.
-fn losses(repo: &Repo, root: &DirSession, here: &DirSession) -> Vec<Loss> {
+fn losses(repo: &Repo, root: &DirSession, here: &DirSession, real: &mut RealPaths) -> Vec<Loss> {
+    let skips = Skips::of(here, real);
     let present: HashSet<&str> = here
         .session
         .entries
@@ -279,7 +274,7 @@ fn losses(repo: &Repo, root: &DirSession, here: &DirSession) -> Vec<Loss> {
                 Why::Import { from, line, .. } => Some((repo.show(from).into_owned(), *line)),
                 _ => None,
             };
-            let skip = here.skip_for(&e.path);
+            let skip = skips.find(&e.path);
             let reason_text = match skip {
                 Some(s) => crate::receipt::skip_words(&s.why),
                 None => match &e.why {
@@ -301,6 +296,65 @@ fn losses(repo: &Repo, root: &DirSession, here: &DirSession) -> Vec<Loss> {
             }
         })
         .collect()
+}
+
+/// `realpath` of the skipped paths, each asked once for all sessions (a monorepo's sessions
+/// skip the same files).
+#[derive(Default)]
+struct RealPaths(HashMap<String, Option<String>>);
+
+impl RealPaths {
+    fn of(&mut self, path: &str) -> Option<&str> {
+        self.0
+            .entry(path.to_owned())
+            .or_insert_with(|| {
+                let real = std::fs::canonicalize(path).ok()?;
+                Some(crate::text::path::strip_verbatim(&real.to_string_lossy()).into_owned())
+            })
+            .as_deref()
+    }
+}
+
+/// A session's skips, found by path in a lookup per folder of the path rather than a
+/// `realpath` per skip per question: a repository whose root imports 200 packages' files
+/// asked 200 sessions × 200 losses × 200 skips (a minute, most of it `readlink`).
+struct Skips<'a> {
+    skipped: &'a [Skipped],
+    /// The first skip of each path.
+    by_path: HashMap<&'a str, usize>,
+    /// The first skip of each real path.
+    by_real: HashMap<String, usize>,
+}
+
+impl<'a> Skips<'a> {
+    fn of(here: &'a DirSession, real: &mut RealPaths) -> Self {
+        let skipped = here.session.skipped.as_slice();
+        let (mut by_path, mut by_real) = (HashMap::new(), HashMap::new());
+        for (i, s) in skipped.iter().enumerate() {
+            by_path.entry(s.path.as_str()).or_insert(i);
+            if let Some(r) = real.of(&s.path) {
+                by_real.entry(r.to_owned()).or_insert(i);
+            }
+        }
+        Skips {
+            skipped,
+            by_path,
+            by_real,
+        }
+    }
+
+    /// The first skip whose path is `path`, or whose real path is `path` or a folder holding
+    /// it (the loader skipped a linked folder).
+    fn find(&self, path: &str) -> Option<&'a Skipped> {
+        let folders = path
+            .char_indices()
+            .filter(|&(_, c)| std::path::is_separator(c))
+            .map(|(at, _)| &path[..at])
+            .chain([path]);
+        let by_real = folders.filter_map(|f| self.by_real.get(f));
+        let first = by_real.chain(self.by_path.get(path)).min()?;
+        Some(&self.skipped[*first])
+    }
 }
 
 /// Whether `path` lies inside the repository.

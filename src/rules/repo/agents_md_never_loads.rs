@@ -34,7 +34,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         .filter(|f| f.kind == InstrKind::Agents)
     {
         let abs = ctx.abs(&f.rel);
-        if super::loads_anywhere(ctx, &abs) {
+        if ctx.loads_anywhere(&abs) {
             continue;
         }
         let Some(own) = ctx.sessions.iter().find(|s| s.start.dir == f.dir) else {
@@ -50,7 +50,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         let by = ctx.repo.show(by);
         let claude = super::join(&f.dir, CLAUDE_MD);
         let name = crate::repo::walk::split(&f.rel).1;
-        let fix = if by == claude || ctx.repo.files.contains(&claude) {
+        let fix = if by == claude || ctx.has_file(&claude) {
             format!(
                 "add a line `@{}` to {claude}",
                 f.rel

@@ -245,13 +245,6 @@ pub fn same_file(a: &str, b: &str) -> bool {
         )
 }
 
-/// Whether some session loads `abs`, under its own path or a link's.
-pub fn loads_anywhere(ctx: &Ctx, abs: &str) -> bool {
-    ctx.sessions
-        .iter()
-        .any(|s| s.session.entries.iter().any(|e| same_file(&e.path, abs)))
-}
-
 /// Whether a session loads any CLAUDE.md or .claude/CLAUDE.md of the ancestor walk.
 pub fn loads_a_claude_md(s: &DirSession) -> bool {
     s.session.entries.iter().any(|e| {

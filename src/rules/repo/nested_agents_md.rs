@@ -29,14 +29,13 @@ declare_rule! {
 
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let root = ctx.root();
-    for f in ctx
-        .repo
-        .instructions
-        .iter()
-        .filter(|f| f.kind == InstrKind::Agents && !f.dir.is_empty())
-    {
+    let nested = || {
+        (ctx.repo.instructions.iter()).filter(|f| f.kind == InstrKind::Agents && !f.dir.is_empty())
+    };
+    let dirs = ctx.files_in(&nested().map(|f| f.dir.as_str()).collect());
+    for f in nested() {
         let abs = ctx.abs(&f.rel);
-        if !super::loads_anywhere(ctx, &abs) {
+        if !ctx.loads_anywhere(&abs) {
             continue; // agents-md-never-loads
         }
         // A `CLAUDE.md` beside it that links to it (the fix this rule prints) already
@@ -48,13 +47,9 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             continue;
         }
         // Ask the loader what a read in that folder attaches to a session started at the root.
-        let probe = ctx
-            .repo
-            .files
-            .iter()
-            .find(|p| crate::repo::walk::split(p).0 == f.dir && **p != f.rel)
-            .cloned()
-            .unwrap_or_else(|| f.rel.clone());
+        let probe = (dirs.get(f.dir.as_str()).into_iter().flatten())
+            .find(|p| **p != f.rel)
+            .map_or_else(|| f.rel.clone(), |p| (*p).to_owned());
         let env = ctx.env.client_env(ctx.repo.root.clone(), ctx.flags);
         let attached = reading::load(&env, &root.session, &[ctx.abs(&probe)]);
         if attached

@@ -114,6 +114,8 @@ pub fn check(root: &Path, opts: &Options) -> Report {
         env: &opts.env,
         flags: &opts.flags,
         texts: &texts,
+        loaded: std::cell::OnceCell::new(),
+        files: std::cell::OnceCell::new(),
     };
     let mut findings = Vec::new();
     for rule in crate::rules::of(Command::Check).filter(|r| opts.config.enabled(r.name)) {

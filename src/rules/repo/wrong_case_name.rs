@@ -30,7 +30,7 @@ declare_rule! {
 
 fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     for m in (ctx.repo.near_misses.iter()).filter(|m| m.case_only && !documentation(&m.rel)) {
-        let exists = ctx.repo.files.contains(&m.wanted);
+        let exists = ctx.has_file(&m.wanted);
         let fix = if exists {
             format!("merge it into {} and delete it (both exist)", m.wanted)
         } else {
