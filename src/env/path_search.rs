@@ -40,12 +40,11 @@ pub fn is_executable(p: &Path) -> bool {
     crate::sys::is_executable(p)
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 
     // Unix only: an executable is a file with an exec bit and a `#!` line, PATH is `:`-separated.
-    #[cfg(unix)]
     #[test]
     fn path_search_skips_relative_entries() {
         use std::os::unix::fs::PermissionsExt;

@@ -33,39 +33,20 @@ fn check_agrees_reports_what_differs_and_is_quiet_where_a_file_changed_since() {
     let claude_s = claude.to_str().unwrap();
     set_mtime(&claude, "2025-01-01T00:00:00Z");
     set_mtime(&w.memory().join("MEMORY.md"), "2025-01-01T00:00:00Z");
-    w.transcript(
-        &w.proj,
-        "s1-agrees",
-        "2026-01-01T00:00:00Z",
-        &[
-            (claude_s, "Project", "# Rules\nUse pnpm."),
-            (&index, "AutoMem", "- a"),
-        ],
+    let (pnpm, npm, memory) = (
+        (claude_s, "Project", "# Rules\nUse pnpm."),
+        (claude_s, "Project", "# Rules\nUse npm."),
+        (index.as_str(), "AutoMem", "- a"),
     );
-    w.transcript(
-        &w.proj,
-        "s2-lacks",
-        "2026-01-02T00:00:00Z",
-        &[(&index, "AutoMem", "- a")],
-    );
-    w.transcript(
-        &w.proj,
-        "s3-content",
-        "2026-01-03T00:00:00Z",
-        &[
-            (claude_s, "Project", "# Rules\nUse npm."),
-            (&index, "AutoMem", "- a"),
-        ],
-    );
-    w.transcript(
-        &w.proj,
-        "s4-order",
-        "2026-01-04T00:00:00Z",
-        &[
-            (&index, "AutoMem", "- a"),
-            (claude_s, "Project", "# Rules\nUse pnpm."),
-        ],
-    );
+    let sessions = [
+        ("s1-agrees", "2026-01-01T00:00:00Z", vec![pnpm, memory]),
+        ("s2-lacks", "2026-01-02T00:00:00Z", vec![memory]),
+        ("s3-content", "2026-01-03T00:00:00Z", vec![npm, memory]),
+        ("s4-order", "2026-01-04T00:00:00Z", vec![memory, pnpm]),
+    ];
+    for (id, t, files) in &sessions {
+        w.transcript(&w.proj, id, t, files);
+    }
     let h = w.read(&w.proj, None);
     let report = check::check(&h.sessions, &h.sessions, &w.vars);
     let got = differences(&report);

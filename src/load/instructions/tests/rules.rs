@@ -5,8 +5,8 @@ use std::fs;
 
 use super::Tree;
 use crate::env::ClientFlags;
+use crate::load::instructions::Kind;
 use crate::load::instructions::file::Loader;
-use crate::load::instructions::{Kind, SkipWhy};
 use crate::settings::Settings;
 
 fn rules_of(
@@ -79,12 +79,10 @@ fn rule_links_show_the_target_and_outside_links_need_approval() {
     let (mut got, skipped) = rules_of(&t, "p", "p/.claude/rules", Kind::Project);
     got.sort();
     assert_eq!(got, ["p/.claude/rules/own.md", "p/shared/r.md"]);
-    assert!(
-        skipped
-            .iter()
-            .any(|s| matches!(s.why, SkipWhy::ExternalNotApproved { .. })
-                && s.path == t.path("p/.claude/rules/out.md"))
-    );
+    assert!(skipped.iter().any(|s| matches!(
+        s.why,
+        crate::load::instructions::SkipWhy::ExternalNotApproved { .. }
+    ) && s.path == t.path("p/.claude/rules/out.md")));
     let (mut got, _) = rules_of(&t, "p", "p/.claude/rules", Kind::User);
     got.sort();
     assert_eq!(
