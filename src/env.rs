@@ -23,13 +23,16 @@ use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use unicode_normalization::UnicodeNormalization;
-
 use crate::platform::Platform;
 use crate::text::path;
 
+mod host;
 mod own_vars;
+mod path_search;
+use host::{client_cwd, config_dir_of, home_of};
+pub use host::{host_platform, platform_in_use};
 pub use own_vars::Dropped;
+pub use path_search::{PathHit, find_on_path, is_executable};
 
 /// The client version this model reproduces (defined in `constants`).
 pub use crate::constants::CLIENT_VERSION;
@@ -296,117 +299,12 @@ impl ProcessEnv {
     }
 }
 
-/// The platform model this process runs, for `ccmem --version`: `CCMEM_PLATFORM`'s when it
-/// names one (said so), else the host's; an unknown name is said too (commands then refuse it).
-pub fn platform_in_use() -> String {
-    let vars: BTreeMap<String, String> = ["CCMEM_PLATFORM", "WSL_DISTRO_NAME", "WSL_INTEROP"]
-        .into_iter()
-        .filter_map(|k| Some((k.to_owned(), owned_lossy(std::env::var_os(k)?))))
-        .collect();
-    match vars.get(PLATFORM_VAR) {
-        None => format!("{} (the host)", host_platform(&vars)),
-        Some(v) => match Platform::from_name(v) {
-            Some(p) => format!("{p} (from {PLATFORM_VAR})"),
-            None => format!(
-                "{} (the host; {PLATFORM_VAR}={v:?} names no platform model)",
-                host_platform(&vars)
-            ),
-        },
-    }
-}
-
-/// The host's platform as the client tells it (`getPlatform`, chunk-84t780nh): on a Linux
-/// build, WSL when `WSL_DISTRO_NAME` or `WSL_INTEROP` is set (non-empty), else when
-/// `/proc/version` (lower-cased) holds `microsoft` or `wsl` (`kAn`). The file is read once per
-/// process.
-pub fn host_platform(vars: &BTreeMap<String, String>) -> Platform {
-    let compiled = Platform::compiled();
-    if compiled != Platform::Linux {
-        return compiled;
-    }
-    let wsl_var = ["WSL_DISTRO_NAME", "WSL_INTEROP"]
-        .iter()
-        .any(|k| vars.get(*k).is_some_and(|v| !v.is_empty()));
-    if wsl_var || proc_version_says_wsl() {
-        Platform::Wsl
-    } else {
-        Platform::Linux
-    }
-}
-
-fn proc_version_says_wsl() -> bool {
-    static WSL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *WSL.get_or_init(|| {
-        // One read: the kernel's one line fits (this runs at every start on Linux).
-        let mut buf = [0u8; 512];
-        let n = std::fs::File::open("/proc/version").and_then(|mut f| {
-            use std::io::Read;
-            f.read(&mut buf)
-        });
-        n.is_ok_and(|n| is_wsl_kernel(&String::from_utf8_lossy(&buf[..n])))
-    })
-}
-
-/// `kAn`: a kernel string (`/proc/version`) of WSL.
-fn is_wsl_kernel(version: &str) -> bool {
-    let v = version.to_lowercase();
-    v.contains("microsoft") || v.contains("wsl")
-}
-
-/// [`ClientEnv::config_dir`] of these parts.
-fn config_dir_of(platform: Platform, home: &Path, config_var: Option<&String>) -> PathBuf {
-    let raw = match config_var {
-        Some(dir) => dir.clone(),
-        None => path::join(
-            platform,
-            &[&home.to_string_lossy(), crate::constants::CLAUDE_DIR],
-        ),
-    };
-    if raw.is_ascii() {
-        return PathBuf::from(raw); // ASCII is already NFC
-    }
-    PathBuf::from(raw.nfc().collect::<String>())
-}
-
-/// node's `os.homedir()`: `$HOME` (libuv's `uv_os_homedir` on Unix), `%USERPROFILE%` on
-/// Windows, where `HOME` is ignored. Without the variable libuv asks the system (the password
-/// database, the profile folder); ccmem falls back to `/` (to `HOME`, then `C:\` on Windows).
-fn home_of(platform: Platform, vars: &BTreeMap<String, String>) -> PathBuf {
-    let get = |k: &str| vars.get(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if platform.is_windows() {
-        get("USERPROFILE")
-            .or_else(|| get("HOME"))
-            .unwrap_or_else(|| PathBuf::from("C:\\"))
-    } else {
-        vars.get("HOME")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from("/"))
-    }
-}
-
-/// The working directory as the client stores it (`Ct`, chunk-kpsx6rkm): NFC-normalized on
-/// macOS (so an NFD folder name is printed, slugged and compared in NFC), Rust's verbatim
-/// `\\?\` prefix dropped on Windows (the client's `process.cwd()` never has it).
-fn client_cwd(platform: Platform, cwd: PathBuf) -> PathBuf {
-    match platform {
-        Platform::Macos => match cwd.to_str() {
-            Some(s) if !s.is_ascii() => PathBuf::from(s.nfc().collect::<String>()),
-            _ => cwd,
-        },
-        Platform::Windows => match cwd.to_str() {
-            Some(s) => PathBuf::from(path::strip_verbatim(s).into_owned()),
-            None => cwd,
-        },
-        Platform::Linux | Platform::Wsl => cwd,
-    }
-}
-
 fn lossy(s: &OsStr) -> String {
     s.to_string_lossy().into_owned()
 }
 
 /// [`lossy`] keeping the buffer when the value is UTF-8 (every variable, at every start).
-fn owned_lossy(s: std::ffi::OsString) -> String {
+pub(super) fn owned_lossy(s: std::ffi::OsString) -> String {
     s.into_string().unwrap_or_else(|s| lossy(&s))
 }
 
@@ -428,75 +326,9 @@ pub fn cache_dir(vars: &BTreeMap<String, String>) -> Option<PathBuf> {
     }
 }
 
-/// What a search of `PATH` for a program found.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PathHit {
-    /// The first executable of that name in an absolute entry: an absolute path.
-    pub found: Option<PathBuf>,
-    /// Relative entries (`bin`, `.`, `node_modules/.bin`, an empty one) that were skipped
-    /// although they hold an executable of that name here.
-    pub skipped: Vec<PathBuf>,
-}
-
-/// Finds the program `name` (no `/`) on `path` the way git and Go's `exec.LookPath` do: only in
-/// absolute entries. A relative entry (and an empty one, which means `.`) names a folder of
-/// whatever directory the process happens to run in, often a repository just cloned, whose own
-/// `bin/ccmem` or `node_modules/.bin/claude` would then run; it is skipped, and reported when it
-/// holds such a program, so the caller can say why.
-pub fn find_on_path(path: Option<&str>, name: &str) -> PathHit {
-    let mut hit = PathHit::default();
-    let entries = std::env::split_paths(path.unwrap_or(""));
-    for dir in entries {
-        let candidate = dir.join(name);
-        if !dir.is_absolute() {
-            if is_executable(&candidate) && !hit.skipped.contains(&dir) {
-                hit.skipped.push(dir);
-            }
-            continue;
-        }
-        if hit.found.is_none() && is_executable(&candidate) {
-            hit.found = Some(candidate);
-        }
-    }
-    hit
-}
-
-/// A regular file someone may execute.
-pub fn is_executable(p: &Path) -> bool {
-    crate::sys::is_executable(p)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    // Unix only: an executable is a file with an exec bit and a `#!` line, PATH is `:`-separated.
-    #[cfg(unix)]
-    #[test]
-    fn path_search_skips_relative_entries() {
-        use std::os::unix::fs::PermissionsExt;
-        let t = tempfile::tempdir().unwrap();
-        let abs = t.path().join("abs");
-        std::fs::create_dir_all(&abs).unwrap();
-        let exe = |p: &Path| {
-            std::fs::write(p, "#!/bin/sh\n").unwrap();
-            std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
-        };
-        exe(&abs.join("tool"));
-        // A relative entry that holds the program here, wherever the process runs: skipped
-        // and named; the absolute entry after it wins.
-        let rel = Path::new("target/ccmem-path-test-rel");
-        std::fs::create_dir_all(rel).unwrap();
-        exe(&rel.join("tool"));
-        let path = format!("{}::.:{}", rel.display(), abs.display());
-        let hit = find_on_path(Some(&path), "tool");
-        assert_eq!(hit.found, Some(abs.join("tool")));
-        assert_eq!(hit.skipped, vec![rel.to_path_buf()]);
-        let only_relative = find_on_path(Some(&rel.display().to_string()), "tool");
-        assert_eq!(only_relative.found, None);
-        assert_eq!(find_on_path(None, "tool"), PathHit::default());
-        std::fs::remove_dir_all(rel).unwrap();
-    }
 
     fn env(vars: &[(&str, &str)]) -> ClientEnv {
         let vars = vars
@@ -577,71 +409,6 @@ mod tests {
             Some(PathBuf::from("/h/.cache/ccmem"))
         );
         assert_eq!(cache_dir(&vars(&[])), None);
-    }
-
-    #[test]
-    fn the_platform_decides_home_managed_folder_and_cwd_form() {
-        let on = |platform: &str, cwd: &str, vars: &[(&str, &str)]| {
-            let mut vars: BTreeMap<String, String> = vars
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect();
-            vars.insert(PLATFORM_VAR.into(), platform.into());
-            ClientEnv::new(PathBuf::from(cwd), vars, ClientFlags::default())
-        };
-        let vars = [("HOME", "/h"), ("USERPROFILE", r"C:\Users\me")];
-        let w = on("windows", r"\\?\C:\Users\me\p", &vars);
-        assert_eq!(w.platform, Platform::Windows);
-        assert_eq!(w.home, PathBuf::from(r"C:\Users\me"), "HOME is ignored");
-        assert_eq!(w.cwd, PathBuf::from(r"C:\Users\me\p"), "no verbatim prefix");
-        assert_eq!(w.managed_dir, PathBuf::from(r"C:\Program Files\ClaudeCode"));
-        assert_eq!(w.config_dir(), PathBuf::from(r"C:\Users\me\.claude"));
-        assert_eq!(
-            w.global_config_path(),
-            PathBuf::from(r"C:\Users\me\.claude.json")
-        );
-        let m = on("macos", "/r/cafe\u{301}", &vars);
-        assert_eq!(m.home, PathBuf::from("/h"));
-        assert_eq!(m.cwd, PathBuf::from("/r/caf\u{e9}"), "NFC");
-        assert_eq!(
-            m.managed_dir,
-            PathBuf::from("/Library/Application Support/ClaudeCode")
-        );
-        let l = on("linux", "/r/cafe\u{301}", &vars);
-        assert_eq!(l.cwd, PathBuf::from("/r/cafe\u{301}"), "byte for byte");
-        assert_eq!(l.managed_dir, PathBuf::from("/etc/claude-code"));
-        // The test folder still wins over the platform's.
-        let t = on("macos", "/r", &[("CCMEM_MANAGED_DIR", "/t/m")]);
-        assert_eq!(t.managed_dir, PathBuf::from("/t/m"));
-    }
-
-    #[test]
-    fn wsl_is_told_from_linux_as_the_client_does() {
-        let vars = |kv: &[(&str, &str)]| {
-            kv.iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect::<BTreeMap<_, _>>()
-        };
-        if Platform::compiled() == Platform::Linux && !proc_version_says_wsl() {
-            assert_eq!(host_platform(&vars(&[])), Platform::Linux);
-            assert_eq!(
-                host_platform(&vars(&[("WSL_DISTRO_NAME", "")])),
-                Platform::Linux
-            );
-        }
-        if Platform::compiled() == Platform::Linux {
-            assert_eq!(
-                host_platform(&vars(&[("WSL_INTEROP", "/run/x")])),
-                Platform::Wsl
-            );
-        }
-        assert!(is_wsl_kernel(
-            "Linux version 5.15.90.1-microsoft-standard-WSL2"
-        ));
-        assert!(is_wsl_kernel("linux version 4.4.0-19041-Microsoft"));
-        assert!(!is_wsl_kernel(
-            "Linux version 6.18.44-fc-v1147 (builder@sandboxing)"
-        ));
     }
 
     #[test]

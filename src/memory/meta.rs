@@ -351,4 +351,23 @@ mod tests {
         assert_eq!(&text[p.body_start..], "# Title\n");
         assert_eq!(&text[p.yaml_start..p.yaml_start + p.yaml_len], "name: a\n");
     }
+
+    #[test]
+    fn modified_dates() {
+        let t = |s: &str| parse_modified(s).map(|t| t.to_string());
+        assert_eq!(
+            t("2026-10-05T09:00:00Z").as_deref(),
+            Some("2026-10-05T09:00:00Z")
+        );
+        assert_eq!(t("2026-10-05").as_deref(), Some("2026-10-05T00:00:00Z"));
+        assert_eq!(
+            t("2026-10-05T09:00:00").as_deref(),
+            Some("2026-10-05T09:00:00Z")
+        );
+        assert_eq!(
+            t("2026-10-05T09:00:00+02:00").as_deref(),
+            Some("2026-10-05T07:00:00Z")
+        );
+        assert_eq!(t("last week"), None);
+    }
 }

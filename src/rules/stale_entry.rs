@@ -299,7 +299,6 @@ mod tests {
     use jiff::Timestamp;
 
     use super::{Namers, Source};
-    use crate::memory::meta::parse_modified;
 
     proptest::proptest! {
         #[test]
@@ -354,25 +353,6 @@ mod tests {
     }
 
     #[test]
-    fn dates() {
-        let t = |s: &str| parse_modified(s).map(|t| t.to_string());
-        assert_eq!(
-            t("2026-10-05T09:00:00Z").as_deref(),
-            Some("2026-10-05T09:00:00Z")
-        );
-        assert_eq!(t("2026-10-05").as_deref(), Some("2026-10-05T00:00:00Z"));
-        assert_eq!(
-            t("2026-10-05T09:00:00").as_deref(),
-            Some("2026-10-05T09:00:00Z")
-        );
-        assert_eq!(
-            t("2026-10-05T09:00:00+02:00").as_deref(),
-            Some("2026-10-05T07:00:00Z")
-        );
-        assert_eq!(t("last week"), None);
-    }
-
-    #[test]
     fn vectors() {
         let e =
             |m: &str| format!("---\nname: a\ndescription: d\ntype: user\nmodified: {m}\n---\nx\n");
@@ -383,14 +363,7 @@ mod tests {
             ("session_junk.md", &e("soon")),
             ("session_nofield.md", "---\nname: a\n---\nx\n"),
         ]);
-        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
-        for name in ["session_junk.md", "session_nofield.md", "session_fresh.md"] {
-            let file = std::fs::File::options()
-                .append(true)
-                .open(f.dir.path().join(name))
-                .unwrap();
-            file.set_modified(old).unwrap();
-        }
+        f.age(&["session_junk.md", "session_nofield.md", "session_fresh.md"]);
         assert_eq!(
             f.paths("stale-entry"),
             ["session_120.md", "session_junk.md", "session_nofield.md"]
@@ -414,14 +387,7 @@ mod tests {
                 "---\nname: a\n---\nFreeze until 2027-01-01.\n",
             ),
         ]);
-        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
-        for name in ["session_dated.md", "session_old.md", "session_future.md"] {
-            let file = std::fs::File::options()
-                .append(true)
-                .open(f.dir.path().join(name))
-                .unwrap();
-            file.set_modified(old).unwrap();
-        }
+        f.age(&["session_dated.md", "session_old.md", "session_future.md"]);
         assert_eq!(
             f.paths("stale-entry"),
             ["session_future.md", "session_old.md"]

@@ -38,6 +38,18 @@ impl Fixture {
         }
     }
 
+    /// Sets the file time of `names` to 2023-11-14, long before [`Fixture::now`].
+    pub(super) fn age(&self, names: &[&str]) {
+        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
+        for name in names {
+            let file = std::fs::File::options()
+                .append(true)
+                .open(self.dir.path().join(name))
+                .unwrap();
+            file.set_modified(old).unwrap();
+        }
+    }
+
     /// The audit settings to change (starting from the defaults).
     pub(super) fn config(&mut self) -> &mut Config {
         self.config.get_or_insert_with(Config::default)

@@ -4,7 +4,8 @@
 //! `libc` (a file lease, `mkfifo` for tests) are in
 //! `unix.rs`, each with its SAFETY note.
 //!
-//! Each function here is the portable contract, with what it means on each platform. Unix
+//! Each function is the portable contract, documented where Unix implements it (`unix.rs`,
+//! re-exported here) with what it means on each platform; `windows.rs` implements the same. Unix
 //! (Linux and macOS) is the platform ccmem is proven on; Windows is built and modelled
 //! (issue 28, `SPEC-platforms.md`), its unit tests run under wine (`scripts/wine-test.sh`), and
 //! the Windows semantics are the ones below:
@@ -44,11 +45,6 @@
 //!   reported unsupported (the writer falls back to a link and an unlink), "open for writing
 //!   elsewhere" is unknown, and no folder is an autofs root (the client asks only on Linux).
 
-use std::fs::{File, Metadata, OpenOptions};
-use std::io;
-use std::path::Path;
-use std::process::Command;
-
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]
@@ -78,11 +74,6 @@ pub(crate) enum OsError {
     NoDevice,
 }
 
-/// Which of [`OsError`] `e` is, if any.
-pub(crate) fn os_error(e: &io::Error) -> Option<OsError> {
-    imp::os_error(e)
-}
-
 /// What a file is, as `fstat` says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(
@@ -109,218 +100,12 @@ pub(crate) struct Stat {
     pub mode: u32,
 }
 
-/// A folder held open, used only through its handle: `openat`, `mkdirat`, `renameat`,
-/// `unlinkat` on Unix, so a link planted at its path later is never followed. (Windows: the
-/// path, checked again before each use; see the module header.)
-#[derive(Debug)]
-pub(crate) struct Dir(imp::Dir);
-
-impl Dir {
-    /// Opens the folder at `path`, never through a final link ([`OsError::Loop`] or
-    /// [`OsError::NotADirectory`] then).
-    pub(crate) fn open(path: &Path) -> io::Result<Dir> {
-        imp::Dir::open(path).map(Dir)
-    }
-
-    /// The folder `name` inside this one, as [`Dir::open`].
-    pub(crate) fn open_at(&self, name: &str) -> io::Result<Dir> {
-        self.0.open_at(name).map(Dir)
-    }
-
-    /// Creates the folder `name` inside this one with `mode`.
-    pub(crate) fn mkdir_at(&self, name: &str, mode: u32) -> io::Result<()> {
-        self.0.mkdir_at(name, mode)
-    }
-
-    /// `fstat` of this folder.
-    pub(crate) fn stat(&self) -> io::Result<Stat> {
-        self.0.stat()
-    }
-
-    /// `lstat` of `name` in this folder (a link is not followed).
-    pub(crate) fn stat_at(&self, name: &str) -> io::Result<Stat> {
-        self.0.stat_at(name)
-    }
-
-    /// Opens `name` for reading, never through a link and without blocking.
-    pub(crate) fn open_read_at(&self, name: &str) -> io::Result<File> {
-        self.0.open_read_at(name)
-    }
-
-    /// Creates `name` (which must not exist) for writing, with `mode`, never through a link.
-    pub(crate) fn create_at(&self, name: &str, mode: u32) -> io::Result<File> {
-        self.0.create_at(name, mode)
-    }
-
-    /// Renames `from` to `to`, both in this folder.
-    pub(crate) fn rename_at(&self, from: &str, to: &str) -> io::Result<()> {
-        self.0.rename_at(from, to)
-    }
-
-    /// Removes the file `name` (a link is removed itself).
-    pub(crate) fn unlink_at(&self, name: &str) -> io::Result<()> {
-        self.0.unlink_at(name)
-    }
-
-    /// Makes renames and removals in this folder durable.
-    pub(crate) fn sync(&self) -> io::Result<()> {
-        self.0.sync()
-    }
-
-    /// The names in this folder that are UTF-8 (`.` and `..` aside), in directory order.
-    pub(crate) fn names(&self) -> io::Result<Vec<String>> {
-        self.0.names()
-    }
-}
-
-/// `mkdir(path, mode)` (Windows: the mode is not applied).
-pub(crate) fn mkdir(path: &Path, mode: u32) -> io::Result<()> {
-    imp::mkdir(path, mode)
-}
-
-/// Opens `path` with `opts`, never through a final link: `O_NOFOLLOW | O_CLOEXEC`, and
-/// `O_NONBLOCK` when `no_block` (a FIFO in the file's place then opens at once and is refused by
-/// the caller's type check instead of waiting for a writer). A link gives [`OsError::Loop`].
-pub(crate) fn open_no_follow(
-    opts: &mut OpenOptions,
-    path: &Path,
-    no_block: bool,
-) -> io::Result<File> {
-    imp::open_no_follow(opts, path, no_block)
-}
-
-/// Adds `O_NONBLOCK` to `opts` (links are followed). Windows: nothing (no FIFOs to wait on).
-pub(crate) fn no_block(opts: &mut OpenOptions) -> &mut OpenOptions {
-    imp::no_block(opts)
-}
-
-/// Takes the exclusive lock of the folder `path` without waiting, held while the returned
-/// handle is open; `Ok(None)`: another process (or another handle of this one) holds it. A
-/// missing folder is [`OsError::NotFound`], a file [`OsError::NotADirectory`]. Nothing is
-/// created in the folder, and files are created in it, renamed into it and listed as usual
-/// while it is held.
-///
-/// Unix: the folder opened (`O_DIRECTORY | O_CLOEXEC`) and `flock`ed; the handle is the
-/// folder's. Windows cannot lock a folder's bytes (`LockFileEx` on a folder handle fails), and a
-/// folder opened with a share mode that refuses a second writer also refuses every rename into
-/// it on NTFS (a rename opens the target folder for `FILE_ADD_FILE`, which such a share mode
-/// denies), so the lock is `LockFileEx` (std's `File::try_lock`) on a lock file of the folder's
-/// own in the user's temp folder, named by a hash of the folder's canonical path, case folded;
-/// the handle is that file's. (The writer compares the handle with the folder only where the
-/// platform gives file identities, which Windows does not here: [`file_id`].) Two users writing
-/// one folder each get their own lock file: a memory folder is one user's.
-pub(crate) fn lock_dir(path: &Path) -> io::Result<Option<File>> {
-    imp::lock_dir(path)
-}
-
-/// Makes renames and creations in `dir` durable (Windows: nothing; see the module header).
-pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
-    imp::sync_dir(dir)
-}
-
-/// Sets the mode a file is created with (Windows: nothing).
-pub(crate) fn create_mode(opts: &mut OpenOptions, mode: u32) -> &mut OpenOptions {
-    imp::create_mode(opts, mode)
-}
-
-/// Sets the mode folders are created with (Windows: nothing).
-pub(crate) fn dir_mode(b: &mut std::fs::DirBuilder, mode: u32) -> &mut std::fs::DirBuilder {
-    imp::dir_mode(b, mode)
-}
-
-/// `fchmod` (Windows: the read-only attribute, set when `mode` has no owner write bit).
-pub(crate) fn set_mode(file: &File, mode: u32) -> io::Result<()> {
-    imp::set_mode(file, mode)
-}
-
-/// `fchown` (Windows: nothing).
-pub(crate) fn fchown(file: &File, uid: u32, gid: u32) -> io::Result<()> {
-    imp::fchown(file, uid, gid)
-}
-
-/// Permission bits (`& 0o7777`; Windows: see the module header).
-pub(crate) fn mode(m: &Metadata) -> u32 {
-    imp::mode(m)
-}
-
-/// What a file is (Windows: a file, a folder, a link or unknown).
-pub(crate) fn kind(m: &Metadata) -> Kind {
-    imp::kind(m)
-}
-
-/// Owner (Windows: 0).
-pub(crate) fn uid(m: &Metadata) -> u32 {
-    imp::uid(m)
-}
-
-/// Group (Windows: 0).
-pub(crate) fn gid(m: &Metadata) -> u32 {
-    imp::gid(m)
-}
-
-/// Number of hard links (Windows: 1).
-pub(crate) fn nlink(m: &Metadata) -> u64 {
-    imp::nlink(m)
-}
-
-/// Device and inode: which file this is (Windows: `None`).
-pub(crate) fn file_id(m: &Metadata) -> Option<(u64, u64)> {
-    imp::file_id(m)
-}
-
-/// The modification time in milliseconds since the epoch, as node's `mtimeMs` (whole seconds
-/// times 1000 plus whole milliseconds of the nanoseconds).
-pub(crate) fn mtime_ms(m: &Metadata) -> f64 {
-    imp::mtime_ms(m)
-}
-
-/// A FIFO, socket or device, in words (`None`: none of those; always on Windows).
-pub(crate) fn special_kind(t: &std::fs::FileType) -> Option<&'static str> {
-    imp::special_kind(t)
-}
-
-/// Whether `a` and `b` name the same file (links followed; Windows: same canonical path).
-pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
-    imp::same_file(a, b)
-}
-
-/// Whether a regular file at `p` may be executed: an execute bit (Windows: an `.exe`, `.cmd`,
-/// `.bat` or `.com` name, as `PATHEXT` has by default).
-pub(crate) fn is_executable(p: &Path) -> bool {
-    imp::is_executable(p)
-}
-
-/// This process's effective user id (Windows: 0).
-pub(crate) fn euid() -> u32 {
-    imp::euid()
-}
-
-/// This process's effective group id (Windows: 0).
-pub(crate) fn egid() -> u32 {
-    imp::egid()
-}
-
-/// Whether this process runs as the superuser (effective uid 0; Windows: false).
-pub(crate) fn is_root() -> bool {
-    imp::is_root()
-}
-
-/// `access(path, W_OK)`: whether this process may write `path` (Windows: it exists and is not
-/// read-only).
-pub(crate) fn writable(path: &Path) -> bool {
-    imp::writable(path)
-}
-
-/// The process umask, read by setting it and putting it back (Windows: `0o022`).
-pub(crate) fn umask() -> u32 {
-    imp::umask()
-}
-
-/// Whether `dir` is an autofs mount (Linux's `statfs` type `AUTOFS_SUPER_MAGIC`; elsewhere
-/// false).
-pub(crate) fn is_autofs(dir: &Path) -> bool {
-    imp::is_autofs(dir)
-}
+pub(crate) use imp::{
+    Dir, create_mode, dir_mode, egid, euid, fchown, file_id, gid, is_autofs, is_executable,
+    is_root, kill_group, kill_self, kind, lock_dir, mkdir, mode, mtime_ms, new_process_group,
+    nlink, no_block, open_for_writing_elsewhere, open_no_follow, os_error, rename_exchange,
+    rename_noreplace, same_file, set_mode, special_kind, sync_dir, uid, umask, writable,
+};
 
 /// How a `renameat2` flag fared.
 #[derive(Debug)]
@@ -335,48 +120,13 @@ pub(crate) enum Renamed {
     Unsupported,
 }
 
-/// Swaps two paths atomically (`RENAME_EXCHANGE`; Linux only).
-pub(crate) fn rename_exchange(a: &Path, b: &Path) -> io::Result<Renamed> {
-    imp::rename_exchange(a, b)
-}
-
-/// Renames only if `to` does not exist (`RENAME_NOREPLACE`; Linux only).
-pub(crate) fn rename_noreplace(from: &Path, to: &Path) -> io::Result<Renamed> {
-    imp::rename_noreplace(from, to)
-}
-
-/// Whether any process holds the file open for writing: a read lease is refused (`EAGAIN`)
-/// exactly then. `None` when leases are not available (another owner, NFS, no kernel support,
-/// not Linux). The lease is dropped at once; its break signal is set to SIGURG, which is
-/// ignored by default, so a writer opening the file in that instant cannot kill us.
-pub(crate) fn open_for_writing_elsewhere(file: &File) -> Option<bool> {
-    imp::open_for_writing_elsewhere(file)
-}
-
-/// Runs `cmd` in a new process group, so [`kill_group`] ends it and its children.
-pub(crate) fn new_process_group(cmd: &mut Command) -> &mut Command {
-    imp::new_process_group(cmd)
-}
-
-/// Kills the process group led by `pid` (Windows: the process tree, `taskkill /T /F`).
-pub(crate) fn kill_group(pid: u32) {
-    imp::kill_group(pid);
-}
-
-/// Ends this process at once, as a crash would (SIGKILL to itself; Windows: abort). For the
-/// writer's fault injection.
-pub(crate) fn kill_self() -> ! {
-    imp::kill_self()
-}
-
-/// Makes a FIFO at `path` (tests: a special file in a file's place).
 #[cfg(all(test, unix))]
-pub(crate) fn mkfifo(path: &Path, mode: u32) -> io::Result<()> {
-    imp::mkfifo(path, mode)
-}
+pub(crate) use imp::mkfifo;
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
 
     fn names(dir: &Path) -> Vec<String> {

@@ -24,7 +24,7 @@ const ERROR_CANT_RESOLVE_FILENAME: i32 = 1921;
 const FILE_FLAG_OPEN_REPARSE_POINT: u32 = 0x0020_0000;
 const CREATE_NEW_PROCESS_GROUP: u32 = 0x0000_0200;
 
-pub(super) fn os_error(e: &io::Error) -> Option<OsError> {
+pub(crate) fn os_error(e: &io::Error) -> Option<OsError> {
     Some(match e.raw_os_error()? {
         ERROR_FILE_NOT_FOUND | ERROR_PATH_NOT_FOUND => OsError::NotFound,
         ERROR_ACCESS_DENIED => OsError::AccessDenied,
@@ -43,7 +43,7 @@ fn not_a_folder() -> io::Error {
     io::Error::from_raw_os_error(ERROR_DIRECTORY)
 }
 
-pub(super) fn kind(m: &Metadata) -> Kind {
+pub(crate) fn kind(m: &Metadata) -> Kind {
     let t = m.file_type();
     if t.is_symlink() {
         Kind::Symlink
@@ -66,10 +66,10 @@ fn stat_of(m: &Metadata) -> Stat {
 
 /// A folder by path, checked (not a link, a folder) before each use.
 #[derive(Debug)]
-pub(super) struct Dir(PathBuf);
+pub(crate) struct Dir(PathBuf);
 
 impl Dir {
-    pub(super) fn open(path: &Path) -> io::Result<Dir> {
+    pub(crate) fn open(path: &Path) -> io::Result<Dir> {
         let m = std::fs::symlink_metadata(path)?;
         if m.file_type().is_symlink() {
             return Err(link_refused());
@@ -85,45 +85,45 @@ impl Dir {
         Ok(self.0.join(name))
     }
 
-    pub(super) fn open_at(&self, name: &str) -> io::Result<Dir> {
+    pub(crate) fn open_at(&self, name: &str) -> io::Result<Dir> {
         Dir::open(&self.at(name)?)
     }
 
-    pub(super) fn mkdir_at(&self, name: &str, _mode: u32) -> io::Result<()> {
+    pub(crate) fn mkdir_at(&self, name: &str, _mode: u32) -> io::Result<()> {
         std::fs::create_dir(self.at(name)?)
     }
 
-    pub(super) fn stat(&self) -> io::Result<Stat> {
+    pub(crate) fn stat(&self) -> io::Result<Stat> {
         Ok(stat_of(&std::fs::symlink_metadata(&self.0)?))
     }
 
-    pub(super) fn stat_at(&self, name: &str) -> io::Result<Stat> {
+    pub(crate) fn stat_at(&self, name: &str) -> io::Result<Stat> {
         Ok(stat_of(&std::fs::symlink_metadata(self.at(name)?)?))
     }
 
-    pub(super) fn open_read_at(&self, name: &str) -> io::Result<File> {
+    pub(crate) fn open_read_at(&self, name: &str) -> io::Result<File> {
         open_no_follow(OpenOptions::new().read(true), &self.at(name)?, true)
     }
 
-    pub(super) fn create_at(&self, name: &str, _mode: u32) -> io::Result<File> {
+    pub(crate) fn create_at(&self, name: &str, _mode: u32) -> io::Result<File> {
         let mut opts = OpenOptions::new();
         opts.write(true).create_new(true);
         open_no_follow(&mut opts, &self.at(name)?, false)
     }
 
-    pub(super) fn rename_at(&self, from: &str, to: &str) -> io::Result<()> {
+    pub(crate) fn rename_at(&self, from: &str, to: &str) -> io::Result<()> {
         std::fs::rename(self.at(from)?, self.at(to)?)
     }
 
-    pub(super) fn unlink_at(&self, name: &str) -> io::Result<()> {
+    pub(crate) fn unlink_at(&self, name: &str) -> io::Result<()> {
         std::fs::remove_file(self.at(name)?)
     }
 
-    pub(super) fn sync(&self) -> io::Result<()> {
+    pub(crate) fn sync(&self) -> io::Result<()> {
         Ok(())
     }
 
-    pub(super) fn names(&self) -> io::Result<Vec<String>> {
+    pub(crate) fn names(&self) -> io::Result<Vec<String>> {
         Dir::open(&self.0)?;
         Ok(std::fs::read_dir(&self.0)?
             .flatten()
@@ -132,11 +132,11 @@ impl Dir {
     }
 }
 
-pub(super) fn mkdir(path: &Path, _mode: u32) -> io::Result<()> {
+pub(crate) fn mkdir(path: &Path, _mode: u32) -> io::Result<()> {
     std::fs::create_dir(path)
 }
 
-pub(super) fn open_no_follow(
+pub(crate) fn open_no_follow(
     opts: &mut OpenOptions,
     path: &Path,
     _no_block: bool,
@@ -148,11 +148,11 @@ pub(super) fn open_no_follow(
     Ok(file)
 }
 
-pub(super) fn no_block(opts: &mut OpenOptions) -> &mut OpenOptions {
+pub(crate) fn no_block(opts: &mut OpenOptions) -> &mut OpenOptions {
     opts
 }
 
-pub(super) fn lock_dir(path: &Path) -> io::Result<Option<File>> {
+pub(crate) fn lock_dir(path: &Path) -> io::Result<Option<File>> {
     if !std::fs::metadata(path)?.is_dir() {
         // ENOTDIR's counterpart, as `O_DIRECTORY` gives it on Unix.
         return Err(not_a_folder());
@@ -187,29 +187,29 @@ fn lock_file_of(path: &Path) -> io::Result<PathBuf> {
     Ok(std::env::temp_dir().join(format!("ccmem-lock-{hex}")))
 }
 
-pub(super) fn sync_dir(_: &Path) -> io::Result<()> {
+pub(crate) fn sync_dir(_: &Path) -> io::Result<()> {
     Ok(())
 }
 
-pub(super) fn create_mode(opts: &mut OpenOptions, _: u32) -> &mut OpenOptions {
+pub(crate) fn create_mode(opts: &mut OpenOptions, _: u32) -> &mut OpenOptions {
     opts
 }
 
-pub(super) fn dir_mode(b: &mut std::fs::DirBuilder, _: u32) -> &mut std::fs::DirBuilder {
+pub(crate) fn dir_mode(b: &mut std::fs::DirBuilder, _: u32) -> &mut std::fs::DirBuilder {
     b
 }
 
-pub(super) fn set_mode(file: &File, mode: u32) -> io::Result<()> {
+pub(crate) fn set_mode(file: &File, mode: u32) -> io::Result<()> {
     let mut p = file.metadata()?.permissions();
     p.set_readonly(mode & 0o200 == 0);
     file.set_permissions(p)
 }
 
-pub(super) fn fchown(_: &File, _: u32, _: u32) -> io::Result<()> {
+pub(crate) fn fchown(_: &File, _: u32, _: u32) -> io::Result<()> {
     Ok(())
 }
 
-pub(super) fn mode(m: &Metadata) -> u32 {
+pub(crate) fn mode(m: &Metadata) -> u32 {
     match (m.is_dir(), m.permissions().readonly()) {
         (true, _) => 0o700,
         (false, true) => 0o400,
@@ -217,23 +217,23 @@ pub(super) fn mode(m: &Metadata) -> u32 {
     }
 }
 
-pub(super) fn uid(_: &Metadata) -> u32 {
+pub(crate) fn uid(_: &Metadata) -> u32 {
     0
 }
 
-pub(super) fn gid(_: &Metadata) -> u32 {
+pub(crate) fn gid(_: &Metadata) -> u32 {
     0
 }
 
-pub(super) fn nlink(_: &Metadata) -> u64 {
+pub(crate) fn nlink(_: &Metadata) -> u64 {
     1
 }
 
-pub(super) fn file_id(_: &Metadata) -> Option<(u64, u64)> {
+pub(crate) fn file_id(_: &Metadata) -> Option<(u64, u64)> {
     None
 }
 
-pub(super) fn mtime_ms(m: &Metadata) -> f64 {
+pub(crate) fn mtime_ms(m: &Metadata) -> f64 {
     let Ok(t) = m.modified() else {
         return 0.0;
     };
@@ -243,18 +243,18 @@ pub(super) fn mtime_ms(m: &Metadata) -> f64 {
     }
 }
 
-pub(super) fn special_kind(_: &std::fs::FileType) -> Option<&'static str> {
+pub(crate) fn special_kind(_: &std::fs::FileType) -> Option<&'static str> {
     None
 }
 
-pub(super) fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
         (Ok(x), Ok(y)) => x == y,
         _ => false,
     }
 }
 
-pub(super) fn is_executable(p: &Path) -> bool {
+pub(crate) fn is_executable(p: &Path) -> bool {
     let by_name = p.extension().and_then(|x| x.to_str()).is_some_and(|x| {
         ["exe", "cmd", "bat", "com"]
             .iter()
@@ -263,47 +263,47 @@ pub(super) fn is_executable(p: &Path) -> bool {
     by_name && std::fs::metadata(p).is_ok_and(|m| m.is_file())
 }
 
-pub(super) fn euid() -> u32 {
+pub(crate) fn euid() -> u32 {
     0
 }
 
-pub(super) fn egid() -> u32 {
+pub(crate) fn egid() -> u32 {
     0
 }
 
-pub(super) fn is_root() -> bool {
+pub(crate) fn is_root() -> bool {
     false
 }
 
-pub(super) fn writable(path: &Path) -> bool {
+pub(crate) fn writable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| !m.permissions().readonly())
 }
 
-pub(super) fn umask() -> u32 {
+pub(crate) fn umask() -> u32 {
     0o022
 }
 
-pub(super) fn is_autofs(_: &Path) -> bool {
+pub(crate) fn is_autofs(_: &Path) -> bool {
     false
 }
 
-pub(super) fn rename_exchange(_: &Path, _: &Path) -> io::Result<Renamed> {
+pub(crate) fn rename_exchange(_: &Path, _: &Path) -> io::Result<Renamed> {
     Ok(Renamed::Unsupported)
 }
 
-pub(super) fn rename_noreplace(_: &Path, _: &Path) -> io::Result<Renamed> {
+pub(crate) fn rename_noreplace(_: &Path, _: &Path) -> io::Result<Renamed> {
     Ok(Renamed::Unsupported)
 }
 
-pub(super) fn open_for_writing_elsewhere(_: &File) -> Option<bool> {
+pub(crate) fn open_for_writing_elsewhere(_: &File) -> Option<bool> {
     None
 }
 
-pub(super) fn new_process_group(cmd: &mut Command) -> &mut Command {
+pub(crate) fn new_process_group(cmd: &mut Command) -> &mut Command {
     cmd.creation_flags(CREATE_NEW_PROCESS_GROUP)
 }
 
-pub(super) fn kill_group(pid: u32) {
+pub(crate) fn kill_group(pid: u32) {
     let _ = Command::new("taskkill")
         .args(["/T", "/F", "/PID", &pid.to_string()])
         .stdin(std::process::Stdio::null())
@@ -312,6 +312,6 @@ pub(super) fn kill_group(pid: u32) {
         .status();
 }
 
-pub(super) fn kill_self() -> ! {
+pub(crate) fn kill_self() -> ! {
     std::process::abort()
 }

@@ -31,10 +31,14 @@
 mod def;
 mod html;
 mod list;
+mod quote;
+mod setext;
 
 pub(crate) use html::html_start;
-use html::{html_end, html_interrupts, opens_block_tag};
+use html::{html_end, html_interrupts};
 use list::{list, list_marker};
+use quote::blockquote;
+use setext::{is_setext, lheading};
 
 pub(crate) use def::{normalize_label, reference};
 
@@ -372,107 +376,6 @@ pub(crate) fn interrupts(line: &str, nl: bool) -> bool {
     is_hr(body)
 }
 
-/// The fork's setext heading (`ip`): from `at`, lines eligible under `EL` (each ending in
-/// `\n`) are taken until one is followed by an underline (`mL`); a blank line or an
-/// ineligible line gives up. Returns the end of the underline and its `\n`s. This runs
-/// before the paragraph rule, so it can span lines a paragraph would stop at. It never runs
-/// into a line a block quote took lazily (at `lazy`): the client lexes the quote's own lines
-/// first and only then appends lazy lines to the paragraph they continue.
-fn lheading(s: &str, at: usize, lazy: &[usize]) -> Result<usize, usize> {
-    let mut n = at;
-    loop {
-        let Some(eol) = s[n..].find('\n').map(|i| n + i) else {
-            return Err(n);
-        };
-        if !el_eligible(&s[n..eol]) {
-            return Err(n);
-        }
-        n = eol + 1;
-        if n > at && lazy.binary_search(&n).is_ok() {
-            return Err(n);
-        }
-        let next_end = s[n..].find('\n').map_or(s.len(), |i| n + i);
-        let next = &s[n..next_end];
-        if is_setext_ml(next) {
-            let mut end = next_end;
-            while s[end..].starts_with('\n') {
-                end += 1;
-            }
-            return Ok(end);
-        }
-        if next_end < s.len() && next.chars().all(|c| c.is_whitespace() && c != '\n') {
-            return Err(n);
-        }
-    }
-}
-
-/// `EL`: `(?![-+*] |\d{1,9}[).] | {0,3}(?:[\t#>]|```|~~~|<[^\n>]+>\n)| {4}).*\n`.
-fn el_eligible(line: &str) -> bool {
-    let b = line.as_bytes();
-    if b.len() >= 2 && matches!(b[0], b'-' | b'+' | b'*') && b[1] == b' ' {
-        return false;
-    }
-    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
-    if (1..=9).contains(&digits)
-        && matches!(b.get(digits), Some(b'.' | b')'))
-        && b.get(digits + 1) == Some(&b' ')
-    {
-        return false;
-    }
-    let sp = b.iter().take_while(|&&c| c == b' ').count();
-    if sp >= 4 {
-        return false;
-    }
-    let r = &line[sp..];
-    if r.starts_with(['\t', '#', '>']) || r.starts_with("```") || r.starts_with("~~~") {
-        return false;
-    }
-    // `<[^\n>]+>` directly followed by the line's end.
-    !(r.len() > 2 && r.starts_with('<') && r.ends_with('>') && !r[1..r.len() - 1].contains('>'))
-}
-
-/// `mL`: ` {0,3}(?:-+|=+) *` up to the end of the line.
-fn is_setext_ml(line: &str) -> bool {
-    let sp = line.bytes().take_while(|&c| c == b' ').count();
-    let body = line[sp..].trim_end_matches(' ');
-    sp <= 3
-        && !body.is_empty()
-        && (body.bytes().all(|b| b == b'=') || body.bytes().all(|b| b == b'-'))
-}
-
-/// Whether a line may not be a lazy continuation of a block quote (`lp`: `sp`, `uL`, `Sw`).
-fn lazy_breaks(line: &str, nl: bool) -> bool {
-    if interrupts(line, nl) || is_blank(line) {
-        return true;
-    }
-    let sp = line.bytes().take_while(|&c| c == b' ').count();
-    if sp > 3 {
-        return false;
-    }
-    let body = &line[sp..];
-    if list_marker(body).is_some() {
-        return true;
-    }
-    let Some(r) = body.strip_prefix('<') else {
-        return false;
-    };
-    let lower = r.to_ascii_lowercase();
-    if lower.starts_with("!--") {
-        return true;
-    }
-    for t in ["script", "pre", "style", "textarea"] {
-        if lower.starts_with(t)
-            && lower[t.len()..]
-                .chars()
-                .next()
-                .is_none_or(|c| c.is_whitespace() || c == '>')
-        {
-            return true;
-        }
-    }
-    opens_block_tag(&lower)
-}
-
 /// Inside list items the fork lexes `text` one line at a time, so any block start ends it.
 fn starts_block(line: &str) -> bool {
     let (col, ib) = indent(line);
@@ -484,38 +387,6 @@ fn starts_block(line: &str) -> bool {
             || fence_open(body).is_some()
             || body.starts_with('>')
             || list_marker(body).is_some())
-}
-
-fn blockquote(src: &Src, ls: &[Line], mut i: usize, out: &mut Vec<Block>) -> usize {
-    let s = src.text.as_str();
-    let mut inner = Src {
-        depth: src.depth + 1,
-        ..Src::default()
-    };
-    let mut lazy_ok = false;
-    while i < ls.len() {
-        let line = &s[ls[i].start..ls[i].end];
-        let (col, ib) = indent(line);
-        if col < 4 && line[ib..].starts_with('>') {
-            let mut from = ls[i].start + ib + 1;
-            if matches!(s.as_bytes().get(from), Some(b' ' | b'\t')) {
-                from += 1;
-            }
-            inner.push(src, from, ls[i].next);
-            let rest = &s[from..ls[i].end];
-            lazy_ok =
-                !is_blank(rest) && indent(rest).0 < 4 && fence_open(rest.trim_start()).is_none();
-        } else if lazy_ok && !is_blank(line) && !lazy_breaks(line, ls[i].next > ls[i].end) {
-            inner.lazy.push(inner.text.len());
-            inner.push(src, ls[i].start, ls[i].next);
-        } else {
-            break;
-        }
-        i += 1;
-    }
-    let blocks = lex(&inner, true);
-    out.push(Block::Container(inner, blocks));
-    i
 }
 
 fn fence_open(body: &str) -> Option<(u8, usize)> {
@@ -564,12 +435,4 @@ fn is_hr(body: &str) -> bool {
     matches!(ch, b'-' | b'*' | b'_')
         && body.bytes().filter(|&b| b == ch).count() >= 3
         && body.bytes().all(|b| b == ch || b == b' ' || b == b'\t')
-}
-
-fn is_setext(line: &str) -> bool {
-    let (col, ib) = indent(line);
-    let body = line[ib..].trim_end_matches([' ', '\t']);
-    col < 4
-        && !body.is_empty()
-        && (body.bytes().all(|b| b == b'=') || body.bytes().all(|b| b == b'-'))
 }
