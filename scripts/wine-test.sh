@@ -43,6 +43,8 @@ if [ -z "$wine" ]; then
 fi
 
 export WINEPREFIX="$PWD/$CARGO_TARGET_DIR/wine" WINEDEBUG=-all
+# Lets the registry test write its throwaway key (src/sys/mod.rs): only in this prefix.
+export CCMEM_WINE_TEST=1
 mkdir -p "$WINEPREFIX"
 # Fills the prefix on first use (about 15 s); its rundll32 complaint on a 64-bit-only wine is
 # harmless.

@@ -15,8 +15,8 @@
 //! `platform` {`model` (linux, macos, windows, wsl), `verified` (how ccmem's rules for it are
 //! held to the client), `unverified[]` (what this receipt predicts that nothing here checks),
 //! `unread_policy[]` {`source`, `note`} (the OS's policy sources the client reads and ccmem
-//! does not), `read_policy[]` {`source`, `note`} (those ccmem read, the macOS plists, with
-//! what the client makes of each)}, `traps` (what `ccmem check --user-config` reports for this start directory,
+//! does not), `read_policy[]` {`source`, `note`} (those ccmem read, the macOS plists and
+//! on Windows the registry, with what the client makes of each)}, `traps` (what `ccmem check --user-config` reports for this start directory,
 //! when it is in a git repository: `root`, `start`, `findings[]` {`rule`, `severity`, `path`
 //! (relative to `root`), `line`, `message`, `fix`}, `elsewhere` (findings of the repository
 //! that do not bite here), `left_out` (start directories not checked), `command`).

@@ -194,6 +194,19 @@ fn macos_plists_the_client_refuses_are_named_in_the_receipt() {
             "{}: {problems:?}",
             case.name
         );
+        // No reminder is sent when the client does not start: `context` prints none and fails,
+        // naming the plist.
+        let (out, stderr, ok) = m.ccmem(&["context".into()]);
+        let stderr = stderr.replace(&m.prefs, "/Library/Managed Preferences");
+        assert!(!ok && out.is_empty(), "{}: {out}", case.name);
+        assert!(
+            stderr
+                .starts_with("ccmem: error: the client would not start, so it sends no reminder: ")
+                && stderr.contains(&format!("{plist}: "))
+                && stderr.contains("refuses to start"),
+            "{}: {stderr}",
+            case.name
+        );
     }
     assert_eq!(seen, 3);
 }

@@ -44,6 +44,14 @@ pub(super) struct Args {
 pub(super) fn run(args: Args, process: &ProcessEnv) -> anyhow::Result<ExitStatus> {
     let env = args.client.client_env(process)?;
     let session = load::load_session_with(&env, load::Detail::Reminder);
+    if let Some(p) = session.settings.stops_client() {
+        // The client exits at start with its own message (`y2o`): there is no reminder.
+        anyhow::bail!(
+            "the client would not start, so it sends no reminder: {}: {}",
+            p.origin,
+            p.message
+        );
+    }
     let text = if args.after_compact {
         let calls = read_history(args.history.as_deref())?;
         let after = load::compact::load(&env, &session, &calls, args.auto);

@@ -10,11 +10,14 @@
 //!
 //! The operating system's policy sources (macOS managed preferences, the Windows registry, and
 //! on WSL the Windows host's policy) take precedence over the managed folder when they hold
-//! settings ([`policy`]). On macOS ccmem reads the plists as the client does: the one that is
-//! the policy is a policy layer in place of the managed folder's files (or after them, when it
-//! asks for a merge), and [`Settings::read_policy`] says what came of each. The registry and
-//! the WSL host's policy are not read: [`Settings::unread_policy`] lists them so a receipt can
-//! say its prediction may differ.
+//! settings ([`policy`]). ccmem reads the plists and, on a Windows host, the registry as the
+//! client does: the source that is the policy is a policy layer in place of the managed
+//! folder's files (or after them, when it asks for a merge; the Windows `HKCU` value only when
+//! no administrator source holds anything), and [`Settings::read_policy`] says what came of
+//! each. What ccmem cannot read (the registry under the Windows model on another host, the WSL
+//! host's policy) [`Settings::unread_policy`] lists, so a receipt can say its prediction may
+//! differ. A policy document that stops the client from starting is a problem that says so
+//! ([`Settings::stops_client`]).
 //!
 //! A layer that is missing is simply absent. A file is read whole or not at all, as the client
 //! reads it ([`file`]: its size limit, UTF-8 or UTF-16LE, `JSON.parse`, the schema's types of
@@ -53,7 +56,8 @@ pub enum Source {
     /// `--settings` (`flagSettings`).
     Flag,
     /// `<managed>/managed-settings.json` and `<managed>/managed-settings.d/*.json`, or the
-    /// macOS managed-preferences plist that takes their place (`policySettings`).
+    /// macOS managed-preferences plist or Windows registry value that takes their place
+    /// (`policySettings`).
     Policy,
 }
 
@@ -101,6 +105,10 @@ pub struct Problem {
     pub origin: String,
     /// What went wrong.
     pub message: String,
+    /// Whether the client refuses to start because of it (an administrator's policy document
+    /// that is not a JSON object: `y2o`'s `startupFatal`).
+    #[serde(skip)]
+    pub stops_client: bool,
 }
 
 /// All settings layers the client would read, in merge order.
@@ -112,7 +120,8 @@ pub struct Settings {
     pub problems: Vec<Problem>,
     /// The platform's policy sources that exist but ccmem does not read.
     pub unread_policy: Vec<UnreadPolicy>,
-    /// The platform's policy sources ccmem read (the macOS plists), with what came of each.
+    /// The platform's policy sources ccmem read (the macOS plists, the Windows registry), with
+    /// what came of each.
     pub read_policy: Vec<ReadPolicy>,
     enabled: [bool; 3],
 }
@@ -139,10 +148,17 @@ impl Settings {
                 settings.read_file(Source::Flag, env.cwd.join(flag));
             }
         }
+        let problems = settings.problems.len();
         settings.read_policy(env);
-        settings.apply_os_policy(env);
+        settings.place_os_policy(env, problems);
         settings.unread_policy = policy::unread_sources(env);
         settings
+    }
+
+    /// The problem that stops the client from starting, if one does (`ccmem context` has no
+    /// reminder to print then).
+    pub fn stops_client(&self) -> Option<&Problem> {
+        self.problems.iter().find(|p| p.stops_client)
     }
 
     /// The managed folder's policy files, in the client's order (`tyt`, chunk-fwa49gns):
@@ -173,6 +189,7 @@ impl Settings {
                 return self.problems.push(Problem {
                     origin: dir.to_string_lossy().into_owned(),
                     message: format!("cannot list the drop-ins: {e}; the client reads none"),
+                    stops_client: false,
                 });
             }
         };
@@ -188,14 +205,41 @@ impl Settings {
         }
     }
 
-    /// Puts the OS's policy (the macOS plist, [`policy::read_plists`]) in its place: alone
-    /// when it is the policy (`mU` picks the first source that holds settings, and `Je` keeps
-    /// only that one), after the managed folder's files when it asks for a merge (`Je` then
-    /// lays it over them), nowhere when it holds none.
-    fn apply_os_policy(&mut self, env: &ClientEnv) {
-        let os = policy::read_plists(env);
+    /// [`Settings::apply_os_policy`] after the managed folder's files were read (with
+    /// `problems` the count of problems before them): `ln` (via `Ma`) keeps the HKCU value out
+    /// when a managed-folder document holds content, or could not be read or parsed.
+    fn place_os_policy(&mut self, env: &ClientEnv, problems: usize) {
+        let files_block = self.problems.len() > problems
+            || self
+                .layers
+                .iter()
+                .any(|l| l.source == Source::Policy && policy::counts_for_user(&l.value));
+        self.apply_os_policy(env, files_block);
+    }
+
+    /// Puts the OS's policy (the macOS plist or the Windows `HKLM` value,
+    /// [`policy::read_os_policy`]) in its place: alone when it is the policy (`mU` picks the
+    /// first source that holds settings, and `Je` keeps only that one), after the managed
+    /// folder's files when it asks for a merge (`Je` then lays it over them), nowhere when it
+    /// holds none. The Windows `HKCU` value ([`policy::read_user_policy`]) is the policy only
+    /// when no administrator source holds anything (`files_block`: the managed folder's).
+    fn apply_os_policy(&mut self, env: &ClientEnv, files_block: bool) {
+        let os = policy::read_os_policy(env);
         self.problems.extend(os.problems);
         self.read_policy = os.read;
+        if os.policy.is_none() && !os.blocks_user {
+            let user = policy::read_user_policy(env, files_block);
+            self.problems.extend(user.problems);
+            self.read_policy.extend(user.read);
+            if let Some((origin, value)) = user.policy {
+                self.layers.retain(|l| l.source != Source::Policy);
+                self.layers.push(Layer {
+                    source: Source::Policy,
+                    origin,
+                    value,
+                });
+            }
+        }
         if let Some((origin, value)) = os.policy {
             if !os.merge {
                 self.layers.retain(|l| l.source != Source::Policy);
@@ -274,7 +318,11 @@ impl Settings {
             ),
             Err(e) => e.to_string(),
         };
-        self.problems.push(Problem { origin, message });
+        self.problems.push(Problem {
+            origin,
+            message,
+            stops_client: false,
+        });
     }
 
     fn push_text(&mut self, source: Source, origin: String, text: &str) {
@@ -284,6 +332,7 @@ impl Settings {
                     .extend(dropped.into_iter().map(|message| Problem {
                         origin: origin.clone(),
                         message,
+                        stops_client: false,
                     }));
                 value
             })
@@ -303,8 +352,13 @@ impl Settings {
             Err(message) if source == Source::Policy => self.problems.push(Problem {
                 origin,
                 message: format!("{message}; the client refuses to start until it is fixed"),
+                stops_client: true,
             }),
-            Err(message) => self.problems.push(Problem { origin, message }),
+            Err(message) => self.problems.push(Problem {
+                origin,
+                message,
+                stops_client: false,
+            }),
         }
     }
 }

@@ -4,14 +4,36 @@
 //! entry from `claudeMd`, `claudeMdExcludes`, `autoMemoryDirectory`, `autoMemoryEnabled`).
 //!
 //! - macOS: ccmem reads the managed-preferences plists itself ([`read_plists`]), as below.
-//! - Windows: the registry value `Settings` (JSON) under `HKLM\SOFTWARE\Policies\ClaudeCode`,
-//!   and `HKCU\…` only when no administrator source exists (`Uya`). ccmem cannot look on
-//!   another platform, and does not read the registry on Windows yet: it says so
-//!   ([`unread_sources`]).
-//! - WSL (`Eqs`, `nwe`): `/mnt/c/Program Files/ClaudeCode` (the Windows host's managed
-//!   folder) joins the policy walk when a Windows administrator source sets
-//!   `wslInheritsWindowsSettings: true` (read through `/mnt/c/Windows/System32/reg.exe`): not
+//! - Windows: the registry value `Settings` (JSON text) under `HKLM\SOFTWARE\Policies\ClaudeCode`
+//!   is the administrator's source, and the one under `HKCU\…` counts only when no
+//!   administrator source holds anything (`ii`, chunk-dagnsb7p of the Windows build). On a
+//!   Windows host ccmem reads both itself (`crate::sys::registry_value`, bounded at the
+//!   client's 2 MiB), as below; elsewhere, under `CCMEM_PLATFORM=windows`, it cannot, and
+//!   says so ([`unread_sources`]).
+//! - WSL (`Eqs`, `nwe`): the client (the Linux build) reads the Windows host's registry through
+//!   `/mnt/c/Windows/System32/reg.exe` and, when an administrator source there sets
+//!   `wslInheritsWindowsSettings: true`, applies it and adds `/mnt/c/Program Files/ClaudeCode`
+//!   (the host's managed folder) to the policy walk. ccmem runs no subprocess for it: not
 //!   read, said so.
+//!
+//! The registry, from the Windows build's bundle (`n2o` reads the value with the runtime's
+//! native `windowsPolicyValue`, or `reg.exe query … /v Settings`; `ii` judges it; `m$` and `Je`
+//! rank it; no capture: the build cannot be run against a registry here, so these rules are
+//! held by unit tests of that code's reading, not by cases):
+//!
+//! - The text (`Zr`): a `REG_SZ` or `REG_EXPAND_SZ` value's text (unexpanded), with the
+//!   spaces and tabs before it and all whitespace after it trimmed; a value of any other type
+//!   is empty text ([`value_text`]).
+//! - `HKLM` ([`read_machine_value`]) is judged as a plist is (`sn`, the same schema: not a JSON
+//!   object, empty text included, stops the client; a wrong-typed key is dropped alone), and
+//!   takes the plist's place in the precedence: the policy when it holds content, merged over
+//!   the managed folder's files with `managedSourcesBehavior: "merge"`. One that cannot be read
+//!   (access denied, over 2 MiB) gives none of its settings (`Xr`).
+//! - `HKCU` ([`read_user_policy`]) is read only when `HKLM` holds nothing (no key outside
+//!   `sAn` with a value, and read and parsed) and no managed-folder document does either, or
+//!   failed to read or parse (`Ma`, `ln`). The user can write it, so a broken one is only a
+//!   warning, and `managedSourcesBehavior`, `wslInheritsWindowsSettings` and the keys only an
+//!   administrator may set are dropped; what is left is the policy, alone (`Po`).
 //!
 //! The macOS plists, each rule pinned by a case of `tests/oracle/cases-macos/policy-plist-*`
 //! (captured with the darwin build, `/usr/bin/plutil` stood in for by a plistlib shim):
@@ -58,6 +80,7 @@ use super::Problem;
 use crate::env::ClientEnv;
 use crate::fsread::{self, Unread};
 use crate::platform::Platform;
+use crate::sys::{Hive, RegValue};
 
 /// The macOS managed-preferences folder.
 pub(crate) const MANAGED_PREFERENCES: &str = "/Library/Managed Preferences";
@@ -67,6 +90,8 @@ pub(crate) const MANAGED_PREFERENCES_VAR: &str = "CCMEM_MANAGED_PREFERENCES";
 const DOMAIN: &str = "com.anthropic.claudecode";
 /// The Windows host's managed folder seen from WSL (`SH`/`yD`).
 const WSL_WINDOWS_MANAGED: &str = "/mnt/c/Program Files/ClaudeCode";
+/// The `reg.exe` the client runs from WSL to read the Windows host's policy (`T2o`).
+const WSL_REG_EXE: &str = "/mnt/c/Windows/System32/reg.exe";
 /// The most JSON `plutil` may print before the client gives up on it (`Gqs`, its `maxBuffer`).
 const MAX_PLUTIL_OUTPUT: usize = 2 * 1024 * 1024;
 /// The largest plist ccmem reads: eight times the JSON the client takes, room for XML's
@@ -93,17 +118,21 @@ pub struct ReadPolicy {
     pub note: String,
 }
 
-/// The macOS plists' part in the policy.
+/// The OS's administrator source's part in the policy: the macOS plists, or the Windows
+/// registry's `HKLM` value.
 #[derive(Debug, Default)]
 pub(crate) struct OsPolicy {
-    /// The plist that is the policy (its path and settings), if one is.
+    /// The source that is the policy (its path and settings), if one is.
     pub policy: Option<(String, Value)>,
     /// Whether it asks for the file's settings beneath it (`managedSourcesBehavior: "merge"`).
     pub merge: bool,
     /// Plists the client could not use, worded as settings problems.
     pub problems: Vec<Problem>,
-    /// Every plist there, with what the client makes of it (for the receipt).
+    /// Every source there, with what the client makes of it (for the receipt).
     pub read: Vec<ReadPolicy>,
+    /// Whether it keeps the `HKCU` value out (`ii`: the `HKLM` document holds content, or
+    /// could not be parsed or read, `ECn`).
+    pub blocks_user: bool,
 }
 
 /// What reading one plist as `o6r` does gave.
@@ -119,13 +148,22 @@ enum Plist {
     Invalid(String),
 }
 
-/// Reads the platform's plists as the client does (`o6r` and `vt`); nothing on other
-/// platforms.
-pub(crate) fn read_plists(env: &ClientEnv) -> OsPolicy {
-    let mut out = OsPolicy::default();
-    if env.platform != Platform::Macos {
-        return out;
+/// Reads the platform's administrator source as the client does: the macOS plists
+/// ([`read_plists`]), the Windows `HKLM` value ([`read_machine_value`]); nothing elsewhere.
+pub(crate) fn read_os_policy(env: &ClientEnv) -> OsPolicy {
+    match env.platform {
+        Platform::Macos => read_plists(env),
+        Platform::Windows => match registry(env, Hive::Machine) {
+            Some(value) => read_machine_value(value),
+            None => OsPolicy::default(),
+        },
+        Platform::Linux | Platform::Wsl => OsPolicy::default(),
     }
+}
+
+/// Reads the platform's plists as the client does (`o6r` and `vt`).
+fn read_plists(env: &ClientEnv) -> OsPolicy {
+    let mut out = OsPolicy::default();
     // The label of the plist that ended the list, once one has.
     let mut ended: Option<&str> = None;
     for (path, label) in plists(env) {
@@ -141,6 +179,7 @@ pub(crate) fn read_plists(env: &ClientEnv) -> OsPolicy {
         let fail = |message: String| Problem {
             origin: path.clone(),
             message,
+            stops_client: false,
         };
         match read_plist(Path::new(&path)) {
             Plist::Missing => {}
@@ -156,10 +195,13 @@ pub(crate) fn read_plists(env: &ClientEnv) -> OsPolicy {
             }
             Plist::Invalid(why) => {
                 ended = Some(label);
-                out.problems.push(fail(format!(
-                    "not a property list ({why}): the client reads it as empty, which is not a \
-                     JSON object, and refuses to start until it is fixed"
-                )));
+                out.problems.push(Problem {
+                    stops_client: true,
+                    ..fail(format!(
+                        "not a property list ({why}): the client reads it as empty, which is not \
+                         a JSON object, and refuses to start until it is fixed"
+                    ))
+                });
                 out.read.push(ReadPolicy {
                     source: path,
                     note: format!("{label}: could not be parsed: the client refuses to start"),
@@ -167,43 +209,64 @@ pub(crate) fn read_plists(env: &ClientEnv) -> OsPolicy {
             }
             Plist::Json(text) => {
                 ended = Some(label);
-                let note = match super::file::parse_policy(&text) {
-                    Err(message) => {
-                        out.problems.push(fail(format!(
-                            "{message}; the client refuses to start until it is fixed"
-                        )));
-                        format!("{label}: not a JSON object: the client refuses to start")
-                    }
-                    Ok((value, dropped)) => {
-                        out.problems.extend(dropped.into_iter().map(&fail));
-                        let value = value.unwrap_or_default();
-                        if has_content(&value) {
-                            out.merge =
-                                value.get("managedSourcesBehavior") == Some(&Value::from("merge"));
-                            out.policy = Some((path.clone(), value));
-                            if out.merge {
-                                format!(
-                                    "{label}: the policy, merged over managed-settings.json \
-                                     (managedSourcesBehavior \"merge\")"
-                                )
-                            } else {
-                                format!(
-                                    "{label}: the policy; managed-settings.json and its \
-                                     drop-ins give none of their settings"
-                                )
-                            }
-                        } else {
-                            format!(
-                                "{label}: holds no policy settings; managed-settings.json applies"
-                            )
-                        }
-                    }
-                };
-                out.read.push(ReadPolicy { source: path, note });
+                judge(&mut out, path, label, &text);
             }
         }
     }
     out
+}
+
+/// What the client makes of an administrator source's JSON text (`sn`, then `mU`/`m$`): a
+/// document that is not a JSON object stops the client (`y2o`, `startupFatal`); a key of the
+/// wrong type is dropped alone; the document is the policy when it holds content
+/// ([`has_content`]), merged over the managed folder's files when it asks for it.
+fn judge(out: &mut OsPolicy, path: String, label: &str, text: &str) {
+    let fail = |message: String| Problem {
+        origin: path.clone(),
+        message,
+        stops_client: false,
+    };
+    out.blocks_user = true;
+    // `sn` parses the text as it is: blank text (an empty value) is not a JSON object.
+    let parsed = if crate::text::js::trim(text).is_empty() {
+        Err("empty: not a JSON object".to_owned())
+    } else {
+        super::file::parse_policy(text)
+    };
+    let note = match parsed {
+        Err(message) => {
+            out.problems.push(Problem {
+                stops_client: true,
+                ..fail(format!(
+                    "{message}; the client refuses to start until it is fixed"
+                ))
+            });
+            format!("{label}: not a JSON object: the client refuses to start")
+        }
+        Ok((value, dropped)) => {
+            out.problems.extend(dropped.into_iter().map(&fail));
+            let value = value.unwrap_or_default();
+            out.blocks_user = has_document_content(&value);
+            if has_content(&value) {
+                out.merge = value.get("managedSourcesBehavior") == Some(&Value::from("merge"));
+                out.policy = Some((path.clone(), value));
+                if out.merge {
+                    format!(
+                        "{label}: the policy, merged over managed-settings.json \
+                         (managedSourcesBehavior \"merge\")"
+                    )
+                } else {
+                    format!(
+                        "{label}: the policy; managed-settings.json and its drop-ins give none \
+                         of their settings"
+                    )
+                }
+            } else {
+                format!("{label}: holds no policy settings; managed-settings.json applies")
+            }
+        }
+    };
+    out.read.push(ReadPolicy { source: path, note });
 }
 
 /// Whether a plist's settings make it the policy (`Eyt`: a key outside `sAn` whose value is
@@ -223,6 +286,16 @@ fn has_content(value: &Value) -> bool {
     value.as_object().is_some_and(|o| {
         o.iter()
             .any(|(k, v)| !NOT_CONTENT.contains(&k.as_str()) && !hollow(v))
+    })
+}
+
+/// Whether an administrator document counts as present for the `HKCU` value (`TNt` through
+/// `$Ql`): a key outside `sAn` whose value is not `null`. (The client also leaves out a
+/// restrictive key whose value restricts nothing, `oo`; no such key is one ccmem reads.)
+fn has_document_content(value: &Value) -> bool {
+    value.as_object().is_some_and(|o| {
+        o.iter()
+            .any(|(k, v)| !NOT_CONTENT.contains(&k.as_str()) && !v.is_null())
     })
 }
 
@@ -372,28 +445,296 @@ fn to_json(bytes: &[u8]) -> Result<String, Convert> {
     Ok(out)
 }
 
-/// The unread policy sources of this environment's platform: on Windows the registry, which
-/// is never looked at; on WSL the Windows host's managed folder when it exists.
+/// The Windows registry key the client reads its policy from, under `HKLM` and `HKCU`
+/// (`sXt`, `v2o`), and the value in it (`iXt`).
+const POLICY_KEY: &str = r"SOFTWARE\Policies\ClaudeCode";
+const POLICY_VALUE: &str = "Settings";
+/// The largest registry value ccmem reads: the client's own bound (`Uqs`, 2 MiB: `reg.exe`'s
+/// output buffer, and the size past which the native read reports "the value exceeds 2 MiB").
+/// The native read's unit (bytes of UTF-16 or characters) is not visible in the bundle: a value
+/// between 1 and 2 MiB of text may be read by one and not the other (unverified).
+pub(crate) const MAX_REGISTRY_BYTES: usize = 2 * 1024 * 1024;
+/// `REG_SZ` and `REG_EXPAND_SZ`, the types the client takes text from (`Zr`, and the native
+/// read's `kind` 1 or 2).
+const REG_SZ: u32 = 1;
+const REG_EXPAND_SZ: u32 = 2;
+/// The keys a value the user can write may not set (`g2o` and `Oa`, removed by `sn` with
+/// `userWritable`); none is one ccmem reads, but a value holding only these holds nothing.
+const ADMIN_ONLY: [&str; 5] = [
+    "managedMcpServers",
+    "isolation",
+    "attributionProjectPolicy",
+    "prependPlugins",
+    "appendPlugins",
+];
+
+/// The name the receipt gives a registry value.
+fn registry_name(hive: Hive) -> String {
+    let root = match hive {
+        Hive::Machine => "HKLM",
+        Hive::User => "HKCU",
+    };
+    format!(r"{root}\{POLICY_KEY}\{POLICY_VALUE}")
+}
+
+/// The policy value of one hive, when ccmem can read the registry: a Windows model on a Windows
+/// host (`None` otherwise: [`unread_sources`] says so).
+fn registry(env: &ClientEnv, hive: Hive) -> Option<RegValue> {
+    #[cfg(test)]
+    if let Some(fake) = tests::FAKE_REGISTRY.with(|f| f.borrow().as_ref().map(|f| f(hive))) {
+        return fake;
+    }
+    if env.platform != Platform::Windows {
+        return None;
+    }
+    #[cfg(windows)]
+    {
+        Some(crate::sys::registry_value(
+            hive,
+            POLICY_KEY,
+            POLICY_VALUE,
+            MAX_REGISTRY_BYTES,
+        ))
+    }
+    #[cfg(not(windows))]
+    {
+        let _ = hive;
+        None
+    }
+}
+
+/// A registry value as the client reads it.
+#[derive(Debug, PartialEq, Eq)]
+enum RegText {
+    /// No key, or no `Settings` value: skipped.
+    Missing,
+    /// The text the client parses.
+    Text(String),
+    /// Not a string value (its `REG_*` type): the client reads it as empty text.
+    NotText(u32),
+    /// Not read (why, in the client's words where it has them).
+    Unread(String),
+}
+
+/// The text the client takes from a value: the native read (`windowsPolicyValue`, chunk
+/// `5vyb8tbr`) prints `    Settings    REG_SZ    <text>` for a string value (`REG_SZ` or
+/// `REG_EXPAND_SZ`, left unexpanded as `reg.exe` prints it) and `REG_NONE` for any other type,
+/// and `Zr` takes what follows `REG_SZ` and its run of spaces and tabs, with the end trimmed
+/// (`trimEnd`); no match is empty text. The UTF-16 is cut at its first NUL, as `reg.exe`
+/// prints it (the native read's handling of an inner NUL is not visible: unverified).
+fn value_text(value: RegValue) -> RegText {
+    match value {
+        RegValue::Missing => RegText::Missing,
+        RegValue::TooLarge(n) => RegText::Unread(format!(
+            "the value exceeds {} MiB ({} bytes)",
+            MAX_REGISTRY_BYTES / (1024 * 1024),
+            crate::constants::Count(n)
+        )),
+        RegValue::Error(e) => RegText::Unread(e.to_string()),
+        RegValue::Data { ty, bytes } if ty == REG_SZ || ty == REG_EXPAND_SZ => {
+            let units = bytes
+                .chunks_exact(2)
+                .map(|p| u16::from_le_bytes([p[0], p[1]]))
+                .take_while(|&u| u != 0);
+            let text: String = char::decode_utf16(units)
+                .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+                .collect();
+            let text = text.trim_start_matches([' ', '\t']);
+            RegText::Text(crate::text::js::trim_end(text).to_owned())
+        }
+        RegValue::Data { ty, .. } => RegText::NotText(ty),
+    }
+}
+
+/// The registry's name of a value type.
+fn type_name(ty: u32) -> String {
+    match ty {
+        0 => "REG_NONE".into(),
+        3 => "REG_BINARY".into(),
+        4 => "REG_DWORD".into(),
+        7 => "REG_MULTI_SZ".into(),
+        11 => "REG_QWORD".into(),
+        n => format!("type {n}"),
+    }
+}
+
+/// What the client makes of the `HKLM` value (`ii`, chunk `dagnsb7p`): read, it is judged as
+/// any administrator document ([`judge`]); a value of another type is empty text, which stops
+/// the client; one that cannot be read gives none of its settings and still keeps `HKCU` out.
+fn read_machine_value(value: RegValue) -> OsPolicy {
+    let mut out = OsPolicy::default();
+    let path = registry_name(Hive::Machine);
+    let label = "the HKLM policy key";
+    match value_text(value) {
+        RegText::Missing => {}
+        RegText::Text(text) => judge(&mut out, path, label, &text),
+        RegText::NotText(ty) => {
+            out.blocks_user = true;
+            out.problems.push(Problem {
+                origin: path.clone(),
+                message: format!(
+                    "a {} value, not a string: the client reads it as empty text, which is not a \
+                     JSON object, and refuses to start until it is fixed",
+                    type_name(ty)
+                ),
+                stops_client: true,
+            });
+            out.read.push(ReadPolicy {
+                source: path,
+                note: format!("{label}: not a string value: the client refuses to start"),
+            });
+        }
+        RegText::Unread(why) => {
+            // `Xr`: "could not be read: <why>; none of its settings are in effect", and the
+            // document counts as not loaded (`ECn`), so HKCU is not read. What the client does
+            // next (it reports the error as fatal) is not captured: unverified.
+            out.blocks_user = true;
+            out.problems.push(Problem {
+                origin: path.clone(),
+                message: format!(
+                    "could not be read: {why}; none of its settings are in effect, and the \
+                     HKCU value is not used (what the client does then is unverified)"
+                ),
+                stops_client: false,
+            });
+            out.read.push(ReadPolicy {
+                source: path,
+                note: format!("{label}: could not be read: {why}; not used"),
+            });
+        }
+    }
+    out
+}
+
+/// The `HKCU` value's part in the policy (`ii`): read only when no administrator source holds
+/// anything (`HKLM`, checked by the caller, and the managed folder's documents, `files_block`,
+/// `Ma`). The user can write it, so a document that is not JSON is a warning and not a reason to
+/// stop (`uqs`), the keys only an administrator may set are dropped (`sn`), and so are
+/// `managedSourcesBehavior` and `wslInheritsWindowsSettings`: it is never merged. It is the
+/// policy when anything else is left (`Po`, `Ds`: `Object.keys(settings).length > 0`).
+pub(crate) fn read_user_policy(env: &ClientEnv, files_block: bool) -> OsPolicy {
+    match registry(env, Hive::User) {
+        Some(value) => read_user_value(value, files_block),
+        None => OsPolicy::default(),
+    }
+}
+
+/// [`read_user_policy`] of a value read.
+fn read_user_value(value: RegValue, files_block: bool) -> OsPolicy {
+    let mut out = OsPolicy::default();
+    let path = registry_name(Hive::User);
+    let label = "the HKCU policy key";
+    let text = match value_text(value) {
+        RegText::Missing => return out,
+        _ if files_block => {
+            out.read.push(ReadPolicy {
+                source: path,
+                note: format!(
+                    "{label}: not read: managed-settings.json or a drop-in holds settings, and an \
+                     administrator's settings keep the user's key out"
+                ),
+            });
+            return out;
+        }
+        RegText::Unread(why) => {
+            out.read.push(ReadPolicy {
+                source: path,
+                note: format!("{label}: could not be read: {why}; not used"),
+            });
+            return out;
+        }
+        RegText::NotText(_) => String::new(),
+        RegText::Text(text) => text,
+    };
+    let warn = |message: String| Problem {
+        origin: path.clone(),
+        message,
+        stops_client: false,
+    };
+    let parsed = if crate::text::js::trim(&text).is_empty() {
+        Err("empty or not a string value: not a JSON object".to_owned())
+    } else {
+        super::file::parse_policy(&text)
+    };
+    let note = match parsed {
+        Err(message) => {
+            out.problems.push(warn(format!(
+                "{message}; the client warns and uses none of it (the user's key does not stop \
+                 it)"
+            )));
+            format!("{label}: not a JSON object: not used")
+        }
+        Ok((value, dropped)) => {
+            out.problems.extend(dropped.into_iter().map(&warn));
+            let mut value = value.unwrap_or_default();
+            if let Some(o) = value.as_object_mut() {
+                for key in NOT_CONTENT.iter().chain(&ADMIN_ONLY) {
+                    o.remove(*key);
+                }
+            }
+            if value.as_object().is_some_and(|o| !o.is_empty()) {
+                out.policy = Some((path.clone(), value));
+                format!(
+                    "{label}: the policy (no administrator source holds settings; the user's key \
+                     is never merged)"
+                )
+            } else {
+                format!("{label}: holds no policy settings")
+            }
+        }
+    };
+    out.read.push(ReadPolicy { source: path, note });
+    out
+}
+
+/// Whether a managed-folder document keeps the `HKCU` value out (`ei`: it holds content,
+/// [`has_document_content`]; one that failed to read or parse does too, and is counted by the
+/// caller from its problems).
+pub(crate) fn counts_for_user(value: &Value) -> bool {
+    has_document_content(value)
+}
+
+/// The unread policy sources of this environment's platform: the Windows registry when the
+/// Windows model runs on another host (ccmem reads it only on Windows); on WSL, the Windows
+/// host's registry (through `reg.exe`) and its managed folder.
 pub(crate) fn unread_sources(env: &ClientEnv) -> Vec<UnreadPolicy> {
     match env.platform {
         Platform::Linux | Platform::Macos => Vec::new(),
+        Platform::Windows if cfg!(windows) => Vec::new(),
         Platform::Windows => vec![UnreadPolicy {
-            source: r"HKLM\SOFTWARE\Policies\ClaudeCode (and HKCU\…)".into(),
-            note: "the registry's policy, which the client reads before managed-settings.json, \
-                   is not read by ccmem: not checked"
+            source: format!(r"HKLM\{POLICY_KEY}\{POLICY_VALUE} and HKCU\…"),
+            note: "the client reads this registry value (JSON) before managed-settings.json, and \
+                   the HKCU one when no administrator source holds settings; ccmem reads the \
+                   registry only when it runs on Windows, so the policy predicted here leaves \
+                   it out: unverified"
                 .into(),
         }],
-        Platform::Wsl => Path::new(WSL_WINDOWS_MANAGED)
-            .exists()
-            .then(|| UnreadPolicy {
-                source: WSL_WINDOWS_MANAGED.into(),
-                note: "the Windows host's managed folder: the client reads it too when Windows \
-                       policy sets wslInheritsWindowsSettings (from the registry, through \
-                       reg.exe); ccmem does not"
-                    .into(),
-            })
-            .into_iter()
-            .collect(),
+        Platform::Wsl => {
+            let mut out = Vec::new();
+            if Path::new(WSL_REG_EXE).exists() {
+                out.push(UnreadPolicy {
+                    source: format!(
+                        r"HKLM\{POLICY_KEY}\{POLICY_VALUE} and HKCU\… (through {WSL_REG_EXE})"
+                    ),
+                    note: "the Windows host's policy: the client applies it in WSL when an \
+                           administrator source (this HKLM value, or the host's \
+                           managed-settings.json) sets wslInheritsWindowsSettings: true; ccmem \
+                           cannot read the registry from WSL, so the policy predicted here \
+                           leaves it out: unverified"
+                        .into(),
+                });
+            }
+            if Path::new(WSL_WINDOWS_MANAGED).exists() {
+                out.push(UnreadPolicy {
+                    source: WSL_WINDOWS_MANAGED.into(),
+                    note: "the Windows host's managed folder: the client reads it too when \
+                           Windows policy sets wslInheritsWindowsSettings: true; ccmem does not: \
+                           unverified"
+                        .into(),
+                });
+            }
+            out
+        }
     }
 }
 
@@ -429,8 +770,16 @@ fn plists_in(dir: &str, user_var: Option<&str>) -> Vec<(String, &'static str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::cell::RefCell;
     use std::collections::BTreeMap;
     use std::path::PathBuf;
+
+    /// A registry for [`registry`] in tests: what each hive holds.
+    type Fake = Box<dyn Fn(Hive) -> Option<RegValue>>;
+
+    thread_local! {
+        pub(super) static FAKE_REGISTRY: RefCell<Option<Fake>> = RefCell::new(None);
+    }
 
     use crate::settings::{Settings, Source};
 
@@ -696,15 +1045,278 @@ mod tests {
         );
     }
 
+    /// A string value as the registry stores it: UTF-16LE with its NUL.
+    fn sz(text: &str) -> RegValue {
+        RegValue::Data {
+            ty: REG_SZ,
+            bytes: text
+                .encode_utf16()
+                .chain([0])
+                .flat_map(u16::to_le_bytes)
+                .collect(),
+        }
+    }
+
+    /// One of a hive's values in the fake registry.
+    #[derive(Clone)]
+    enum Held {
+        Sz(&'static str),
+        Dword,
+        TooLarge,
+        Denied,
+    }
+
+    impl Held {
+        fn value(&self) -> RegValue {
+            match self {
+                Held::Sz(t) => sz(t),
+                Held::Dword => RegValue::Data {
+                    ty: 4,
+                    bytes: vec![1, 0, 0, 0],
+                },
+                Held::TooLarge => RegValue::TooLarge(MAX_REGISTRY_BYTES + 2),
+                Held::Denied => {
+                    RegValue::Error(std::io::Error::from_raw_os_error(if cfg!(windows) {
+                        5
+                    } else {
+                        13
+                    }))
+                }
+            }
+        }
+    }
+
+    /// The Windows model's settings with `hklm` and `hkcu` in the registry and `file` as
+    /// managed-settings.json (set as `Settings::load` sets them, without a managed folder on
+    /// disk, whose Windows path this host could not open).
+    fn windows(hklm: Option<Held>, hkcu: Option<Held>, file: Option<&str>) -> Settings {
+        FAKE_REGISTRY.with(|f| {
+            *f.borrow_mut() = Some(Box::new(move |hive| {
+                let held = match hive {
+                    Hive::Machine => hklm.clone(),
+                    Hive::User => hkcu.clone(),
+                };
+                Some(held.map_or(RegValue::Missing, |h| h.value()))
+            }))
+        });
+        let mut s = Settings::default();
+        if let Some(text) = file {
+            s.push_text(Source::Policy, "managed-settings.json".into(), text);
+        }
+        s.place_os_policy(&env("windows", &[]), 0);
+        FAKE_REGISTRY.with(|f| *f.borrow_mut() = None);
+        s
+    }
+
+    fn origin(s: &Settings, key: &str) -> Option<String> {
+        s.get_with_layer(Source::Policy, key)
+            .map(|(_, l)| l.origin.clone())
+    }
+
+    const HKLM: &str = r"HKLM\SOFTWARE\Policies\ClaudeCode\Settings";
+    const HKCU: &str = r"HKCU\SOFTWARE\Policies\ClaudeCode\Settings";
+
     #[test]
-    fn windows_always_says_the_registry_is_unread() {
-        let found = unread_sources(&env("windows", &[]));
-        assert_eq!(found.len(), 1);
-        assert!(
-            found[0]
-                .source
-                .starts_with(r"HKLM\SOFTWARE\Policies\ClaudeCode")
+    fn the_text_of_a_registry_value_is_what_zr_takes() {
+        assert_eq!(value_text(RegValue::Missing), RegText::Missing);
+        assert_eq!(
+            value_text(sz(" \t{\"a\": 1}\r\n\u{feff} ")),
+            RegText::Text("{\"a\": 1}".into())
         );
+        // The UTF-16 ends at its first NUL; no NUL at all is fine too.
+        assert_eq!(value_text(sz("{}\0junk")), RegText::Text("{}".into()));
+        let bare = RegValue::Data {
+            ty: REG_EXPAND_SZ,
+            bytes: "{}".encode_utf16().flat_map(u16::to_le_bytes).collect(),
+        };
+        assert_eq!(value_text(bare), RegText::Text("{}".into()));
+        assert_eq!(value_text(Held::Dword.value()), RegText::NotText(4));
+        assert_eq!(
+            value_text(Held::TooLarge.value()),
+            RegText::Unread("the value exceeds 2 MiB (2,097,154 bytes)".into())
+        );
+    }
+
+    #[test]
+    fn hklm_with_settings_replaces_the_files_settings() {
+        let s = windows(
+            Some(Held::Sz(
+                r#"{"claudeMd": "hklm", "claudeMdExcludes": ["a"]}"#,
+            )),
+            Some(Held::Sz(r#"{"claudeMd": "hkcu"}"#)),
+            Some(r#"{"claudeMd": "file", "claudeMdExcludes": ["b"], "autoMemoryEnabled": false}"#),
+        );
+        assert_eq!(policy(&s, "/claudeMd").as_deref(), Some("\"hklm\""));
+        assert_eq!(origin(&s, "/claudeMd").as_deref(), Some(HKLM));
+        assert_eq!(excludes(&s), ["a"]);
+        assert_eq!(policy(&s, "/autoMemoryEnabled"), None);
+        assert_eq!(
+            s.read_policy.len(),
+            1,
+            "HKCU is not read: {:?}",
+            s.read_policy
+        );
+        assert_eq!(
+            s.read_policy[0].note,
+            "the HKLM policy key: the policy; managed-settings.json and its drop-ins give none \
+             of their settings"
+        );
+        assert!(s.stops_client().is_none());
+    }
+
+    #[test]
+    fn hklm_merge_lays_it_over_the_file() {
+        let s = windows(
+            Some(Held::Sz(
+                r#"{"managedSourcesBehavior": "merge", "claudeMdExcludes": ["a"]}"#,
+            )),
+            None,
+            Some(r#"{"claudeMd": "file", "claudeMdExcludes": ["b"]}"#),
+        );
+        assert_eq!(policy(&s, "/claudeMd").as_deref(), Some("\"file\""));
+        let mut got = excludes(&s);
+        got.sort();
+        assert_eq!(got, ["a", "b"]);
+    }
+
+    #[test]
+    fn hklm_that_is_not_a_json_object_stops_the_client() {
+        for held in [
+            Held::Sz("{\"claudeMd\":"),
+            Held::Sz("[]"),
+            Held::Sz(""),
+            Held::Sz(" \t "),
+            Held::Dword,
+        ] {
+            let s = windows(Some(held), Some(Held::Sz(r#"{"claudeMd": "hkcu"}"#)), None);
+            let stop = s.stops_client().expect("stops the client");
+            assert_eq!(stop.origin, HKLM);
+            assert!(
+                stop.message.contains("refuses to start"),
+                "{}",
+                stop.message
+            );
+            assert_eq!(policy(&s, "/claudeMd"), None, "HKCU is kept out");
+        }
+    }
+
+    #[test]
+    fn hklm_without_content_leaves_the_file_and_then_hkcu() {
+        for text in ["{}", r#"{"managedSourcesBehavior": "merge"}"#] {
+            let s = windows(Some(Held::Sz(text)), None, Some(r#"{"claudeMd": "file"}"#));
+            assert_eq!(
+                policy(&s, "/claudeMd").as_deref(),
+                Some("\"file\""),
+                "{text}"
+            );
+            let s = windows(
+                Some(Held::Sz(text)),
+                Some(Held::Sz(r#"{"claudeMd": "hkcu"}"#)),
+                None,
+            );
+            assert_eq!(origin(&s, "/claudeMd").as_deref(), Some(HKCU), "{text}");
+        }
+        // A document with a key of its own (even an empty object) keeps HKCU out, though it is
+        // no policy itself.
+        let s = windows(
+            Some(Held::Sz(r#"{"permissions": {}}"#)),
+            Some(Held::Sz(r#"{"claudeMd": "hkcu"}"#)),
+            None,
+        );
+        assert_eq!(policy(&s, "/claudeMd"), None);
+    }
+
+    #[test]
+    fn hkcu_is_the_policy_only_when_no_administrator_source_holds_settings() {
+        let user = || {
+            Some(Held::Sz(
+                r#"{"claudeMd": "hkcu", "managedSourcesBehavior": "merge"}"#,
+            ))
+        };
+        let s = windows(None, user(), None);
+        assert_eq!(policy(&s, "/claudeMd").as_deref(), Some("\"hkcu\""));
+        assert_eq!(policy(&s, "/managedSourcesBehavior"), None, "never merged");
+        assert!(
+            s.read_policy[0]
+                .note
+                .contains("the policy (no administrator")
+        );
+        // An empty managed-settings.json holds nothing: HKCU still applies.
+        let s = windows(None, user(), Some("{}"));
+        assert_eq!(origin(&s, "/claudeMd").as_deref(), Some(HKCU));
+        // One with settings, or one the client cannot parse, keeps it out.
+        for file in [r#"{"claudeMdExcludes": []}"#, "{nope"] {
+            let s = windows(None, user(), Some(file));
+            assert_ne!(origin(&s, "/claudeMd").as_deref(), Some(HKCU), "{file}");
+            assert!(
+                s.read_policy[0]
+                    .note
+                    .contains("not read: managed-settings.json"),
+                "{file}: {:?}",
+                s.read_policy
+            );
+        }
+        // Only keys an administrator may set, or none: nothing.
+        let s = windows(None, Some(Held::Sz(r#"{"isolation": {"x": 1}}"#)), None);
+        assert!(s.layers.is_empty());
+        assert_eq!(
+            s.read_policy[0].note,
+            "the HKCU policy key: holds no policy settings"
+        );
+    }
+
+    #[test]
+    fn a_broken_hkcu_value_is_a_warning_not_a_stop() {
+        for held in [Held::Sz("{nope"), Held::Dword] {
+            let s = windows(None, Some(held), None);
+            assert!(s.stops_client().is_none());
+            assert_eq!(s.problems.len(), 1);
+            assert!(s.problems[0].message.contains("the client warns"));
+            assert!(s.layers.is_empty());
+        }
+        // A key of the wrong type is dropped alone, as in any policy document.
+        let s = windows(
+            None,
+            Some(Held::Sz(r#"{"claudeMd": "hkcu", "claudeMdExcludes": "x"}"#)),
+            None,
+        );
+        assert_eq!(policy(&s, "/claudeMd").as_deref(), Some("\"hkcu\""));
+        assert!(s.problems[0].message.contains("drops this key"));
+    }
+
+    #[test]
+    fn an_unreadable_hklm_gives_nothing_and_keeps_hkcu_out() {
+        for held in [Held::TooLarge, Held::Denied] {
+            let s = windows(
+                Some(held),
+                Some(Held::Sz(r#"{"claudeMd": "hkcu"}"#)),
+                Some(r#"{"claudeMd": "file"}"#),
+            );
+            assert_eq!(policy(&s, "/claudeMd").as_deref(), Some("\"file\""));
+            assert!(s.stops_client().is_none());
+            assert!(s.problems[0].message.contains("could not be read"));
+        }
+    }
+
+    #[test]
+    fn no_registry_on_other_models() {
+        // The Linux model never asks, whatever the fake holds.
+        FAKE_REGISTRY.with(|f| *f.borrow_mut() = None);
+        assert!(read_os_policy(&env("linux", &[])).read.is_empty());
+        assert!(read_user_policy(&env("linux", &[]), false).read.is_empty());
+    }
+
+    #[test]
+    fn the_registry_is_said_unread_where_ccmem_cannot_read_it() {
+        let found = unread_sources(&env("windows", &[]));
+        if cfg!(windows) {
+            assert!(found.is_empty(), "read on Windows: {found:?}");
+        } else {
+            assert_eq!(found.len(), 1);
+            assert!(found[0].source.starts_with(HKLM));
+            assert!(found[0].note.ends_with("unverified"));
+        }
         assert!(unread_sources(&env("macos", &[])).is_empty());
+        assert!(unread_sources(&env("linux", &[])).is_empty());
     }
 }

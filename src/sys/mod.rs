@@ -123,6 +123,45 @@ pub(crate) enum Renamed {
 #[cfg(all(test, unix))]
 pub(crate) use imp::mkfifo;
 
+/// A registry hive (Windows).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(windows), allow(dead_code, reason = "the registry is Windows'"))]
+pub(crate) enum Hive {
+    /// `HKEY_LOCAL_MACHINE`.
+    Machine,
+    /// `HKEY_CURRENT_USER`.
+    User,
+}
+
+/// One registry value as the registry holds it.
+#[derive(Debug)]
+#[cfg_attr(not(windows), allow(dead_code, reason = "the registry is Windows'"))]
+pub(crate) enum RegValue {
+    /// No such key, or no such value in it.
+    Missing,
+    /// The value's type (the registry's `REG_*` number) and its bytes.
+    Data {
+        /// `REG_SZ` is 1, `REG_EXPAND_SZ` 2, `REG_DWORD` 4, `REG_MULTI_SZ` 7.
+        ty: u32,
+        /// The stored bytes (a string is UTF-16LE, usually ending with a NUL).
+        bytes: Vec<u8>,
+    },
+    /// Longer than the bound asked for (its length in bytes, or the bound when it grew while
+    /// being read).
+    TooLarge(usize),
+    /// Could not be read (access denied, say).
+    Error(io::Error),
+}
+
+/// The value `name` of the key `path` under `hive`, read only when it is at most `max` bytes
+/// (its size is asked first, then the bytes are read into a buffer of that size, so a value
+/// that grows in between is reported too large, never read unbounded). Windows only: there is
+/// no registry elsewhere. The key is opened for reading only.
+#[cfg(windows)]
+pub(crate) fn registry_value(hive: Hive, path: &str, name: &str, max: usize) -> RegValue {
+    imp::registry_value(hive, path, name, max)
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;
@@ -209,5 +248,53 @@ mod tests {
         let _a = lock_dir(&a).unwrap().expect("a free");
         assert!(lock_dir(&b).unwrap().is_some(), "b is another folder");
         assert!(lock_dir(&a).unwrap().is_none());
+    }
+
+    /// The registry read under wine only (`scripts/wine-test.sh` sets `CCMEM_WINE_TEST`, and
+    /// wine's own `HKCU\Software\Wine` is there): it writes a throwaway key under HKCU and
+    /// removes it. Never on a real user's Windows, where it says why it did nothing.
+    #[cfg(windows)]
+    #[test]
+    fn a_registry_value_is_read_within_its_bound() {
+        use windows_registry::CURRENT_USER;
+        let wine = std::env::var_os("CCMEM_WINE_TEST").is_some()
+            && CURRENT_USER.open(r"Software\Wine").is_ok();
+        if !wine {
+            eprintln!("skipped: writes the registry, so it runs only under scripts/wine-test.sh");
+            return;
+        }
+        let path = format!(r"Software\ccmem-test-{}", std::process::id());
+        let key = CURRENT_USER.create(&path).unwrap();
+        key.set_string("Settings", r#"{"claudeMd":"x"}"#).unwrap();
+        key.set_u32("Number", 7).unwrap();
+        let text = |v: RegValue| match v {
+            RegValue::Data { ty: 1, bytes } => String::from_utf16_lossy(
+                &bytes
+                    .chunks_exact(2)
+                    .map(|p| u16::from_le_bytes([p[0], p[1]]))
+                    .collect::<Vec<_>>(),
+            ),
+            other => panic!("{other:?}"),
+        };
+        let got = text(registry_value(Hive::User, &path, "Settings", 1024));
+        assert_eq!(got, "{\"claudeMd\":\"x\"}\0");
+        // 34 bytes of UTF-16 with the NUL: past a bound of 33, nothing is read.
+        assert!(matches!(
+            registry_value(Hive::User, &path, "Settings", 33),
+            RegValue::TooLarge(34)
+        ));
+        assert!(matches!(
+            registry_value(Hive::User, &path, "Number", 1024),
+            RegValue::Data { ty: 4, .. }
+        ));
+        assert!(matches!(
+            registry_value(Hive::User, &path, "Absent", 1024),
+            RegValue::Missing
+        ));
+        CURRENT_USER.remove_tree(&path).unwrap();
+        assert!(matches!(
+            registry_value(Hive::User, &path, "Settings", 1024),
+            RegValue::Missing
+        ));
     }
 }

@@ -1,5 +1,6 @@
-//! Windows: std only (no `unsafe`, no Windows API crate). What each call means here is in the
-//! module header of `sys`; this file implements it.
+//! Windows: std only, but for the registry ([`registry_value`], through Microsoft's
+//! `windows-registry`, the one `unsafe` call here). What each call means here is in the module
+//! header of `sys`; this file implements it.
 #![allow(
     clippy::disallowed_methods,
     reason = "the Windows Dir (the writer's state folder) creates, renames and removes by path"
@@ -314,4 +315,78 @@ pub(crate) fn kill_group(pid: u32) {
 
 pub(crate) fn kill_self() -> ! {
     std::process::abort()
+}
+
+/// [`super::registry_value`]: `RegQueryValueExW` asked for the size, then for the bytes into a
+/// buffer of that size.
+pub(super) fn registry_value(
+    hive: super::Hive,
+    path: &str,
+    name: &str,
+    max: usize,
+) -> super::RegValue {
+    use super::RegValue;
+    use windows_registry::{CURRENT_USER, LOCAL_MACHINE};
+    /// `ERROR_MORE_DATA`: the value grew past the buffer between the two calls.
+    const MORE_DATA: i32 = 234;
+    let root = match hive {
+        super::Hive::Machine => LOCAL_MACHINE,
+        super::Hive::User => CURRENT_USER,
+    };
+    let missing = |e: &io::Error| e.kind() == io::ErrorKind::NotFound;
+    let key = match root.open(path) {
+        Ok(key) => key,
+        Err(e) => {
+            let e = win32(e.code().0, e.message());
+            return if missing(&e) {
+                RegValue::Missing
+            } else {
+                RegValue::Error(e)
+            };
+        }
+    };
+    let wide: Vec<u16> = name.encode_utf16().chain(std::iter::once(0)).collect();
+    let name = windows_strings::PCWSTR::from_raw(wide.as_ptr());
+    // SAFETY: `name` points into `wide`, which ends with a NUL and outlives both calls.
+    let len = match unsafe { key.raw_get_info(name) } {
+        Ok((_, len)) => len,
+        Err(e) => {
+            let e = win32(e.code().0, e.message());
+            return if missing(&e) {
+                RegValue::Missing
+            } else {
+                RegValue::Error(e)
+            };
+        }
+    };
+    if len > max {
+        return RegValue::TooLarge(len);
+    }
+    let mut buf = vec![0u8; len];
+    // SAFETY: as above; the buffer's length is passed with it.
+    match unsafe { key.raw_get_bytes(name, &mut buf) } {
+        Ok((ty, bytes)) => RegValue::Data {
+            ty: ty.into(),
+            bytes: bytes.to_vec(),
+        },
+        Err(e) => {
+            let e = win32(e.code().0, e.message());
+            match e.raw_os_error() {
+                Some(MORE_DATA) => RegValue::TooLarge(max),
+                _ if missing(&e) => RegValue::Missing,
+                _ => RegValue::Error(e),
+            }
+        }
+    }
+}
+
+/// A registry error as the Win32 error it wraps (`windows-result` gives an `HRESULT`,
+/// `0x8007xxxx` for Win32 error `xxxx`), so `io::ErrorKind` names it.
+fn win32(hresult: i32, message: String) -> io::Error {
+    let code = hresult as u32;
+    if code & 0xffff_0000 == 0x8007_0000 {
+        io::Error::from_raw_os_error((code & 0xffff) as i32)
+    } else {
+        io::Error::other(message)
+    }
 }
