@@ -123,8 +123,16 @@ impl Proof {
 }
 
 /// What the proof holds a plan to, found once per library read: the files the loaded part of
-/// MEMORY.md reached and the audit's findings before the plan. `tier --write` proves the
+/// MEMORY.md reached and the library rules' findings before the plan. `tier --write` proves the
 /// planned library and then the files read back from disk against the same baseline.
+///
+/// The audit's verdict is a comparison ([`audit_check`]: a finding is new when there are more
+/// of it after than before), so what both libraries find alike cancels out and is not looked
+/// for ([`Compared`]): a file rule looks at one file ([`rules::Check::File`]), so its findings
+/// on a file both libraries share (the same [`Arc`]: the same bytes, name and settings) are the
+/// same on both sides. The file rules run on the files a plan writes or removes, never on the
+/// thousands it leaves as they were; the library rules (reach, links, the index, groups) look
+/// across files and run on both libraries.
 ///
 /// `near-duplicate` (the costliest rule: a signature of every memory) runs only when a proof
 /// needs it: when every file it compares is the baseline's ([`Reuse`]), its findings after are
@@ -132,88 +140,153 @@ impl Proof {
 pub struct Baseline<'a> {
     lib: &'a Library,
     reached: Reached<'a>,
-    /// Every rule's findings but `near-duplicate`'s.
-    findings: Findings,
-    /// The file rules' findings, file by file, for the audits after the plan.
-    per_file: PerFile,
+    /// The library rules' findings but `near-duplicate`'s.
+    library: Findings,
     /// `near-duplicate`'s, found the first time a proof needs them.
     near: OnceLock<Findings>,
 }
 
+/// The audit's findings before and after a plan, on what the plan can change: the library
+/// rules on the whole of both libraries, the file rules on the files one holds and the other
+/// does not hold as they were ([`Baseline`]). Any finding left out is on both sides alike, so
+/// `now − was` per finding is the full audit's ([`Compared::check_against_full`] holds it to it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compared {
+    /// Before the plan.
+    was: Findings,
+    /// After it.
+    now: Findings,
+    /// Files left as they were (their file rules' findings cancel out, not looked for).
+    shared: usize,
+}
+
+impl Compared {
+    /// Whether `near-duplicate`'s findings are counted.
+    pub fn has_near(&self) -> bool {
+        self.now.near
+    }
+
+    /// Holds these findings (a proof's, between `before` and `after`, a library made from it) to
+    /// those of every rule run on the whole of both: per finding, as many more (or fewer) after
+    /// than before; and when `near-duplicate` was not run, its findings are the same on both.
+    #[cfg(test)]
+    pub(crate) fn check_against_full(
+        &self,
+        before: &Library,
+        after: &Library,
+    ) -> Result<(), String> {
+        let (was, now) = (Findings::of(before), Findings::of(after));
+        if !self.has_near() && now.near_part() != was.near_part() {
+            return Err(format!(
+                "near-duplicate differs: {:?} != {:?}",
+                now.near_part(),
+                was.near_part()
+            ));
+        }
+        let delta = |now: &Findings, was: &Findings| -> BTreeMap<Key, isize> {
+            let mut d = BTreeMap::new();
+            for (k, n) in &now.counts {
+                *d.entry(k.clone()).or_default() += *n as isize;
+            }
+            for (k, n) in &was.counts {
+                *d.entry(k.clone()).or_default() -= *n as isize;
+            }
+            d.retain(|_, n| *n != 0);
+            d
+        };
+        let (mine, full) = (delta(&self.now, &self.was), delta(&now, &was));
+        (mine == full)
+            .then_some(())
+            .ok_or(format!("after − before differs: {mine:?} != {full:?}"))
+    }
+}
+
 impl<'a> Baseline<'a> {
-    /// The baseline of `before` (its reach, and the audit run on it once, `near-duplicate`
-    /// left until needed).
+    /// The baseline of `before` (its reach, and the library rules run on it once,
+    /// `near-duplicate` left until needed).
     pub fn of(before: &'a Library) -> Self {
-        let (reached, (findings, per_file)) = rayon::join(
+        let (reached, library) = rayon::join(
             || reached(before),
-            || Findings::of_rules(before, Rules::AllButNear, None),
+            || Findings::of_rules(before, Rules::AllButNear, Files::None),
         );
         Baseline {
             lib: before,
             reached,
-            findings,
-            per_file,
+            library,
             near: OnceLock::new(),
         }
     }
 
     /// The baseline of `before`, and the audit's findings on `after` (a library made from
-    /// `before` by a plan): the rules whose findings the plan cannot change ([`Reuse`]) are not
-    /// run again, nor the file rules on the files the plan left as they were.
-    pub fn with_audit(before: &'a Library, after: &Library) -> (Self, Findings) {
+    /// `before` by a plan) compared with those on `before` ([`Baseline::audit`]).
+    pub fn with_audit(before: &'a Library, after: &Library) -> (Self, Compared) {
         let baseline = Baseline::of(before);
-        let findings = baseline.audit(after);
-        (baseline, findings)
+        let compared = baseline.audit(after);
+        (baseline, compared)
     }
 
-    /// The audit's findings on `after`, a library made from the baseline's (see
-    /// [`Baseline::with_audit`]). A file rule looks at one file ([`rules::Check::File`]): its
-    /// findings on a file `after` shares with the baseline's library (the same [`Arc`], so the
-    /// same bytes, name and settings) are the baseline's.
-    pub fn audit(&self, after: &Library) -> Findings {
-        match Reuse::of(self.lib, after) {
-            Reuse::All => self.findings.clone(),
-            Reuse::NearDuplicates => {
-                Findings::of_rules(after, Rules::AllButNear, Some(&self.per_file)).0
-            }
-            Reuse::Nothing => {
-                // Other settings (a rule's limits, the write spec) find other things in a file.
-                let known = same_settings(self.lib, after).then_some(&self.per_file);
-                let ((mut found, _), near) = rayon::join(
-                    || Findings::of_rules(after, Rules::AllButNear, known),
-                    || (Findings::of_rules(after, Rules::Near, None).0, self.near()),
-                );
-                found.counts.extend(near.0.counts);
-                found.near = true;
-                found
-            }
+    /// The audit's findings on `after`, a library made from the baseline's, beside those on
+    /// the baseline's library, both on what the plan can change ([`Compared`]): the rules whose
+    /// findings the plan cannot change ([`Reuse`]) are not run again, nor the file rules on
+    /// the files the plan left as they were.
+    pub fn audit(&self, after: &Library) -> Compared {
+        let before = self.lib;
+        if !same_settings(before, after) {
+            // Other settings (a rule's limits, the write spec) find other things in a file:
+            // every rule on every file of both.
+            let (was, now) = rayon::join(|| Findings::of(before), || Findings::of(after));
+            return Compared {
+                was,
+                now,
+                shared: 0,
+            };
         }
+        let reuse = Reuse::of(before, after);
+        if reuse == Reuse::All {
+            return Compared {
+                was: self.library.clone(),
+                now: self.library.clone(),
+                shared: before.files.len(),
+            };
+        }
+        let ids = |lib: &Library| -> foldhash::HashSet<usize> {
+            lib.files.iter().map(|f| Arc::as_ptr(f) as usize).collect()
+        };
+        let (in_before, in_after) = rayon::join(|| ids(before), || ids(after));
+        let (now, was_files) = rayon::join(
+            || Findings::of_rules(after, Rules::AllButNear, Files::Not(&in_before)),
+            || Findings::of_rules(before, Rules::FileOnly, Files::Not(&in_after)),
+        );
+        let mut was = self.library.clone();
+        was.add(was_files);
+        let shared = (before.files.iter())
+            .filter(|f| in_after.contains(&(Arc::as_ptr(f) as usize)))
+            .count();
+        let mut compared = Compared { was, now, shared };
+        if reuse == Reuse::Nothing {
+            let (near_now, near_was) = rayon::join(
+                || Findings::of_rules(after, Rules::Near, Files::None),
+                || self.near(),
+            );
+            compared.now.add(near_now);
+            compared.was.add(near_was.clone());
+        }
+        compared
     }
 
     /// `near-duplicate`'s findings on the baseline's library.
     fn near(&self) -> &Findings {
         self.near
-            .get_or_init(|| Findings::of_rules(self.lib, Rules::Near, None).0)
-    }
-
-    /// The findings before the plan, with the rules `audited` (findings after it) holds.
-    fn was(&self, audited: &Findings) -> Findings {
-        let mut was = self.findings.clone();
-        if audited.near {
-            was.counts
-                .extend(self.near().counts.iter().map(|(k, n)| (k.clone(), *n)));
-            was.near = true;
-        }
-        was
+            .get_or_init(|| Findings::of_rules(self.lib, Rules::Near, Files::None))
     }
 
     /// Checks the invariants between the baseline and `after`, with `after_size` measured on
     /// whatever `after` came from (the plan, or the disk), and `audited` the audit's findings
-    /// on `after` ([`Baseline::audit`]).
+    /// on `after` beside those before ([`Baseline::audit`]).
     pub fn prove(
         &self,
         after: &Library,
-        audited: &Findings,
+        audited: &Compared,
         plan: &Plan,
         after_size: Size,
     ) -> Proof {
@@ -229,7 +302,7 @@ impl<'a> Baseline<'a> {
             },
             || kept_check(before, after, plan),
         );
-        let audit = audit_check(before, &self.was(audited), after, audited);
+        let audit = audit_check(before, after, audited);
         Proof {
             checks: vec![size, bulk, reach, kept, audit],
         }
@@ -429,11 +502,11 @@ fn kept_check(before: &Library, after: &Library, plan: &Plan) -> Check {
     }
 }
 
-/// The findings of every audit rule the library's spec runs, counted by what identifies them
+/// The findings of audit rules the library's spec runs, counted by what identifies them
 /// across a move: their rule and message (as `scripts/bench/tier_curated.py` judges them).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Findings {
-    counts: BTreeMap<(&'static str, String), usize>,
+    counts: BTreeMap<Key, usize>,
     /// `near-duplicate`'s findings are counted (else the library's compared files are the
     /// baseline's, and so are its findings: see [`Baseline`]).
     near: bool,
@@ -443,26 +516,26 @@ pub struct Findings {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Rules {
     All,
+    /// Every rule but `near-duplicate`.
     AllButNear,
+    /// The file rules alone (`near-duplicate` is a library rule).
+    FileOnly,
     Near,
 }
 
+/// The files whose file rules [`Findings::of_rules`] runs.
+#[derive(Debug, Clone, Copy)]
+enum Files<'a> {
+    All,
+    None,
+    /// Those that are not in the set (of [`Arc`] addresses: files another library shares).
+    Not(&'a foldhash::HashSet<usize>),
+}
+
 impl Findings {
-    /// Runs every audit rule on `lib`.
+    /// Runs every audit rule on the whole of `lib`.
     pub fn of(lib: &Library) -> Findings {
-        Findings::of_rules(lib, Rules::All, None).0
-    }
-
-    /// These findings without `near-duplicate`'s (what a proof that did not run it compares).
-    pub fn without_near(mut self) -> Findings {
-        self.counts.retain(|(rule, _), _| *rule != NEAR);
-        self.near = false;
-        self
-    }
-
-    /// Whether `near-duplicate`'s findings are counted.
-    pub fn has_near(&self) -> bool {
-        self.near
+        Findings::of_rules(lib, Rules::All, Files::All)
     }
 
     /// `near-duplicate`'s findings alone.
@@ -474,45 +547,23 @@ impl Findings {
             .collect()
     }
 
-    /// Holds `found` (a proof's findings on `after`, a library made from `before`) to those of
-    /// every rule run again: the same, but for `near-duplicate`'s when the proof did not run it,
-    /// which then finds the same on both libraries.
-    #[cfg(test)]
-    pub(crate) fn check_reused(
-        found: &Findings,
-        before: &Library,
-        after: &Library,
-    ) -> Result<(), String> {
-        let every = Findings::of(after);
-        if found.near {
-            return (found == &every)
-                .then_some(())
-                .ok_or(format!("{found:?} != {every:?}"));
+    /// Counts `other`'s findings too.
+    fn add(&mut self, other: Findings) {
+        for (k, n) in other.counts {
+            *self.counts.entry(k).or_default() += n;
         }
-        let was = Findings::of(before);
-        if every.near_part() != was.near_part() {
-            return Err(format!(
-                "near-duplicate differs: {:?} != {:?}",
-                every.near_part(),
-                was.near_part()
-            ));
-        }
-        let every = every.without_near();
-        (found == &every)
-            .then_some(())
-            .ok_or(format!("{found:?} != {every:?}"))
+        self.near |= other.near;
     }
 
-    /// Runs the audit rules `which` selects on `lib`, the file rules over the files in
-    /// parallel; with `known`, a file it holds (the very [`Arc`]) takes its findings from there.
-    /// Returns the file rules' findings file by file too.
-    fn of_rules(lib: &Library, which: Rules, known: Option<&PerFile>) -> (Findings, PerFile) {
+    /// Runs the audit rules `which` selects on `lib`: the library rules, and the file rules on
+    /// the files `files` selects, in parallel.
+    fn of_rules(lib: &Library, which: Rules, files: Files<'_>) -> Findings {
         let ctx = Ctx::new(lib, jiff::Timestamp::UNIX_EPOCH);
         let (mut file_rules, mut library_rules) = (Vec::new(), Vec::new());
         for rule in rules::of(rules::Command::Audit) {
             let wanted = match which {
                 Rules::All => true,
-                Rules::AllButNear => rule.name != NEAR,
+                Rules::AllButNear | Rules::FileOnly => rule.name != NEAR,
                 Rules::Near => rule.name == NEAR,
             };
             if !lib.config.audit.enabled(rule.name) || !wanted {
@@ -520,26 +571,31 @@ impl Findings {
             }
             match rule.library_check(lib.spec()) {
                 Some(RuleCheck::File(check)) => file_rules.push(check),
-                Some(RuleCheck::Library(check)) => library_rules.push(check),
-                None => {}
+                Some(RuleCheck::Library(check)) if which != Rules::FileOnly => {
+                    library_rules.push(check)
+                }
+                _ => {}
             }
         }
+        let audited: Vec<usize> = match files {
+            _ if file_rules.is_empty() => Vec::new(),
+            Files::None => Vec::new(),
+            Files::All => (0..lib.files.len()).collect(),
+            Files::Not(shared) => (0..lib.files.len())
+                .filter(|&i| !shared.contains(&(Arc::as_ptr(&lib.files[i]) as usize)))
+                .collect(),
+        };
         let (per_file, library) = rayon::join(
             || {
-                (0..lib.files.len())
-                    .into_par_iter()
-                    .map(|i| {
-                        let id = Arc::as_ptr(&lib.files[i]) as usize;
-                        if let Some(keys) = known.and_then(|k| k.of(id)) {
-                            return (id, keys.to_vec());
-                        }
+                (audited.into_par_iter())
+                    .flat_map_iter(|i| {
                         let mut diags = Vec::new();
                         for check in &file_rules {
                             check(&ctx, i, &mut diags);
                         }
-                        (id, diags.into_iter().map(key).collect())
+                        diags
                     })
-                    .collect::<Vec<(usize, Vec<Key>)>>()
+                    .collect::<Vec<Diagnostic>>()
             },
             || {
                 let mut diags = Vec::new();
@@ -550,16 +606,13 @@ impl Findings {
             },
         );
         let mut counts = BTreeMap::new();
-        for k in (per_file.iter().flat_map(|(_, keys)| keys.iter().cloned()))
-            .chain(library.into_iter().map(key))
-        {
+        for k in per_file.into_iter().chain(library).map(key) {
             *counts.entry(k).or_default() += 1;
         }
-        let found = Findings {
+        Findings {
             counts,
-            near: which != Rules::AllButNear,
-        };
-        (found, PerFile::new(per_file))
+            near: matches!(which, Rules::All | Rules::Near),
+        }
     }
 }
 
@@ -573,25 +626,6 @@ fn key(d: Diagnostic) -> Key {
         ("index-over-*", String::new())
     } else {
         (d.rule, d.message)
-    }
-}
-
-/// The file rules' findings on each file of a library, by the file's identity (the address
-/// of its shared [`MemFile`], valid while the library lives: the baseline borrows it).
-#[derive(Debug, Default)]
-struct PerFile {
-    by_file: foldhash::HashMap<usize, Vec<Key>>,
-}
-
-impl PerFile {
-    fn new(files: Vec<(usize, Vec<Key>)>) -> PerFile {
-        PerFile {
-            by_file: files.into_iter().collect(),
-        }
-    }
-
-    fn of(&self, id: usize) -> Option<&[Key]> {
-        self.by_file.get(&id).map(Vec::as_slice)
     }
 }
 
@@ -650,8 +684,9 @@ fn same_settings(before: &Library, after: &Library) -> bool {
     before.config.audit == after.config.audit && before.spec() == after.spec()
 }
 
-fn audit_check(before: &Library, was: &Findings, after: &Library, now: &Findings) -> Check {
+fn audit_check(before: &Library, after: &Library, compared: &Compared) -> Check {
     let name = "the audit finds nothing new";
+    let (was, now) = (&compared.was, &compared.now);
     let new: Vec<String> = (now.counts.iter())
         .filter(|(k, n)| was.counts.get(*k).is_none_or(|w| w < n))
         .map(|((rule, what), _)| format!("{rule}: {what}"))
@@ -670,7 +705,11 @@ fn audit_check(before: &Library, was: &Findings, after: &Library, now: &Findings
             ),
         );
     }
-    let total: usize = now.counts.values().sum();
+    let total: usize = was.counts.values().sum();
+    let shared = match compared.shared {
+        0 => String::new(),
+        n => format!("; the file rules not run again on the {n} files it leaves as they were"),
+    };
     let near = if now.near {
         ""
     } else {
@@ -681,7 +720,8 @@ fn audit_check(before: &Library, was: &Findings, after: &Library, now: &Findings
         name,
         ok: true,
         detail: format!(
-            "no new finding of any audit rule ({} first among them; {total} there before, kept as they were{near})",
+            "no new finding of any audit rule ({} first among them; {total} there before across \
+             the library and in the files the plan writes, kept as they were{shared}{near})",
             AGREE.join(", ")
         ),
     }
@@ -770,10 +810,60 @@ mod tests {
             assert_eq!(Reuse::of(&l, &after), reuse, "{what}");
             let (baseline, found) = Baseline::with_audit(&l, &after);
             assert_eq!(found.has_near(), reuse == Reuse::Nothing, "{what}");
-            Findings::check_reused(&found, &l, &after).unwrap_or_else(|e| panic!("{what}: {e}"));
+            found
+                .check_against_full(&l, &after)
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
             assert_eq!(baseline.audit(&after), found, "{what}");
-            assert_eq!(baseline.was(&found).near, found.near, "{what}");
+            assert_eq!(found.was.near, found.now.near, "{what}");
         }
+    }
+
+    #[test]
+    fn the_file_rules_run_only_on_the_files_a_plan_writes_or_removes_and_find_what_they_change() {
+        let l = twins();
+        let no_name = "---\ndescription: staging first\ntype: feedback\n---\nDeploys.\n";
+        let cases: [(&str, Vec<Change>, bool); 3] = [
+            // A finding the plan adds, in a file it writes.
+            (
+                "a field dropped",
+                vec![("feedback_b.md", Some(no_name))],
+                false,
+            ),
+            // One it takes away (a file with a finding removed) is not new.
+            (
+                "a file removed",
+                vec![("reference_deploy_hub.md", None)],
+                true,
+            ),
+            (
+                "a hub rewritten",
+                vec![(
+                    "reference_deploy_hub.md",
+                    Some(
+                        "---\nname: hub\ndescription: h\ntype: reference\n---\n- [b](feedback_b.md)\n",
+                    ),
+                )],
+                true,
+            ),
+        ];
+        for (what, changes, ok) in cases {
+            let after = l.with(changes);
+            let (_, found) = Baseline::with_audit(&l, &after);
+            found
+                .check_against_full(&l, &after)
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            let written = l.files.len() - found.shared;
+            assert!(written <= 1, "{what}: {written} files audited again");
+            let check = audit_check(&l, &after, &found);
+            assert_eq!(check.ok, ok, "{what}: {}", check.detail);
+        }
+        // Other settings: every rule on every file of both libraries.
+        let mut other = l.with([("feedback_b.md", Some(no_name))]);
+        other.config.audit.max_file_lines = 1;
+        let (_, found) = Baseline::with_audit(&l, &other);
+        assert_eq!(found.shared, 0);
+        found.check_against_full(&l, &other).unwrap();
+        assert!(!audit_check(&l, &other, &found).ok);
     }
 
     #[test]
@@ -787,7 +877,80 @@ mod tests {
         let copy = text_of(topic(&l, "feedback_a.md").unwrap()).replace("name: a", "name: c");
         let after = l.with([("feedback_c.md", Some(copy.as_str()))]);
         let found = baseline.audit(&after);
-        let check = audit_check(&l, &baseline.was(&found), &after, &found);
+        let check = audit_check(&l, &after, &found);
         assert!(!check.ok && check.detail.contains(NEAR), "{}", check.detail);
+    }
+}
+
+#[cfg(test)]
+mod corpus_tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::tier::{Options, applied, plan};
+
+    /// Every curated library (tests/fixtures/curated/) and every corpus library
+    /// (tests/fixtures/libraries/), planned at each target its `expect.toml` states and at the
+    /// default: the proof's findings, which leave out the file rules on the files the plan left
+    /// as they were, find per finding as many more (or fewer) as the whole audit run on both
+    /// libraries, and so the same verdict.
+    #[test]
+    #[allow(clippy::disallowed_methods, reason = "test fixtures")]
+    fn the_proof_audit_agrees_with_the_whole_audit_on_the_corpus() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut libraries = Vec::new();
+        for corpus in ["curated", "libraries"] {
+            for entry in std::fs::read_dir(root.join(corpus)).unwrap() {
+                let dir = entry.unwrap().path();
+                let memory = if dir.join("memory").is_dir() {
+                    dir.join("memory")
+                } else {
+                    dir.clone()
+                };
+                if memory.join(crate::constants::INDEX_FILE).is_file() {
+                    libraries.push((dir, memory));
+                }
+            }
+        }
+        libraries.sort();
+        assert!(libraries.len() >= 20, "{libraries:?}");
+        let (mut planned, mut written) = (0, 0);
+        for (dir, memory) in &libraries {
+            let lib =
+                Library::load_configured(memory, crate::config::Config::default(), None).unwrap();
+            let mut targets = vec![Options::default().target];
+            if let Ok(expect) = std::fs::read_to_string(dir.join("expect.toml")) {
+                let expect: toml::Table = toml::from_str(&expect).unwrap();
+                for t in (expect.get("targets").and_then(|t| t.as_array()))
+                    .into_iter()
+                    .flatten()
+                {
+                    targets.push(Target {
+                        lines: t["lines"].as_integer().unwrap() as usize,
+                        utf16: t["utf16"].as_integer().unwrap() as usize,
+                    });
+                }
+            }
+            for target in targets {
+                let opts = Options {
+                    target,
+                    ..Options::default()
+                };
+                let Ok(p) = plan::plan(&lib, &opts) else {
+                    continue;
+                };
+                let after = applied(&lib, &p);
+                let (_, found) = Baseline::with_audit(&lib, &after);
+                found
+                    .check_against_full(&lib, &after)
+                    .unwrap_or_else(|e| panic!("{} at {target:?}: {e}", dir.display()));
+                planned += 1;
+                written += usize::from(!p.is_noop());
+            }
+        }
+        assert!(
+            planned >= 40 && written >= 20,
+            "{planned} plans, {written} writing"
+        );
     }
 }

@@ -13,7 +13,7 @@ use std::fmt;
 
 use super::budget::{self, CAP, Size, Target};
 use super::plan::{self, Plan};
-use super::proof::{Baseline, Findings, Invariant, Proof};
+use super::proof::{Baseline, Compared, Invariant, Proof};
 use super::usage::Reads;
 use super::{
     ClientLinks, Error, Folder, Options, Refusal, Skipped, applied, check_readable, check_writes,
@@ -284,7 +284,7 @@ struct OnDisk<'a> {
     baseline: &'a Baseline<'a>,
     before: &'a Library,
     planned: &'a Library,
-    audited: &'a Findings,
+    audited: &'a Compared,
     plan: &'a Plan,
 }
 

@@ -153,7 +153,7 @@ fn on_disk_after(edit: impl FnOnce(&Path, &Plan)) -> Written {
     }
     edit(t.path(), &plan);
     let planned = applied(&lib, &plan);
-    let (baseline, audited) = (Baseline::of(&lib), Findings::of(&planned));
+    let (baseline, audited) = Baseline::with_audit(&lib, &planned);
     let on_disk = OnDisk {
         baseline: &baseline,
         before: &lib,
