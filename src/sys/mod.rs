@@ -150,7 +150,7 @@ pub(crate) enum RegValue {
     /// being read).
     TooLarge(usize),
     /// Could not be read (access denied, say).
-    Error(io::Error),
+    Error(std::io::Error),
 }
 
 /// The value `name` of the key `path` under `hive`, read only when it is at most `max` bytes
