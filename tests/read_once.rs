@@ -71,34 +71,14 @@ impl World {
     /// Runs ccmem with `args` under strace; the number of opens of each file of the memory
     /// folder, by name (opens relative to the folder count too).
     fn opens(&self, args: &[&str]) -> BTreeMap<String, usize> {
-        let trace = self.root.join("trace");
-        let status = Command::new("strace")
-            .args(["-f", "-qq", "-e", "trace=openat,open", "-o"])
-            .arg(&trace)
-            .arg(env!("CARGO_BIN_EXE_ccmem"))
-            .args(args)
-            .env_clear()
-            .env("PATH", "/usr/bin:/bin")
-            .env("HOME", &self.home)
-            .env("XDG_STATE_HOME", self.root.join("state"))
-            .env("CCMEM_MANAGED_DIR", self.root.join("no-managed"))
-            .env("NO_COLOR", "1")
-            .current_dir(&self.proj)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .expect("strace runs");
-        assert!(
-            status.code().is_some_and(|c| c <= 1),
-            "ccmem {args:?}: {status}"
-        );
+        let trace = traced("openat,open", &self.root, &self.home, &self.proj, args);
         let names: Vec<String> = std::fs::read_dir(&self.mem)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         let mut counts: BTreeMap<String, usize> = names.iter().map(|n| (n.clone(), 0)).collect();
         let mem = self.mem.to_string_lossy().into_owned();
-        for line in std::fs::read_to_string(&trace).unwrap().lines() {
+        for line in trace.lines() {
             let Some(path) = opened(line) else { continue };
             let name = match path.strip_prefix(&format!("{mem}/")) {
                 Some(name) => name,
@@ -111,6 +91,33 @@ impl World {
         }
         counts
     }
+}
+
+/// Runs ccmem with `args` in `cwd` under strace, tracing the system calls `calls`, in a clean
+/// environment (HOME `home`, state and managed folders under `root`); the trace's text.
+fn traced(calls: &str, root: &Path, home: &Path, cwd: &Path, args: &[&str]) -> String {
+    let trace = root.join("trace");
+    let status = Command::new("strace")
+        .args(["-f", "-qq", "-e", &format!("trace={calls}"), "-o"])
+        .arg(&trace)
+        .arg(env!("CARGO_BIN_EXE_ccmem"))
+        .args(args)
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", home)
+        .env("XDG_STATE_HOME", root.join("state"))
+        .env("CCMEM_MANAGED_DIR", root.join("no-managed"))
+        .env("NO_COLOR", "1")
+        .current_dir(cwd)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("strace runs");
+    assert!(
+        status.code().is_some_and(|c| c <= 1),
+        "ccmem {args:?}: {status}"
+    );
+    std::fs::read_to_string(&trace).unwrap()
 }
 
 /// The path of an `openat`/`open` line of strace's output that opened a file (not a folder).
@@ -244,30 +251,19 @@ fn check_readlinks(packages: usize) -> usize {
         imports.push_str(&format!("- @packages/p{i}/AGENTS.md\n"));
     }
     std::fs::write(repo.join("CLAUDE.md"), imports).unwrap();
-    let trace = root.join("trace");
-    let status = Command::new("strace")
-        .args(["-f", "-qq", "-e", "trace=readlink,readlinkat", "-o"])
-        .arg(&trace)
-        .arg(env!("CARGO_BIN_EXE_ccmem"))
-        .args(["check", "--json", "--max-dirs", "1000"])
-        .env_clear()
-        .env("PATH", "/usr/bin:/bin")
-        .env("HOME", root.join("home"))
-        .env("CCMEM_MANAGED_DIR", root.join("no-managed"))
-        .current_dir(&repo)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .expect("strace runs");
-    assert!(
-        status.code().is_some_and(|c| c <= 1),
-        "ccmem check: {status}"
+    let args = ["check", "--json", "--max-dirs", "1000"];
+    let trace = traced(
+        "readlink,readlinkat",
+        &root,
+        &root.join("home"),
+        &repo,
+        &args,
     );
-    std::fs::read_to_string(&trace).unwrap().lines().count()
+    trace.lines().count()
 }
 
-/// A cloned repository must not be able to stall the session-start hook (it runs check's
-/// engine for the receipt): resolving paths grows with the repository, not with its square or
+/// A cloned repository must not be able to stall `ccmem receipt` (it runs check's engine) or
+/// `ccmem check`: resolving paths grows with the repository, not with its square or
 /// cube. Each package's session asked `realpath` of every skip for every loss (cubic: a root
 /// importing 200 packages' files took a minute), and each AGENTS.md asked it of every entry of
 /// every session (quadratic). Counted in syscalls, so a busy machine cannot make it flaky.

@@ -333,31 +333,20 @@ pub(super) fn registry_value(
         super::Hive::Machine => LOCAL_MACHINE,
         super::Hive::User => CURRENT_USER,
     };
-    let missing = |e: &io::Error| e.kind() == io::ErrorKind::NotFound;
+    let fail = |e: io::Error| match e.kind() {
+        io::ErrorKind::NotFound => RegValue::Missing,
+        _ => RegValue::Error(e),
+    };
     let key = match root.open(path) {
         Ok(key) => key,
-        Err(e) => {
-            let e = win32(e.code().0, e.message());
-            return if missing(&e) {
-                RegValue::Missing
-            } else {
-                RegValue::Error(e)
-            };
-        }
+        Err(e) => return fail(win32(e.code().0, e.message())),
     };
     let wide: Vec<u16> = name.encode_utf16().chain(std::iter::once(0)).collect();
     let name = windows_strings::PCWSTR::from_raw(wide.as_ptr());
     // SAFETY: `name` points into `wide`, which ends with a NUL and outlives both calls.
     let len = match unsafe { key.raw_get_info(name) } {
         Ok((_, len)) => len,
-        Err(e) => {
-            let e = win32(e.code().0, e.message());
-            return if missing(&e) {
-                RegValue::Missing
-            } else {
-                RegValue::Error(e)
-            };
-        }
+        Err(e) => return fail(win32(e.code().0, e.message())),
     };
     if len > max {
         return RegValue::TooLarge(len);
@@ -373,8 +362,7 @@ pub(super) fn registry_value(
             let e = win32(e.code().0, e.message());
             match e.raw_os_error() {
                 Some(MORE_DATA) => RegValue::TooLarge(max),
-                _ if missing(&e) => RegValue::Missing,
-                _ => RegValue::Error(e),
+                _ => fail(e),
             }
         }
     }
