@@ -895,6 +895,10 @@ mod corpus_tests {
     /// as they were, find per finding as many more (or fewer) as the whole audit run on both
     /// libraries, and so the same verdict.
     #[test]
+    #[cfg_attr(
+        not(ccmem_repository),
+        ignore = "reads tests/fixtures/curated/ and tests/fixtures/libraries/, which only the repository holds"
+    )]
     #[allow(clippy::disallowed_methods, reason = "test fixtures")]
     fn the_proof_audit_agrees_with_the_whole_audit_on_the_corpus() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
