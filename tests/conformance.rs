@@ -276,6 +276,41 @@ fn ordinary_cases_give_the_linux_output_under_the_macos_model() {
     check_all(&ordinary, compare);
 }
 
+/// The WSL cases (`cases-wsl/`, captured with the Linux build, WSL told by `WSL_DISTRO_NAME`):
+/// how the Windows host's managed folder takes the place of `/etc/claude-code`'s settings.
+#[test]
+fn wsl_cases_match_the_client() {
+    check(&["cases-wsl"]);
+}
+
+/// `cases-wsl/wsl-inherit-broken`: the Windows host's managed-settings.json is not JSON, and
+/// the client printed `refused.txt` and exited 1 without starting; ccmem must name that file
+/// as a problem that stops the client, and print no reminder.
+#[test]
+fn wsl_windows_documents_the_client_refuses_are_named() {
+    let dir =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/cases-wsl/wsl-inherit-broken");
+    let refused = fs::read_to_string(dir.join("refused.txt")).unwrap();
+    let file = "/mnt/c/Program Files/ClaudeCode/managed-settings.json";
+    assert!(refused.starts_with(&format!("{file}: ")) && refused.contains("could not be parsed"));
+    let case = Case {
+        name: "cases-wsl/wsl-inherit-broken".into(),
+        spec: serde_json::from_str(&fs::read_to_string(dir.join("case.json")).unwrap()).unwrap(),
+        dir,
+        expected: String::new(),
+    };
+    let m = materialize(&case);
+    let (out, stderr, ok) = m.ccmem(&["context".into()]);
+    let stderr = stderr.replace(&m.windows, "/mnt/c/Program Files/ClaudeCode");
+    assert!(!ok && out.is_empty(), "{out}");
+    assert!(
+        stderr.starts_with("ccmem: error: the client would not start, so it sends no reminder: ")
+            && stderr.contains(&format!("{file}: "))
+            && stderr.contains("refuses to start"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn reading_cases_match_the_client() {
     check(&["reading", "reading-captured"]);
