@@ -196,10 +196,13 @@ impl Settings {
         };
         let (layers, problems) = (self.layers.len(), self.problems.len());
         self.read_policy_dir(env, &windows);
-        let holds = self.problems.len() > problems
-            || self.layers[layers..]
+        // `gAn`: a setting, or a document that did not load (a problem and no layer: a key
+        // of the wrong type dropped alone leaves the document loaded).
+        let new_layers = &self.layers[layers..];
+        let holds = new_layers.iter().any(|l| policy::counts_for_user(&l.value))
+            || self.problems[problems..]
                 .iter()
-                .any(|l| policy::counts_for_user(&l.value));
+                .any(|p| !new_layers.iter().any(|l| l.origin == p.origin));
         let note = if unreadable {
             "wslInheritsWindowsSettings holds a value that is neither true nor false: the client \
              inherits the Windows host's policy anyway, and reads the managed settings of this \

@@ -346,6 +346,17 @@ mod settings_tests {
     }
 
     #[test]
+    fn a_key_of_the_wrong_type_leaves_the_windows_document_loaded() {
+        // Only the flag and a dropped key: nothing held, the managed folder's beneath.
+        let s = load(
+            "wsl",
+            r#"{"wslInheritsWindowsSettings":true,"claudeMdExcludes":"x"}"#,
+            r#"{"claudeMd":"E"}"#,
+        );
+        assert_eq!(claude_md(&s), Some("E"));
+    }
+
+    #[test]
     fn a_broken_windows_document_stops_the_client_even_unarmed() {
         let s = load("wsl", "{nope", r#"{"claudeMd":"E"}"#);
         assert_eq!(claude_md(&s), None);
