@@ -311,7 +311,8 @@ impl PlatformView {
             }
             Platform::Wsl => {
                 "the Linux build's cases, and vectors of its functions run as WSL; the Windows \
-                 host's policy is not modelled"
+                 host's managed folder by cases captured with the Linux build run as WSL; the \
+                 host's registry is not read"
             }
         };
         let mut unverified = Vec::new();

@@ -276,6 +276,64 @@ fn ordinary_cases_give_the_linux_output_under_the_macos_model() {
     check_all(&ordinary, compare);
 }
 
+/// The WSL cases (`cases-wsl/`, captured with the Linux build, WSL told by `WSL_DISTRO_NAME`):
+/// how the Windows host's managed folder takes the place of `/etc/claude-code`'s settings.
+#[test]
+fn wsl_cases_match_the_client() {
+    check(&["cases-wsl"]);
+}
+
+/// `cases-wsl/wsl-inherit-broken`: the Windows host's managed-settings.json is not JSON, and
+/// the client printed `refused.txt` and exited 1 without starting; ccmem must name that file
+/// as a problem that stops the client, and print no reminder.
+#[test]
+fn wsl_windows_documents_the_client_refuses_are_named() {
+    let dir =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/cases-wsl/wsl-inherit-broken");
+    let refused = fs::read_to_string(dir.join("refused.txt")).unwrap();
+    let file = "/mnt/c/Program Files/ClaudeCode/managed-settings.json";
+    assert!(refused.starts_with(&format!("{file}: ")) && refused.contains("could not be parsed"));
+    let case = Case {
+        name: "cases-wsl/wsl-inherit-broken".into(),
+        spec: serde_json::from_str(&fs::read_to_string(dir.join("case.json")).unwrap()).unwrap(),
+        dir,
+        expected: String::new(),
+    };
+    let m = materialize(&case);
+    let (out, stderr, ok) = m.ccmem(&["context".into()]);
+    let stderr = stderr.replace(&m.windows, "/mnt/c/Program Files/ClaudeCode");
+    assert!(!ok && out.is_empty(), "{out}");
+    assert!(
+        stderr.starts_with("ccmem: error: the client would not start, so it sends no reminder: ")
+            && stderr.contains(&format!("{file}: "))
+            && stderr.contains("refuses to start"),
+        "{stderr}"
+    );
+}
+
+/// `reading-private/read-private-tmp`: a read spelled `/private/tmp/…` (macOS's real path of
+/// `/tmp`) from a start directory under `/tmp` gets its nested CLAUDE.md (`g_` folds `/private`
+/// on every platform). It needs `/private/tmp` to be `/tmp`, as on macOS; the capture made that
+/// link (as root) and removed it. On Linux: `mkdir /private && ln -s /tmp /private/tmp`, run
+/// with `--ignored`, then remove both.
+#[test]
+#[ignore = "needs /private/tmp to resolve to /tmp (macOS's layout); the case's capture made it"]
+fn reading_through_private_tmp_matches_the_client() {
+    let tmp = fs::canonicalize(std::env::temp_dir()).unwrap();
+    assert_eq!(
+        fs::canonicalize("/private/tmp").ok().as_deref(),
+        Some(tmp.as_path()),
+        "/private/tmp must resolve to the temporary folder"
+    );
+    let mut all = cases(&["reading-private"]);
+    assert_eq!(all.len(), 1);
+    // The link is in place already: the capture's setup, which made it, is not run again.
+    for c in &mut all {
+        c.spec.as_object_mut().unwrap().remove("setup");
+    }
+    check_all(&all, compare);
+}
+
 #[test]
 fn reading_cases_match_the_client() {
     check(&["reading", "reading-captured"]);

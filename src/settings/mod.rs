@@ -28,6 +28,7 @@ pub(crate) mod file;
 pub(crate) mod json;
 
 mod policy;
+mod wsl;
 
 use std::path::PathBuf;
 
@@ -39,6 +40,7 @@ use crate::constants::{
 };
 use crate::env::ClientEnv;
 use crate::fsread::{self, Unread};
+use crate::platform::Platform;
 use crate::text::path;
 
 pub(crate) use policy::{ReadPolicy, UnreadPolicy};
@@ -171,10 +173,74 @@ impl Settings {
     /// [`Settings::concat`] reproduce over the separate layers. A `managed-settings.d` that
     /// is missing or not a folder adds nothing; one that cannot be listed is a problem.
     fn read_policy(&mut self, env: &ClientEnv) {
-        let managed = env.managed_dir.to_string_lossy();
+        if env.platform == Platform::Wsl {
+            return self.read_wsl_policy(env);
+        }
+        self.read_policy_dir(env, &env.managed_dir.to_string_lossy());
+    }
+
+    /// [`Settings::read_policy`] on WSL ([`wsl`]): the Windows host's managed folder in place
+    /// of the managed folder's files when its files arm `wslInheritsWindowsSettings` and hold
+    /// a setting (`vn`), the managed folder's beneath when they hold only the flag, and no file
+    /// policy when a document there failed and nothing armed it (the client refuses to start).
+    fn read_wsl_policy(&mut self, env: &ClientEnv) {
+        let windows = wsl::windows_dir(env);
+        let reading = wsl::read_flag(&windows);
+        let (armed_by, unreadable) = match reading.flag {
+            wsl::Flag::Off if reading.records.is_empty() => {
+                return self.read_policy_dir(env, &env.managed_dir.to_string_lossy());
+            }
+            wsl::Flag::Off => return self.problems.extend(reading.records),
+            wsl::Flag::Armed(file) => (file, false),
+            wsl::Flag::Unreadable(file) => (file, true),
+        };
+        let (layers, problems) = (self.layers.len(), self.problems.len());
+        self.read_policy_dir(env, &windows);
+        // `gAn`: a setting, or a document that did not load (a problem and no layer: a key
+        // of the wrong type dropped alone leaves the document loaded).
+        let new_layers = &self.layers[layers..];
+        let holds = new_layers.iter().any(|l| policy::counts_for_user(&l.value))
+            || self.problems[problems..]
+                .iter()
+                .any(|p| !new_layers.iter().any(|l| l.origin == p.origin));
+        let note = if unreadable {
+            "wslInheritsWindowsSettings holds a value that is neither true nor false: the client \
+             inherits the Windows host's policy anyway, and reads the managed settings of this \
+             folder only"
+        } else if holds {
+            "wslInheritsWindowsSettings: true: the client reads the managed settings of this \
+             folder in place of the managed folder's"
+        } else {
+            "wslInheritsWindowsSettings: true, but this folder holds no other setting: the \
+             client reads the managed folder's settings beneath"
+        };
+        self.read_policy.push(ReadPolicy {
+            source: windows.clone(),
+            note: format!("{note} (flag in {armed_by})"),
+        });
+        if unreadable && !holds {
+            self.problems.push(Problem {
+                origin: armed_by,
+                message: format!(
+                    "\"wslInheritsWindowsSettings\" holds a value that cannot be read (it takes \
+                     true or false) and no Windows administrator policy is deployed beside it \
+                     ({windows}): no managed-file policy is in effect; the client refuses to \
+                     start until it is fixed"
+                ),
+                stops_client: true,
+            });
+        }
+        if !holds && !unreadable {
+            self.layers.truncate(layers);
+            self.read_policy_dir(env, &env.managed_dir.to_string_lossy());
+        }
+    }
+
+    /// The policy files of one managed folder (`tyt`).
+    fn read_policy_dir(&mut self, env: &ClientEnv, managed: &str) {
         let file = |parts: &[&str]| PathBuf::from(path::join(env.platform, parts));
-        self.read_file(Source::Policy, file(&[&managed, MANAGED_SETTINGS_FILE]));
-        let dir = file(&[&managed, MANAGED_SETTINGS_DIR]);
+        self.read_file(Source::Policy, file(&[managed, MANAGED_SETTINGS_FILE]));
+        let dir = file(&[managed, MANAGED_SETTINGS_DIR]);
         let entries = match std::fs::read_dir(&dir) {
             Ok(entries) => entries,
             Err(e)
@@ -226,7 +292,7 @@ impl Settings {
     fn apply_os_policy(&mut self, env: &ClientEnv, files_block: bool) {
         let os = policy::read_os_policy(env);
         self.problems.extend(os.problems);
-        self.read_policy = os.read;
+        self.read_policy.extend(os.read);
         if os.policy.is_none() && !os.blocks_user {
             let user = policy::read_user_policy(env, files_block);
             self.problems.extend(user.problems);

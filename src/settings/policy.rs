@@ -13,8 +13,9 @@
 //! - WSL (`Eqs`, `nwe`): the client (the Linux build) reads the Windows host's registry through
 //!   `/mnt/c/Windows/System32/reg.exe` and, when an administrator source there sets
 //!   `wslInheritsWindowsSettings: true`, applies it and adds `/mnt/c/Program Files/ClaudeCode`
-//!   (the host's managed folder) to the policy walk. ccmem runs no subprocess for it: not
-//!   read, said so.
+//!   (the host's managed folder) to the policy walk. ccmem reads that folder as the client
+//!   does (`super::wsl`, where the flag set in the folder's own files arms it), and runs no
+//!   subprocess for the registry: not read, said so.
 //!
 //! The registry, from the Windows build's bundle (`n2o` reads the value with the runtime's
 //! native `windowsPolicyValue`, or `reg.exe query … /v Settings`; `ii` judges it; `m$` and `Je`
@@ -88,8 +89,6 @@ pub(crate) const MANAGED_PREFERENCES: &str = "/Library/Managed Preferences";
 pub(crate) const MANAGED_PREFERENCES_VAR: &str = "CCMEM_MANAGED_PREFERENCES";
 /// The preferences domain the client reads.
 const DOMAIN: &str = "com.anthropic.claudecode";
-/// The Windows host's managed folder seen from WSL (`SH`/`yD`).
-const WSL_WINDOWS_MANAGED: &str = "/mnt/c/Program Files/ClaudeCode";
 /// The `reg.exe` the client runs from WSL to read the Windows host's policy (`T2o`).
 const WSL_REG_EXE: &str = "/mnt/c/Windows/System32/reg.exe";
 /// The most JSON `plutil` may print before the client gives up on it (`Gqs`, its `maxBuffer`).
@@ -696,7 +695,7 @@ pub(crate) fn counts_for_user(value: &Value) -> bool {
 
 /// The unread policy sources of this environment's platform: the Windows registry when the
 /// Windows model runs on another host (ccmem reads it only on Windows); on WSL, the Windows
-/// host's registry (through `reg.exe`) and its managed folder.
+/// host's registry (through `reg.exe`; its managed folder ccmem reads, `super::wsl`).
 pub(crate) fn unread_sources(env: &ClientEnv) -> Vec<UnreadPolicy> {
     match env.platform {
         Platform::Linux | Platform::Macos => Vec::new(),
@@ -718,18 +717,10 @@ pub(crate) fn unread_sources(env: &ClientEnv) -> Vec<UnreadPolicy> {
                     ),
                     note: "the Windows host's policy: the client applies it in WSL when an \
                            administrator source (this HKLM value, or the host's \
-                           managed-settings.json) sets wslInheritsWindowsSettings: true; ccmem \
-                           cannot read the registry from WSL, so the policy predicted here \
-                           leaves it out: unverified"
-                        .into(),
-                });
-            }
-            if Path::new(WSL_WINDOWS_MANAGED).exists() {
-                out.push(UnreadPolicy {
-                    source: WSL_WINDOWS_MANAGED.into(),
-                    note: "the Windows host's managed folder: the client reads it too when \
-                           Windows policy sets wslInheritsWindowsSettings: true; ccmem does not: \
-                           unverified"
+                           managed-settings.json) sets wslInheritsWindowsSettings: true, and \
+                           when this value sets it the client also reads the host's managed \
+                           folder; ccmem cannot read the registry from WSL (it would run \
+                           reg.exe), so the policy predicted here leaves it out: unverified"
                         .into(),
                 });
             }

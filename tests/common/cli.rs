@@ -6,7 +6,8 @@
 //! `HOME` = `ROOT/home`, `NO_COLOR=1`, the clock at 2026-11-29 (`CCMEM_NOW`), `TZ=UTC`, and a
 //! managed-policy folder inside the sandbox that does not exist (`CCMEM_MANAGED_DIR`), and so is
 //! the macOS managed-preferences folder (`CCMEM_MANAGED_PREFERENCES`: a Mac's own plists are
-//! read under its default model). A test
+//! read under its default model), and the Windows host's managed folder WSL reads
+//! (`CCMEM_WSL_WINDOWS_MANAGED`). A test
 //! changes any of them with [`Test::env`] / [`Test::env_remove`].
 //!
 //! ```ignore
@@ -70,6 +71,10 @@ impl Test {
         set(
             "CCMEM_MANAGED_PREFERENCES",
             root.join("no-managed-preferences").as_os_str(),
+        );
+        set(
+            "CCMEM_WSL_WINDOWS_MANAGED",
+            root.join("no-wsl-windows-managed").as_os_str(),
         );
         Test {
             _tmp: None,

@@ -22,6 +22,9 @@ pub(crate) const MANAGED_MACOS: &str = "/Library/Application Support/ClaudeCode"
 /// The macOS managed-preferences folder (`cases-macos/policy-plist-*`), redirected into ROOT
 /// through `CCMEM_MANAGED_PREFERENCES` as the managed folder is.
 pub(crate) const MANAGED_PREFERENCES: &str = "/Library/Managed Preferences";
+/// The Windows host's managed folder seen from WSL (`cases-wsl/`), redirected into ROOT through
+/// `CCMEM_WSL_WINDOWS_MANAGED` as the managed folder is.
+pub(crate) const WSL_WINDOWS_MANAGED: &str = "/mnt/c/Program Files/ClaudeCode";
 
 pub(crate) struct Case {
     pub name: String,
@@ -112,6 +115,9 @@ pub(crate) struct Materialized {
     pub managed_real: &'static str,
     /// The managed-preferences folder inside ROOT (it stands for [`MANAGED_PREFERENCES`]).
     pub prefs: String,
+    /// The WSL Windows host's managed folder inside ROOT (it stands for
+    /// [`WSL_WINDOWS_MANAGED`]).
+    pub windows: String,
     pub cwd: PathBuf,
     pub env: BTreeMap<String, String>,
 }
@@ -133,6 +139,7 @@ impl Materialized {
         let got = String::from_utf8_lossy(&out.stdout)
             .replace(&self.managed, self.managed_real)
             .replace(&self.prefs, MANAGED_PREFERENCES)
+            .replace(&self.windows, WSL_WINDOWS_MANAGED)
             .replace(&self.root, "{ROOT}")
             .replace(&slug(&self.root), "{ROOT_SLUG}");
         (
@@ -174,6 +181,8 @@ pub(crate) fn materialize(case: &Case) -> Materialized {
                 && k != "CCMEM_MANAGED_DIR"
                 && k != "CCMEM_MANAGED_PREFERENCES"
                 && k != "CCMEM_PLATFORM"
+                && k != "CCMEM_WSL_WINDOWS_MANAGED"
+                && !k.starts_with("WSL_")
         })
         .collect();
     env.insert("HOME".into(), format!("{root}/home"));
@@ -186,6 +195,8 @@ pub(crate) fn materialize(case: &Case) -> Materialized {
     env.insert("CCMEM_MANAGED_DIR".into(), managed.clone());
     let prefs = format!("{root}/managed-preferences");
     env.insert("CCMEM_MANAGED_PREFERENCES".into(), prefs.clone());
+    let windows = format!("{root}/mnt-c-program-files-claudecode");
+    env.insert("CCMEM_WSL_WINDOWS_MANAGED".into(), windows.clone());
     if let Some(platform) = case.platform() {
         env.insert("CCMEM_PLATFORM".into(), platform.into());
     }
@@ -197,7 +208,8 @@ pub(crate) fn materialize(case: &Case) -> Materialized {
     if let Some(setup) = case.spec.get("setup").and_then(Value::as_str) {
         let setup = setup
             .replace(case.managed(), &managed)
-            .replace(MANAGED_PREFERENCES, &prefs);
+            .replace(MANAGED_PREFERENCES, &prefs)
+            .replace(WSL_WINDOWS_MANAGED, &windows);
         let ok = Command::new("bash")
             .args(["-ec", &setup])
             .current_dir(tmp.path())
@@ -217,6 +229,7 @@ pub(crate) fn materialize(case: &Case) -> Materialized {
         managed,
         managed_real: case.managed(),
         prefs,
+        windows,
         cwd,
         env,
     }

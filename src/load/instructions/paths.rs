@@ -185,12 +185,25 @@ fn under_private(p: &str) -> bool {
     p.len() >= 8 && p.as_bytes()[..8].eq_ignore_ascii_case(b"/private")
 }
 
-/// `pea(p, true)`: `/private/var/` → `/var/`, `/private/tmp` (alone or before `/`) → `/tmp`,
+/// `YZi(p, true)`: `/private/var/` → `/var/`, `/private/tmp` (alone or before `/`) → `/tmp`,
 /// ASCII case ignored.
 fn fold_private(p: &str) -> std::borrow::Cow<'_, str> {
+    fold_private_as(p, true)
+}
+
+/// `YZi(p, caseFold)` (chunk-wt8f0tgm): [`fold_private`], with the ASCII case of `/private/…`
+/// ignored only when `case_fold` is set (`od` with `caseFold: false`, as `g_` asks, folds
+/// only the exact spelling).
+pub fn fold_private_as(p: &str, case_fold: bool) -> std::borrow::Cow<'_, str> {
     let b = p.as_bytes();
-    let starts =
-        |prefix: &[u8]| b.len() >= prefix.len() && b[..prefix.len()].eq_ignore_ascii_case(prefix);
+    let starts = |prefix: &[u8]| {
+        b.len() >= prefix.len()
+            && if case_fold {
+                b[..prefix.len()].eq_ignore_ascii_case(prefix)
+            } else {
+                &b[..prefix.len()] == prefix
+            }
+    };
     if starts(b"/private/var/") {
         return format!("/var/{}", &p[13..]).into();
     }

@@ -4,10 +4,21 @@ use std::path::{Path, PathBuf};
 
 use crate::env::ClientEnv;
 use crate::load::git;
+use crate::load::instructions::paths::fold_private_as;
 
 /// `g_`: the file, and its real path when it resolves, must lie inside a working directory
-/// (the start directory or an `--add-dir` folder); otherwise nothing is attached at all.
+/// (the start directory or an `--add-dir` folder); otherwise nothing is attached at all. The
+/// test is `od` with `caseFold: false` and without `skipPrivateAlias` (chunk-757mw3zq; `g_`'s
+/// extra folders, which fold on macOS only, are not passed on this path), so on every platform
+/// `/private/tmp/…` and `/private/var/…` are first read as `/tmp/…` and `/var/…` (`YZi`, exact
+/// case): a read of `/private/tmp/p/x.md` from `/tmp/p`, as macOS spells it, gets attachments
+/// (`tests/oracle/reading-private/read-private-tmp`, captured with `/private/tmp` linked to
+/// `/tmp`).
 pub fn within_working_dirs(env: &ClientEnv, file: &Path) -> bool {
+    let fold = |p: &Path| match p.to_str() {
+        Some(s) => PathBuf::from(fold_private_as(s, false).into_owned()),
+        None => p.to_path_buf(),
+    };
     let mut roots = vec![env.cwd.clone()];
     for dir in &env.flags.add_dirs {
         let dir = git::normalize(&env.cwd.join(dir));
@@ -16,7 +27,9 @@ pub fn within_working_dirs(env: &ClientEnv, file: &Path) -> bool {
     }
     let mut forms = vec![file.to_path_buf()];
     forms.extend(std::fs::canonicalize(file).ok());
-    forms.iter().all(|f| roots.iter().any(|r| f.starts_with(r)))
+    forms
+        .iter()
+        .all(|f| roots.iter().any(|r| fold(f).starts_with(fold(r))))
 }
 
 /// Folders strictly between the start directory and `file` (absolute, normalized), outermost
@@ -80,4 +93,39 @@ fn automount_roots(env: &ClientEnv) -> Vec<PathBuf> {
 fn outer_checkout(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
     let (worktree, main) = crate::load::memo::git_roots(cwd)?;
     (main != worktree && worktree.starts_with(&main)).then_some((worktree, main))
+}
+
+#[cfg(test)]
+mod private_tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// `g_` on every platform model: `/private/tmp` and `/private/var/` fold (`YZi` with
+    /// `caseFold: false`, so only their exact spelling), nothing else does.
+    #[test]
+    fn within_working_dirs_folds_private_as_g_does() {
+        for platform in ["linux", "macos", "wsl"] {
+            let vars: BTreeMap<String, String> = [("CCMEM_PLATFORM", platform), ("HOME", "/h")]
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect();
+            let env = ClientEnv::new(PathBuf::from("/tmp/ccm-none/p"), vars, Default::default());
+            let within = |f: &str| within_working_dirs(&env, Path::new(f));
+            assert!(within("/tmp/ccm-none/p/sub/x.md"), "{platform}");
+            assert!(within("/private/tmp/ccm-none/p/sub/x.md"), "{platform}");
+            assert!(!within("/private/TMP/ccm-none/p/sub/x.md"), "{platform}");
+            assert!(!within("/private/tmpx/ccm-none/p/x.md"), "{platform}");
+            assert!(!within("/tmp/ccm-none/q/x.md"), "{platform}");
+        }
+        let vars: BTreeMap<String, String> = [("CCMEM_PLATFORM", "macos"), ("HOME", "/h")]
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect();
+        let env = ClientEnv::new(
+            PathBuf::from("/private/var/ccm-none/p"),
+            vars,
+            Default::default(),
+        );
+        assert!(within_working_dirs(&env, Path::new("/var/ccm-none/p/x.md")));
+    }
 }
