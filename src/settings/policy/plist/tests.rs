@@ -1,6 +1,6 @@
 use super::*;
-use crate::settings::policy::testing::{env, excludes, policy};
 use crate::settings::Settings;
+use crate::settings::policy::testing::{env, excludes, policy};
 
 fn xml(body: &str) -> String {
     format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">{body}</plist>\n")
