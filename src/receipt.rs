@@ -31,79 +31,24 @@ use crate::constants::{CLIENT_VERSION, MAX_FILE_SIZE};
 use crate::env::ClientEnv;
 use crate::load::automem::{IndexState, Report};
 use crate::load::size::SizeModel;
-use crate::load::{Kind, Lazy, LazyWhy, Loaded, Session, SkipWhy, Skipped, Why};
+use crate::load::{Kind, Lazy, LazyWhy, Loaded, Session, Skipped, Why};
 use crate::platform::Platform;
 use crate::settings::{Problem, ReadPolicy, UnreadPolicy};
 use crate::text::js;
 
+mod finding;
 pub mod fix;
+mod history;
+mod traps;
 mod words;
 
+pub use finding::Finding;
+pub use history::DarkHistory;
+pub use traps::{Trap, Traps};
 pub use words::{SizeWarning, group, size_warnings, skip_words};
 
 /// The versioned schema name of the JSON receipt.
 pub const SCHEMA: &str = "ccmem.receipt/1";
-
-/// Kinds of finding that can make `receipt` exit 1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum Finding {
-    /// MEMORY.md entries past the cut.
-    Dark,
-    /// Files that exist but cannot load (too large, not regular, unreadable, non-text,
-    /// missing import target).
-    Unloadable,
-    /// Files blocked by policy (external import not approved, depth, Read deny, protected
-    /// folders, automount roots).
-    Blocked,
-    /// Files switched off by configuration (claudeMdExcludes, setting sources, AGENTS.md mode).
-    Excluded,
-    /// The client's own size warnings.
-    Oversized,
-    /// Errors `ccmem check` reports for this start directory ([`Traps`]).
-    Trap,
-}
-
-impl Finding {
-    /// The default set that fails a receipt.
-    pub const DEFAULT: [Finding; 4] = [
-        Finding::Dark,
-        Finding::Unloadable,
-        Finding::Blocked,
-        Finding::Trap,
-    ];
-
-    /// Which finding a skip is, if any (duplicates, empty files and conditional rules are not).
-    pub fn of_skip(why: &SkipWhy) -> Option<Finding> {
-        use SkipWhy::*;
-        match why {
-            TooLarge { .. }
-            | NotRegular { .. }
-            | Unreadable { .. }
-            | Missing
-            | NonTextExtension { .. } => Some(Finding::Unloadable),
-            ExternalNotApproved { .. }
-            | DepthLimit
-            | DeniedRead { .. }
-            | ProtectedFolder { .. }
-            | DevicePath
-            | AutomountRoot
-            | OuterWorktree
-            | LocalAgentLink => Some(Finding::Blocked),
-            Excluded { .. }
-            | SourceDisabled { .. }
-            | AgentsModeOff { .. }
-            | ManagedOnly
-            | AddDirNeedsEnv => Some(Finding::Excluded),
-            Empty
-            | Duplicate
-            | Conditional { .. }
-            | AgentsSuppressed { .. }
-            | AgentsDuplicate { .. }
-            | Other { .. } => None,
-        }
-    }
-}
 
 /// One loaded file as the receipt shows it.
 #[derive(Debug, Clone, Serialize)]
@@ -202,75 +147,6 @@ pub struct Receipt {
     /// The model the size warnings assume (`--context-window`, `--chars-per-token`).
     #[serde(skip)]
     pub size_model: SizeModel,
-}
-
-/// What `ccmem check` reports for the start directory of a receipt: the same rules, run on the
-/// repository holding it, in the same environment as the receipt's session.
-#[derive(Debug, Clone, Serialize)]
-pub struct Traps {
-    /// The repository's root (its real path); every `path` below is relative to it.
-    pub root: String,
-    /// The start directory, relative to the root (`.` for the root).
-    pub start: String,
-    /// The findings that bite a session started here, ordered as `check` orders them.
-    pub findings: Vec<Trap>,
-    /// Findings of the same check that do not bite here (other start directories).
-    pub elsewhere: usize,
-    /// Start directories the check left out (its `max-dirs`).
-    pub left_out: usize,
-    /// The command that shows every finding of the repository, these included.
-    pub command: String,
-}
-
-/// One finding of `check`, as the receipt shows it.
-#[derive(Debug, Clone, Serialize)]
-pub struct Trap {
-    /// The rule's name (`ccmem explain RULE`).
-    pub rule: &'static str,
-    /// Its severity.
-    pub severity: crate::severity::Severity,
-    /// The file, relative to [`Traps::root`] (absolute when outside it).
-    pub path: String,
-    /// 1-based line.
-    pub line: usize,
-    /// What is wrong.
-    pub message: String,
-    /// What fixes it.
-    pub fix: String,
-}
-
-/// The record of the dark entries: when each last reached the model.
-#[derive(Debug, Clone, Serialize)]
-pub struct DarkHistory {
-    /// Recorded sessions that loaded this index.
-    pub sessions: usize,
-    /// When the first of them started (RFC 3339).
-    pub since: Option<String>,
-    /// Each dark line that is not blank, with when it last loaded and since when it is dark.
-    pub entries: Vec<crate::history::Entry>,
-}
-
-impl DarkHistory {
-    /// The record of the dark lines of this receipt's index, when a recorded session loaded it.
-    pub fn of(usage: &crate::history::usage::Usage, automem: &Report) -> Option<DarkHistory> {
-        let (IndexState::Loaded(m) | IndexState::FromEnv(m)) = &automem.index else {
-            return None;
-        };
-        let cut = m.cut.as_ref()?;
-        if usage.index_sessions == 0 {
-            return None;
-        }
-        let entries = cut
-            .dark
-            .iter()
-            .filter_map(|d| usage.entry(d.line).filter(|e| e.text == d.text).cloned())
-            .collect();
-        Some(DarkHistory {
-            sessions: usage.index_sessions,
-            since: usage.index_first.clone(),
-            entries,
-        })
-    }
 }
 
 /// The platform model of a receipt.
@@ -600,58 +476,4 @@ fn view(e: &Loaded) -> LoadedView {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The Windows model's one rule the loader's tests cannot hold under wine: which files a
-    /// `Read` deny rule withholds. The receipt says so when the settings have such a rule.
-    #[test]
-    fn the_windows_model_says_its_read_deny_matching_is_unverified() {
-        let env_of = |platform: &str| {
-            let vars = [("CCMEM_PLATFORM".to_owned(), platform.to_owned())].into();
-            ClientEnv::new(std::env::temp_dir(), vars, Default::default())
-        };
-        let deny_notes = |env: &ClientEnv, rules: usize| -> Vec<String> {
-            PlatformView::of(env, Vec::new(), Vec::new(), rules)
-                .unverified
-                .into_iter()
-                .filter(|u| u.contains("deny"))
-                .collect()
-        };
-        let windows = env_of("windows");
-        assert_eq!(deny_notes(&windows, 0), Vec::<String>::new());
-        assert_eq!(
-            deny_notes(&windows, 1),
-            [
-                "on Windows: which files the settings' 1 Read deny rule (permissions.deny) withhold: \
-              ccmem matches them as posix paths, and how the Windows client matches them against \
-              C:\\ paths is not captured"
-            ]
-        );
-        assert!(deny_notes(&windows, 3)[0].contains("3 Read deny rules "));
-        for posix in ["linux", "macos", "wsl"] {
-            assert_eq!(
-                deny_notes(&env_of(posix), 3),
-                Vec::<String>::new(),
-                "{posix}"
-            );
-        }
-    }
-
-    #[test]
-    fn conditional_rules_and_duplicates_are_not_findings() {
-        assert_eq!(
-            Finding::of_skip(&SkipWhy::Conditional { globs: vec![] }),
-            None
-        );
-        assert_eq!(Finding::of_skip(&SkipWhy::Duplicate), None);
-        assert_eq!(
-            Finding::of_skip(&SkipWhy::Missing),
-            Some(Finding::Unloadable)
-        );
-        assert_eq!(
-            Finding::of_skip(&SkipWhy::DepthLimit),
-            Some(Finding::Blocked)
-        );
-    }
-}
+mod tests;

@@ -97,9 +97,13 @@ fn case13_a_file_where_the_memory_folder_should_be_is_named_as_such_once() {
 fn case11_undo_and_refusals_create_nothing_in_the_folder() {
     let d = tempfile::tempdir().unwrap();
     fs::write(d.path().join("notes.md"), "x").unwrap();
-    let (code, err) = stderr(&["undo", "."], d.path());
-    assert_eq!(code, Some(2));
-    assert!(err.contains("ccmem has no record of writing here"), "{err}");
+    let out = Test::new()
+        .args(["undo", "."])
+        .current_dir(d.path())
+        .redact(d.path().to_string_lossy(), "[DIR]")
+        .run()
+        .code(2);
+    snapshot!("undo_with_no_record", out);
     assert_eq!(names(d.path()), ["notes.md"], "no .ccmem.lock, no .ccmem/");
 }
 

@@ -149,8 +149,6 @@ pub struct MemFile {
     pub symlink: bool,
     /// Modification time of the file read (`None` when it was not read from disk).
     pub mtime: Option<Timestamp>,
-    /// Permission bits of the file read (`None` where [`MemFile::mtime`] is).
-    pub mode: Option<u32>,
 }
 
 impl MemFile {
@@ -175,7 +173,6 @@ impl MemFile {
                 content: Content::Unread(Unreadable::Io(why)),
                 symlink,
                 mtime: None,
-                mode: None,
             };
         }
         let (content, meta) = match fsread::read_with_meta(&path, cap, regular && !symlink) {
@@ -195,12 +192,11 @@ impl MemFile {
             content,
             symlink,
             mtime: meta.as_ref().and_then(mtime_of),
-            mode: meta.as_ref().map(mode_of),
         }
     }
 
     /// A file of the listing whose bytes were read already (MEMORY.md, by the loader, for the
-    /// same command): what [`MemFile::read`] would make of them, its time and mode from the
+    /// same command): what [`MemFile::read`] would make of them, its time from the
     /// file's metadata (no second open). `None` when the bytes are more than `cap` (then it is
     /// read, and reported, as any other).
     pub(crate) fn from_read(
@@ -216,7 +212,6 @@ impl MemFile {
         file.symlink = entry.symlink;
         if let Ok(meta) = std::fs::metadata(&file.path) {
             file.mtime = mtime_of(&meta);
-            file.mode = Some(mode_of(&meta));
         }
         Some(file)
     }
@@ -248,7 +243,6 @@ impl MemFile {
             rel,
             symlink: false,
             mtime: None,
-            mode: None,
         }
     }
 
@@ -345,11 +339,6 @@ pub(super) fn mtime_of(meta: &std::fs::Metadata) -> Option<Timestamp> {
     meta.modified()
         .ok()
         .and_then(|t| Timestamp::try_from(t).ok())
-}
-
-/// A file's permission bits.
-pub(super) fn mode_of(meta: &std::fs::Metadata) -> u32 {
-    crate::sys::mode(meta)
 }
 
 /// The role of a file at `rel`: only the top-level `MEMORY.md` is the index.

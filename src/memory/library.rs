@@ -16,7 +16,6 @@ mod reach;
 mod tables;
 mod wiki;
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -202,7 +201,6 @@ impl Library {
                 let mut new = MemFile::from_text(&self.root, rel.to_owned(), t.to_owned());
                 if let Some(old) = self.file(rel) {
                     new.symlink = old.symlink;
-                    new.mode = old.mode;
                 }
                 new
             });
@@ -370,19 +368,6 @@ impl Library {
     pub fn spec(&self) -> Spec {
         self.spec.spec
     }
-
-    /// The permission bits most of the library's files have (what a new file should get), or
-    /// `None` when no file was read from disk.
-    pub fn usual_mode(&self) -> Option<u32> {
-        let mut counts: HashMap<u32, usize> = HashMap::new();
-        for m in self.files.iter().filter_map(|f| f.mode) {
-            *counts.entry(m).or_default() += 1;
-        }
-        counts
-            .into_iter()
-            .max_by_key(|&(mode, n)| (n, std::cmp::Reverse(mode)))
-            .map(|(mode, _)| mode)
-    }
 }
 
 /// The library a new one is built from ([`Library::with`]), and which of its files stay.
@@ -408,7 +393,7 @@ impl Prior<'_> {
 }
 
 /// `files` (sorted by path) as recovery will leave them: each `.md` file of the interrupted
-/// operation replaced, created or removed (its disk mode and time kept when it stays).
+/// operation replaced, created or removed (its disk time kept when it stays).
 fn restore(root: &Path, files: &mut Vec<Arc<MemFile>>, restored: pending::Restored) {
     for (name, content) in restored {
         if !name.ends_with(".md") || name.starts_with('.') || name.contains('/') {
@@ -419,13 +404,12 @@ fn restore(root: &Path, files: &mut Vec<Arc<MemFile>>, restored: pending::Restor
             (Ok(k), Some(bytes)) => {
                 let old = &files[k];
                 let mut new = MemFile::from_bytes(root, name, bytes);
-                (new.symlink, new.mode, new.mtime) = (old.symlink, old.mode, old.mtime);
+                (new.symlink, new.mtime) = (old.symlink, old.mtime);
                 // A file that could not be read has no time; the text recovery leaves may need
                 // one (`stale-entry`, where it has no `modified` date).
                 if new.mtime.is_none() && new.modified().is_none() {
                     let meta = std::fs::metadata(&old.path).ok();
                     new.mtime = meta.as_ref().and_then(super::file::mtime_of);
-                    new.mode = meta.as_ref().map(super::file::mode_of);
                 }
                 files[k] = Arc::new(new);
             }

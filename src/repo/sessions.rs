@@ -362,11 +362,6 @@ pub fn inside(repo: &Repo, path: &str) -> bool {
     repo.rel(path).is_some()
 }
 
-/// The path of a directory session's start directory.
-pub fn dir_path(repo: &Repo, s: &DirSession) -> PathBuf {
-    repo.host_path(&s.start.dir)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -64,17 +64,6 @@ pub enum Source {
 }
 
 impl Source {
-    /// The client's own name for the source.
-    pub fn client_name(self) -> &'static str {
-        match self {
-            Source::User => "userSettings",
-            Source::Project => "projectSettings",
-            Source::Local => "localSettings",
-            Source::Flag => "flagSettings",
-            Source::Policy => "policySettings",
-        }
-    }
-
     /// The file of the user, project and local layers, for the environment's config folder
     /// and start directory (`None` for the flag and policy layers, which have no one file).
     /// `hook install` writes these files, so it asks here where they are.
