@@ -11,9 +11,13 @@
 //!   `BELANGRIJK`, `NUNCA`, `SIEMPRE`, `SEMPRE`, `OBRIGATÓRIO`, `OBLIGATORIO`, `JAMAIS`,
 //!   `TOUJOURS`, `OBLIGATOIRE`, `НИКОГДА`, `ВСЕГДА`, `ВАЖНО`, `TUYỆT ĐỐI`, `QUAN TRỌNG`);
 //! - a word of priority in a script without case: 최상위, 절대, 필수, 중요, 最高优先, 最優先,
-//!   必须, 必須, 禁止, 严禁, 絶対, 绝对, 重要;
+//!   必须, 必須, 禁止, 严禁, 絶対, 绝对, 重要, ห้าม, สำคัญ (Thai writes no space after a word);
+//! - a whole word of priority in a caseless script that spaces its words (the word ends where
+//!   a letter does not follow, so مهمة "task" is not مهم "important"): مهم, هام, ممنوع, إلزامي,
+//!   ضروري (Arabic), חשוב, אסור, חובה, לעולם לא (Hebrew), ज़रूरी, अनिवार्य, महत्वपूर्ण,
+//!   कभी नहीं (Hindi);
 //! - a parenthesised mark trailing the title or a heading: `(strict)`, `(엄격 적용)`,
-//!   `（严格）`, `(streng)`, `(estricto)`, `(obligatoire)`.
+//!   `（严格）`, `(streng)`, `(estricto)`, `(obligatoire)`, `(إلزامي)`, `(חובה)`, `(अनिवार्य)`.
 //!
 //! A **heading** is a crown heading when a marker leads it, when it trails a parenthesised
 //! mark, or when it names its rules as binding anywhere (`Hard rules`, `reglas duras`,
@@ -82,6 +86,30 @@ const UNCASED: &[&str] = &[
     "絶対",
     "绝对",
     "重要",
+    "ห้าม",
+    "สำคัญ",
+];
+
+/// Words of caseless scripts that space their words (Arabic, Hebrew, Devanagari): they crown
+/// what they lead as whole words only. Devanagari's nukta letters are listed in both forms
+/// (ज़ as ज + ◌़, as users type it, and precomposed).
+const SPACED: &[&str] = &[
+    "مهم",
+    "هام",
+    "ممنوع",
+    "يمنع",
+    "إلزامي",
+    "ضروري",
+    "חשוב",
+    "אסור",
+    "חובה",
+    "לעולם לא",
+    "ज\u{93C}रूरी",
+    "\u{95B}रूरी",
+    "जरूरी",
+    "अनिवार्य",
+    "महत्वपूर्ण",
+    "कभी नहीं",
 ];
 
 /// Parenthesised marks that crown the heading or title they trail.
@@ -97,6 +125,10 @@ const TRAILING: &[&str] = &[
     "obligatoire",
     "verplicht",
     "строго",
+    "إلزامي",
+    "صارم",
+    "חובה",
+    "अनिवार्य",
 ];
 
 /// Phrases that make a heading a crown heading wherever they stand in it.
@@ -112,6 +144,8 @@ const HEADING_PHRASES: &[&str] = &[
     "最優先",
     "top priority",
     "non-negotiable",
+    "قواعد صارمة",
+    "כללי ברזל",
 ];
 
 /// Heading words that say a section is read on demand: no crown inside it.
@@ -141,6 +175,13 @@ fn leading(text: &str) -> Option<&'static str> {
         }
     }
     for w in CASED {
+        if let Some(rest) = t.strip_prefix(w)
+            && !rest.starts_with(char::is_alphanumeric)
+        {
+            return Some(w);
+        }
+    }
+    for w in SPACED {
         if let Some(rest) = t.strip_prefix(w)
             && !rest.starts_with(char::is_alphanumeric)
         {
@@ -280,6 +321,12 @@ mod tests {
             ("> ⚠️ 这个文件每个 session 都会载入", "\u{26A0}"),
             ("- [★컴팩션 후 재개 검증](a.md) — x", "\u{2605}"),
             ("- **[WICHTIG: Zertifikate](a.md)** — x", "WICHTIG"),
+            ("- [بيانات العملاء](a.md) — مهم جدًا: لا تُرسل", "مهم"),
+            ("- [ممنوع رفع ملفات .env](a.md) — x", "ممنوع"),
+            ("- [אסור למחוק](a.md) — x", "אסור"),
+            ("- [ज\u{93C}रूरी: ग्राहक डेटा](a.md) — x", "ज\u{93C}रूरी"),
+            ("- [x](a.md) — कभी नहीं main पर force push", "कभी नहीं"),
+            ("- [ห้ามลบฐานข้อมูล](a.md) — x", "ห้าม"),
         ];
         for (l, m) in crowned {
             assert_eq!(line(l), Some(m), "{l}");
@@ -296,6 +343,8 @@ mod tests {
             "- [규율 승격](a.md) — 확인은 정본 grep으로. ★해시 일치",
             "- [Never mind](a.md) — Mustard recipe",
             "- [x](a.md) — MUSTARD is yellow",
+            "- [مهمة النشر](a.md) — الخطوات",
+            "- [x](a.md) — हमेशा ज़रूरी नहीं",
         ] {
             assert_eq!(line(l), None, "{l}");
         }
@@ -317,6 +366,7 @@ mod tests {
             heading("‼️ Regeln (immer, ohne Ausnahme)"),
             Some("\u{203C}")
         );
+        assert_eq!(heading("النشر (إلزامي)"), Some("إلزامي"));
         assert_eq!(heading("Git branch policy"), None);
         assert_eq!(heading("🌡 Warm — 按需读取"), None);
         assert!(on_demand("参照なし（archive/・通常ロードしない）"));

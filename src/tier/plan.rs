@@ -216,29 +216,68 @@ impl Planner<'_> {
                 choice.pushed[p] = false;
             }
         }
-        // Give back until no piece can be: size is not monotone in the pieces moved (a move
-        // kept for the units it saves may cost a line, and a pointer lists what its hub holds),
-        // so a piece given back late can make one tried earlier unneeded. Each pass that gives
-        // one back moves fewer pieces, so this ends.
+        // Rules first: whole pieces of rules, then the rules of a section too big to come back
+        // whole, one by one; only then whatever ranks lower, with the room left.
         if self.target.fits(size) {
-            let mut gave = true;
-            while gave {
-                gave = false;
-                for &p in moved.iter().rev() {
-                    if !choice.pushed[p] {
-                        continue;
-                    }
-                    choice.pushed[p] = false;
-                    if self.whole_hubs(choice) && self.fits(choice) {
-                        gave = true;
-                    } else {
-                        choice.pushed[p] = true;
-                    }
+            let rules = |p: &usize| layout.pieces[*p].rank >= Rank::User;
+            let rule_pieces: Vec<usize> = moved.iter().copied().filter(rules).collect();
+            self.give_back(choice, &rule_pieces);
+            for &p in rule_pieces.iter().rev() {
+                if choice.pushed[p] {
+                    self.give_back_rules(choice, p);
                 }
             }
+            self.give_back(choice, &moved);
         }
         moved.retain(|&p| choice.pushed[p]);
         moved
+    }
+
+    /// Gives back every piece of `moved` (in the order moved) MEMORY.md still fits with, the
+    /// last moved first, until none can be: size is not monotone in the pieces moved (a move
+    /// kept for the units it saves may cost a line, and a pointer lists what its hub holds), so
+    /// a piece given back late can make one tried earlier unneeded. Each pass that gives one
+    /// back moves fewer pieces, so this ends.
+    fn give_back(&self, choice: &mut Choice, moved: &[usize]) {
+        let mut gave = true;
+        while gave {
+            gave = false;
+            for &p in moved.iter().rev() {
+                if !choice.pushed[p] {
+                    continue;
+                }
+                choice.pushed[p] = false;
+                if self.whole_hubs(choice) && self.fits(choice) {
+                    gave = true;
+                } else {
+                    choice.pushed[p] = true;
+                }
+            }
+        }
+    }
+
+    /// Gives back, one by one in the user's order, the entries of pushed piece `p` that
+    /// MEMORY.md still fits with, when `p` holds rules (user or feedback) of a user's section
+    /// too big to come back whole. Without this, a section of
+    /// rules that had to move as one piece left the room it freed to project status and
+    /// references of other sections given back after it, and the rules the user wrote first
+    /// (the ones in force whatever the task) sat in a hub while the budget held them (issue 24,
+    /// rule 6). The rest of the piece still goes to one hub, never a new hub for one entry.
+    fn give_back_rules(&self, choice: &mut Choice, p: usize) {
+        let piece = &self.layout.pieces[p];
+        if piece.rank < Rank::User || self.layout.groups[piece.group].heading.is_none() {
+            return;
+        }
+        for &i in &piece.lines {
+            if choice.kept[i] {
+                continue;
+            }
+            choice.kept[i] = true;
+            let rest = piece.lines.iter().any(|&l| !choice.kept[l]);
+            if !(rest && self.whole_hubs(choice) && self.fits(choice)) {
+                choice.kept[i] = false;
+            }
+        }
     }
 
     /// Whether every new hub of `choice` gets two entries at least (tier never makes a hub
@@ -248,7 +287,7 @@ impl Planner<'_> {
         let mut moved: Vec<Vec<usize>> = vec![Vec::new(); layout.groups.len()];
         for (p, piece) in layout.pieces.iter().enumerate() {
             if choice.pushed[p] {
-                moved[piece.group].extend(&piece.lines);
+                moved[piece.group].extend(piece.lines.iter().filter(|&&i| !choice.kept[i]));
             }
         }
         (layout.groups.iter().zip(moved)).all(|(g, mut lines)| {
@@ -343,6 +382,7 @@ pub fn plan_with(lib: &Library, opts: &Options, reads: &Reads) -> Result<Plan, R
     };
     let mut choice = Choice {
         pushed: vec![false; layout.pieces.len()],
+        kept: vec![false; idx.lines.len()],
         aggregated: Vec::new(),
         compact: false,
     };
@@ -365,7 +405,7 @@ pub fn plan_with(lib: &Library, opts: &Options, reads: &Reads) -> Result<Plan, R
             group: group.key.clone(),
             rank: piece.rank,
             hub: group.hub().to_owned(),
-            lines: piece.lines.len(),
+            lines: piece.lines.iter().filter(|&&i| !choice.kept[i]).count(),
         });
     }
     if !planner.fits(&choice) {
@@ -531,6 +571,17 @@ pub(super) fn fits_without(
                 })
         })
         .collect();
+    use super::groups::Role;
+    // Rules the plan gave back one by one stay given back.
+    let kept: Vec<bool> = (0..idx.lines.len())
+        .map(|i| {
+            matches!(layout.roles[i], Role::Entry(p) if pushed[p])
+                && plan
+                    .decisions
+                    .iter()
+                    .any(|d| d.line == i + 1 && d.action == "kept")
+        })
+        .collect();
     let planner = Planner {
         idx,
         layout,
@@ -538,6 +589,7 @@ pub(super) fn fits_without(
     };
     let choice = Choice {
         pushed,
+        kept,
         aggregated: Vec::new(),
         compact: false,
     };

@@ -32,12 +32,22 @@ pub(super) enum Unit {
 /// Which slimming steps are applied.
 #[derive(Debug, Clone)]
 pub(super) struct Choice {
-    /// Per group: moved into its hub.
+    /// Per piece: moved into its unit's hub.
     pub pushed: Vec<bool>,
+    /// Per index line: an entry of a pushed piece given back on its own (a rule the budget
+    /// still has room for; see `plan::Planner::give_back_rules`).
+    pub kept: Vec<bool>,
     /// Units whose hubs are linked from the `- More hubs:` line instead.
     pub aggregated: Vec<Unit>,
     /// Blank lines dropped (they count toward the client's line limit).
     pub compact: bool,
+}
+
+impl Choice {
+    /// Whether index line `i`, an entry, moves into its unit's hub.
+    pub(super) fn moves(&self, layout: &Layout, i: usize) -> bool {
+        matches!(layout.roles[i], Role::Entry(p) if self.pushed[p]) && !self.kept[i]
+    }
 }
 
 /// The hub that receives the folded pointer lines, with their descriptions (then
@@ -74,7 +84,7 @@ pub(super) fn destinations<'a>(idx: &Index, layout: &'a Layout, choice: &Choice)
     }
     for group in &layout.groups {
         let moving: Vec<usize> = (group.lines.iter().copied())
-            .filter(|&i| matches!(layout.roles[i], Role::Entry(p) if choice.pushed[p]))
+            .filter(|&i| choice.moves(layout, i))
             .collect();
         let limits = Limits {
             entries: layout.max_entries,
