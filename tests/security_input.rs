@@ -987,6 +987,44 @@ fn a_huge_tool_response_costs_the_hook_one_pass() {
     }
 }
 
+/// The session's transcript, read again by post-tool-use after a Bash read (and by
+/// session-start after a compaction): a 30 MB line of `[0,0,…]` was parsed into a
+/// `serde_json::Value` of 15 million nodes, over 1 GB on every Bash call (2.1 GB and 6 s at
+/// 60 MB). Walked as it is parsed, it costs the hook one pass.
+#[test]
+fn a_transcript_of_tiny_values_costs_the_hook_one_pass() {
+    let s = Site::new();
+    s.write(&s.proj.join("CLAUDE.md"), "# Project\nbe brief\n");
+    s.write(&s.proj.join("lib/CLAUDE.md"), "# Lib\nno globals\n");
+    let transcript = s.home.join("t.jsonl");
+    let mut line = String::with_capacity(30 << 20);
+    line.push('[');
+    line.push_str(&"0,".repeat(15_000_000));
+    line.push_str("0]\n");
+    s.write(&transcript, &line);
+    let inputs = [
+        (
+            "post-tool-use",
+            serde_json::json!({"session_id": "s", "transcript_path": transcript, "cwd": s.proj,
+                "hook_event_name": "PostToolUse", "tool_name": "Bash",
+                "tool_input": {"command": "cat lib/a.js | head"},
+                "tool_response": {"stdout": "x"}}),
+        ),
+        (
+            "session-start",
+            serde_json::json!({"session_id": "s", "transcript_path": transcript, "cwd": s.proj,
+                "hook_event_name": "SessionStart", "source": "compact"}),
+        ),
+    ];
+    for (hook, input) in inputs {
+        let started = Instant::now();
+        let out = s.run(&["hook", hook], &input.to_string(), false);
+        let took = started.elapsed();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert!(took < Duration::from_secs(30), "{hook}: {took:?}");
+    }
+}
+
 // ---- Bounded hook output --------------------------------------------------------------------
 
 // Unix only: permission bits.
