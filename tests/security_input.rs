@@ -1300,3 +1300,65 @@ fn backtracking_excludes_run_in_linear_time_and_still_exclude() {
     };
     assert_eq!((nothing(&hostile), nothing(&benign)), (199, 0));
 }
+
+// ---- Thousands of patterns ------------------------------------------------------------------
+
+/// A cloned repository whose `.claude/settings.json` holds 30,000 `claudeMdExcludes` and as many
+/// Read deny rules, and a rule of 30,000 `paths:`: each pattern is a regex or two to compile, and
+/// the receipt and the session-start hook took over a minute and a gigabyte (killed at 60 s).
+/// Compilations are bounded per thread (`glob::MAX_COMPILED`); the patterns before the bound
+/// still apply.
+#[test]
+fn thousands_of_patterns_cost_the_hooks_little() {
+    let s = Site::new();
+    s.write(&s.proj.join("CLAUDE.md"), "# Project\nbe brief\n");
+    s.write(
+        &s.proj.join(".claude/rules/style.md"),
+        "# Style\nuse tabs\n",
+    );
+    s.write(&s.proj.join(".claude/rules/kept.md"), "# Kept\nsay hello\n");
+    let excludes: Vec<String> = std::iter::once("**/rules/style.md".to_owned())
+        .chain((0..30_000).map(|k| format!("/x/{k}/**")))
+        .collect();
+    let deny: Vec<String> = (0..30_000).map(|k| format!("Read(/y/{k}/**)")).collect();
+    s.write(
+        &s.proj.join(".claude/settings.json"),
+        &serde_json::json!({"claudeMdExcludes": excludes, "permissions": {"deny": deny}})
+            .to_string(),
+    );
+    let paths: String = (0..30_000)
+        .map(|k| format!("  - \"src/{k}/**\"\n"))
+        .collect();
+    s.write(
+        &s.proj.join(".claude/rules/paths.md"),
+        &format!("---\npaths:\n{paths}---\nscoped\n"),
+    );
+    let start = serde_json::json!({"session_id": "s", "transcript_path": "/dev/null",
+        "cwd": s.proj, "hook_event_name": "SessionStart", "source": "startup"})
+    .to_string();
+    for (args, stdin) in [
+        (&["context"][..], ""),
+        (&["receipt"][..], ""),
+        (
+            &["hook", "session-start", "--always", "--no-log"][..],
+            start.as_str(),
+        ),
+    ] {
+        let started = Instant::now();
+        let out = s.run(args, stdin, false);
+        let took = started.elapsed();
+        assert!(
+            out.status.code().unwrap() <= 1,
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(took < Duration::from_secs(30), "{args:?}: {took:?}");
+        if args == ["context"] {
+            let context = text(&out.stdout);
+            assert!(
+                context.contains("say hello") && !context.contains("use tabs"),
+                "{context}"
+            );
+        }
+    }
+}
