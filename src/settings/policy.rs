@@ -354,8 +354,19 @@ fn to_json(bytes: &[u8]) -> Result<String, Convert> {
     let mut unconvertible = false;
     let mut oversize = false;
     let mut done = false;
+    // Events read on past an oversize output: a plist that shares no object gives at most one
+    // event per byte, so this reads any such plist to its end; a binary plist's objects can be
+    // referenced many times over (an array of eight references to an array of eight … forty
+    // deep is 8^40 events in 400 bytes), and that one is oversize with no end in sight.
+    let mut past_oversize = (bytes.len() as u64).saturating_add(MAX_PLUTIL_OUTPUT as u64);
     for event in Reader::new(Cursor::new(bytes)) {
         let event = event.map_err(|e| Convert::Invalid(e.to_string()))?;
+        if oversize {
+            past_oversize = past_oversize.saturating_sub(1);
+            if past_oversize == 0 {
+                return Err(Convert::Oversize);
+            }
+        }
         if done {
             return Err(Convert::Invalid("more than one top-level value".into()));
         }
@@ -1025,6 +1036,38 @@ mod tests {
                 .repeat(40_000)
         ));
         assert_eq!(to_json(big.as_bytes()), Err(Convert::Oversize));
+    }
+
+    /// A binary plist of forty arrays, each of eight references to the next: 8^40 events in
+    /// 400 bytes (the receipt and the session-start hook never ended).
+    #[test]
+    fn a_binary_plist_of_shared_references_is_oversize_at_once() {
+        let (depth, k) = (40u8, 8u8);
+        let mut out = b"bplist00".to_vec();
+        let mut offsets: Vec<u16> = Vec::new();
+        offsets.push(out.len() as u16);
+        out.extend([0xD1, 1, 2]); // { key 1: value 2 }
+        offsets.push(out.len() as u16);
+        out.extend(b"\x53env");
+        for i in 0..depth {
+            offsets.push(out.len() as u16);
+            out.push(0xA0 | k);
+            out.extend(std::iter::repeat_n(3 + i, usize::from(k)));
+        }
+        offsets.push(out.len() as u16);
+        out.extend([0x10, 0]);
+        let table = out.len() as u64;
+        for o in &offsets {
+            out.extend(o.to_be_bytes());
+        }
+        out.extend([0, 0, 0, 0, 0, 0, 2, 1]);
+        out.extend((offsets.len() as u64).to_be_bytes());
+        out.extend(0u64.to_be_bytes());
+        out.extend(table.to_be_bytes());
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || tx.send(to_json(&out)));
+        let got = rx.recv_timeout(std::time::Duration::from_secs(60));
+        assert_eq!(got, Ok(Err(Convert::Oversize)));
     }
 
     #[test]
