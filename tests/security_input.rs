@@ -987,6 +987,44 @@ fn a_huge_tool_response_costs_the_hook_one_pass() {
     }
 }
 
+/// The session's transcript, read again by post-tool-use after a Bash read (and by
+/// session-start after a compaction): a 30 MB line of `[0,0,…]` was parsed into a
+/// `serde_json::Value` of 15 million nodes, over 1 GB on every Bash call (2.1 GB and 6 s at
+/// 60 MB). Walked as it is parsed, it costs the hook one pass.
+#[test]
+fn a_transcript_of_tiny_values_costs_the_hook_one_pass() {
+    let s = Site::new();
+    s.write(&s.proj.join("CLAUDE.md"), "# Project\nbe brief\n");
+    s.write(&s.proj.join("lib/CLAUDE.md"), "# Lib\nno globals\n");
+    let transcript = s.home.join("t.jsonl");
+    let mut line = String::with_capacity(30 << 20);
+    line.push('[');
+    line.push_str(&"0,".repeat(15_000_000));
+    line.push_str("0]\n");
+    s.write(&transcript, &line);
+    let inputs = [
+        (
+            "post-tool-use",
+            serde_json::json!({"session_id": "s", "transcript_path": transcript, "cwd": s.proj,
+                "hook_event_name": "PostToolUse", "tool_name": "Bash",
+                "tool_input": {"command": "cat lib/a.js | head"},
+                "tool_response": {"stdout": "x"}}),
+        ),
+        (
+            "session-start",
+            serde_json::json!({"session_id": "s", "transcript_path": transcript, "cwd": s.proj,
+                "hook_event_name": "SessionStart", "source": "compact"}),
+        ),
+    ];
+    for (hook, input) in inputs {
+        let started = Instant::now();
+        let out = s.run(&["hook", hook], &input.to_string(), false);
+        let took = started.elapsed();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert!(took < Duration::from_secs(30), "{hook}: {took:?}");
+    }
+}
+
 // ---- Bounded hook output --------------------------------------------------------------------
 
 // Unix only: permission bits.
@@ -1261,4 +1299,66 @@ fn backtracking_excludes_run_in_linear_time_and_still_exclude() {
             .count()
     };
     assert_eq!((nothing(&hostile), nothing(&benign)), (199, 0));
+}
+
+// ---- Thousands of patterns ------------------------------------------------------------------
+
+/// A cloned repository whose `.claude/settings.json` holds 30,000 `claudeMdExcludes` and as many
+/// Read deny rules, and a rule of 30,000 `paths:`: each pattern is a regex or two to compile, and
+/// the receipt and the session-start hook took over a minute and a gigabyte (killed at 60 s).
+/// Compilations are bounded per thread (`glob::MAX_COMPILED`); the patterns before the bound
+/// still apply.
+#[test]
+fn thousands_of_patterns_cost_the_hooks_little() {
+    let s = Site::new();
+    s.write(&s.proj.join("CLAUDE.md"), "# Project\nbe brief\n");
+    s.write(
+        &s.proj.join(".claude/rules/style.md"),
+        "# Style\nuse tabs\n",
+    );
+    s.write(&s.proj.join(".claude/rules/kept.md"), "# Kept\nsay hello\n");
+    let excludes: Vec<String> = std::iter::once("**/rules/style.md".to_owned())
+        .chain((0..30_000).map(|k| format!("/x/{k}/**")))
+        .collect();
+    let deny: Vec<String> = (0..30_000).map(|k| format!("Read(/y/{k}/**)")).collect();
+    s.write(
+        &s.proj.join(".claude/settings.json"),
+        &serde_json::json!({"claudeMdExcludes": excludes, "permissions": {"deny": deny}})
+            .to_string(),
+    );
+    let paths: String = (0..30_000)
+        .map(|k| format!("  - \"src/{k}/**\"\n"))
+        .collect();
+    s.write(
+        &s.proj.join(".claude/rules/paths.md"),
+        &format!("---\npaths:\n{paths}---\nscoped\n"),
+    );
+    let start = serde_json::json!({"session_id": "s", "transcript_path": "/dev/null",
+        "cwd": s.proj, "hook_event_name": "SessionStart", "source": "startup"})
+    .to_string();
+    for (args, stdin) in [
+        (&["context"][..], ""),
+        (&["receipt"][..], ""),
+        (
+            &["hook", "session-start", "--always", "--no-log"][..],
+            start.as_str(),
+        ),
+    ] {
+        let started = Instant::now();
+        let out = s.run(args, stdin, false);
+        let took = started.elapsed();
+        assert!(
+            out.status.code().unwrap() <= 1,
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(took < Duration::from_secs(30), "{args:?}: {took:?}");
+        if args == ["context"] {
+            let context = text(&out.stdout);
+            assert!(
+                context.contains("say hello") && !context.contains("use tabs"),
+                "{context}"
+            );
+        }
+    }
 }

@@ -1,10 +1,11 @@
 //! What a session's transcript (the client's JSONL) says it holds: the files its tool calls
 //! touched, in order, and every instruction file shown to the model (`Contents of PATH`).
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::path::Path;
 
-use serde_json::Value;
+use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use crate::load::compact::Call;
 
@@ -29,48 +30,40 @@ impl Transcript {
             return out;
         };
         for line in String::from_utf8_lossy(&bytes).lines() {
-            if let Ok(value) = serde_json::from_str::<Value>(line) {
-                out.visit(&value);
-            }
+            out.line(line);
         }
         out
     }
 
-    fn visit(&mut self, v: &Value) {
-        match v {
-            Value::String(s) => self.contents(s),
-            Value::Array(a) => a.iter().for_each(|x| self.visit(x)),
-            Value::Object(m) => {
-                if m.get("type").and_then(Value::as_str) == Some("tool_use") {
-                    self.tool_use(m.get("name").and_then(Value::as_str), m.get("input"));
-                }
-                m.values().for_each(|x| self.visit(x));
-            }
-            _ => {}
+    /// One line of the transcript, walked as it is parsed: nothing of it is built but the few
+    /// strings a tool call is read from. (A `serde_json::Value` of the line took 32 bytes per
+    /// number or empty array: a 60 MB line of `[0,0,…]` held 2 GB, on every Bash call.) A line
+    /// that is not JSON gives nothing, as before.
+    fn line(&mut self, line: &str) {
+        if serde_json::from_str::<IgnoredAny>(line).is_err() {
+            return;
         }
+        let mut de = serde_json::Deserializer::from_str(line);
+        let _ = Walk(self).deserialize(&mut de);
     }
 
-    fn tool_use(&mut self, name: Option<&str>, input: Option<&Value>) {
-        let field = |k: &str| {
-            input
-                .and_then(|i| i.get(k))
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-        };
+    fn tool_use(&mut self, name: Option<&str>, input: Fields) {
         let call = match name {
-            Some("Read") => field("file_path").map(|read| Call::Read {
+            Some("Read") => input.file_path.clone().map(|read| Call::Read {
                 read,
                 offset: None,
                 limit: None,
             }),
-            Some("Bash") => field("command").map(|bash| Call::Bash { bash }),
-            Some("Write" | "Edit" | "MultiEdit") => field("file_path").map(|write| Call::Write {
-                write,
-                content: String::new(),
-            }),
+            Some("Bash") => input.command.map(|bash| Call::Bash { bash }),
+            Some("Write" | "Edit" | "MultiEdit") => {
+                input.file_path.clone().map(|write| Call::Write {
+                    write,
+                    content: String::new(),
+                })
+            }
             _ => None,
         };
-        if let Some(p) = field("file_path") {
+        if let Some(p) = input.file_path {
             self.shown.insert(p);
         }
         self.calls.extend(call);
@@ -87,5 +80,135 @@ impl Transcript {
                 self.shown.insert(p.to_owned());
             }
         }
+    }
+}
+
+/// What a value gave its parent: a string's text, or an object's `file_path` and `command`
+/// strings (the fields a tool call's `input` is read from).
+enum Node<'de> {
+    Str(Cow<'de, str>),
+    Object(Fields),
+    Other,
+}
+
+/// An object's `file_path` and `command`, when they are strings (the last one, as a duplicate
+/// key is read).
+#[derive(Default)]
+struct Fields {
+    file_path: Option<String>,
+    command: Option<String>,
+}
+
+/// Walks a value: every string is looked at for `Contents of PATH`, and every object whose
+/// `type` is `tool_use` is a tool call (its `name`, and its `input`'s fields).
+struct Walk<'t>(&'t mut Transcript);
+
+impl<'de> DeserializeSeed<'de> for Walk<'_> {
+    type Value = Node<'de>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Node<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Walk<'_> {
+    type Value = Node<'de>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Node<'de>, E> {
+        self.0.contents(s);
+        Ok(Node::Str(Cow::Borrowed(s)))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Node<'de>, E> {
+        self.0.contents(s);
+        Ok(Node::Str(Cow::Owned(s.to_owned())))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Node<'de>, E> {
+        Ok(Node::Other)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Node<'de>, E> {
+        Ok(Node::Other)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Node<'de>, E> {
+        Ok(Node::Other)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Node<'de>, E> {
+        Ok(Node::Other)
+    }
+
+    fn visit_unit<E>(self) -> Result<Node<'de>, E> {
+        Ok(Node::Other)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node<'de>, A::Error> {
+        let out = self.0;
+        while seq.next_element_seed(Walk(&mut *out))?.is_some() {}
+        Ok(Node::Other)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node<'de>, A::Error> {
+        let out = self.0;
+        let (mut kind, mut name, mut input) = (None, None, Fields::default());
+        let mut own = Fields::default();
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            let node = map.next_value_seed(Walk(&mut *out))?;
+            let text = match &node {
+                Node::Str(s) => Some(s.as_ref()),
+                _ => None,
+            };
+            match key.as_ref() {
+                "type" => kind = text.map(|t| t == "tool_use"),
+                "name" => name = text.map(str::to_owned),
+                "file_path" => own.file_path = text.map(str::to_owned),
+                "command" => own.command = text.map(str::to_owned),
+                "input" => {
+                    input = match node {
+                        Node::Object(fields) => fields,
+                        _ => Fields::default(),
+                    }
+                }
+                _ => {}
+            }
+        }
+        if kind == Some(true) {
+            out.tool_use(name.as_deref(), input);
+        }
+        Ok(Node::Object(own))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_calls_and_shown_paths_are_read_from_any_depth() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let lines = [
+            r#"{"type":"user","message":{"content":"Contents of /p/CLAUDE.md (project):\n\nx"}}"#,
+            r#"{"message":{"content":[{"input":{"file_path":"/p/a.md"},"name":"Read","type":"tool_use"}]}}"#,
+            r#"{"message":{"content":[{"type":"tool_use","name":"Bash","input":{"command":"cat b"}}]}}"#,
+            r#"{"type":"tool_use","name":"Edit","input":{"file_path":"/p/c.md","file_path":"/p/d.md"}}"#,
+            r#"{"type":"tool_use","name":"Read","input":{"file_path":"/p/e.md"}"#,
+            "not json",
+        ];
+        std::fs::write(&path, lines.join("\n")).unwrap();
+        let t = Transcript::read(&path);
+        let calls: Vec<String> = t.calls.iter().map(|c| format!("{c:?}")).collect();
+        assert_eq!(calls.len(), 3, "{calls:?}");
+        assert!(calls[0].contains("/p/a.md") && calls[1].contains("cat b"));
+        assert!(calls[2].contains("/p/d.md"), "{calls:?}");
+        let mut shown: Vec<&str> = t.shown.iter().map(String::as_str).collect();
+        shown.sort_unstable();
+        assert_eq!(shown, ["/p/CLAUDE.md", "/p/a.md", "/p/d.md"]);
     }
 }

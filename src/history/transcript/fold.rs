@@ -14,6 +14,17 @@ use crate::history::model::{
 };
 use crate::history::record::{self, Envelope, Shape};
 
+/// Runs read at most from one transcript (a session resumed a thousand times); the records
+/// after the last one are counted in it.
+const MAX_RUNS: usize = 1_000;
+/// Each resumed run holds a copy of the first run's start block ([`Fold::finish`]): those copies
+/// together hold at most this many records, and one more per [`BYTES_PER_COPY`] bytes read, so
+/// what a transcript yields grows with its size, never with its size squared (a start block of
+/// thousands of files followed by thousands of tiny resumed runs).
+const COPY_FLOOR: u64 = 10_000;
+/// Bytes of transcript read per record copied into a resumed run, past [`COPY_FLOOR`].
+const BYTES_PER_COPY: u64 = 64;
+
 /// A run being read, with what only the fold needs.
 struct Run {
     session: Session,
@@ -40,6 +51,10 @@ pub(super) struct Fold<'c> {
     unparsed: u64,
     repaired: u64,
     scratch: Vec<u8>,
+    /// Bytes read up to the line being folded.
+    read: u64,
+    /// Runs not opened, their records counted in the last one ([`MAX_RUNS`], [`COPY_FLOOR`]).
+    folded: u64,
 }
 
 impl<'c> Fold<'c> {
@@ -56,6 +71,8 @@ impl<'c> Fold<'c> {
             unparsed: 0,
             repaired: 0,
             scratch: Vec::new(),
+            read: 0,
+            folded: 0,
         }
     }
 
@@ -68,6 +85,9 @@ impl<'c> Fold<'c> {
     }
 
     fn run(&mut self) -> &mut Run {
+        if self.ended && !self.may_open_run() {
+            self.ended = false;
+        }
         if self.runs.is_empty() || self.ended {
             self.ended = false;
             let n = self.runs.len() as u32 + 1;
@@ -82,6 +102,28 @@ impl<'c> Fold<'c> {
             });
         }
         self.runs.last_mut().expect("a run was just made")
+    }
+
+    /// Whether another run may be opened: at most [`MAX_RUNS`], and the copies of the first
+    /// start block they would hold within what the bytes read allow (see [`COPY_FLOOR`]).
+    /// When not, the run's records are counted in the last one, said once.
+    fn may_open_run(&mut self) -> bool {
+        let Some(first) = self.runs.first() else {
+            return true;
+        };
+        let per_run = first.session.start.len()
+            + first
+                .session
+                .memory_index
+                .as_ref()
+                .map_or(0, |i| i.today.len());
+        let copies = (per_run as u64).saturating_mul(self.runs.len() as u64);
+        let allowed = COPY_FLOOR.saturating_add(self.read / BYTES_PER_COPY);
+        if self.runs.len() < MAX_RUNS && copies <= allowed {
+            return true;
+        }
+        self.folded += 1;
+        false
     }
 
     pub(super) fn read(&mut self, file: File, len: u64) {
@@ -153,6 +195,15 @@ impl<'c> Fold<'c> {
                 } => self.line(bytes, line, offset, terminated, opens_run),
             }
         }
+        if self.folded > 0 {
+            let message = format!(
+                "{} more runs were counted in run {}: a transcript yields at most {MAX_RUNS} runs, \
+                 and no more copies of its start block than its size allows",
+                self.folded,
+                self.runs.len()
+            );
+            self.diag(None, message);
+        }
         if self.too_long > 1 {
             let message = format!("{} lines over the cap were passed over", self.too_long);
             self.diag(None, message);
@@ -171,6 +222,7 @@ impl<'c> Fold<'c> {
     }
 
     fn line(&mut self, bytes: &[u8], line: u64, offset: u64, terminated: bool, opens_run: bool) {
+        self.read = offset;
         let mut scratch = std::mem::take(&mut self.scratch);
         let parsed = record::parse::<Envelope>(bytes, &mut scratch);
         let (env, repaired) = match parsed {

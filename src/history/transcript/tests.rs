@@ -318,6 +318,72 @@ fn a_resumed_session_is_a_second_run_with_the_first_start_block() {
     assert_eq!(r2.resent.iter().map(|f| f.lines).collect::<Vec<_>>(), [2]);
 }
 
+/// A start block of many files followed by many tiny resumed runs: every run repeats the start
+/// block, so the runs read are held to what the transcript's size allows (it was runs × files:
+/// 800 KB of transcript took 4 GB), the rest counted in the last run and said.
+#[test]
+fn resumed_runs_repeat_the_start_block_only_in_proportion_to_the_transcript() {
+    let dir = tempfile::tempdir().unwrap();
+    let names: Vec<String> = (0..2_000).map(|k| format!("/p/{k}.md")).collect();
+    let files: Vec<(&str, &str, &str)> =
+        names.iter().map(|n| (n.as_str(), "Project", "")).collect();
+    let mut lines = vec![instructions("2026-11-02T09:00:00Z", &files)];
+    for _ in 0..3_000 {
+        lines.push(meta("cost-state", json!({})));
+        lines.push(user("2026-11-03T10:00:00.1Z", "hi"));
+    }
+    let bytes: usize = lines.iter().map(|l| l.len() + 1).sum();
+    let got = scan(
+        &write(dir.path(), &format!("{ID}.jsonl"), &lines),
+        ctx(None),
+    );
+    let copies: usize = got.sessions[1..].iter().map(|s| s.start.len()).sum();
+    assert!(got.sessions.len() > 1, "a resumed run is still read");
+    assert!(
+        copies as u64 <= COPY_BUDGET_FOR_TEST + bytes as u64 / 64,
+        "{copies} records copied for {bytes} bytes"
+    );
+    let said = got
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect::<Vec<_>>();
+    let folded = 3_000 - (got.sessions.len() - 1);
+    assert!(
+        said.contains(
+            &format!(
+                "{folded} more runs were counted in run {}: a transcript yields at most 1000 runs, \
+             and no more copies of its start block than its size allows",
+                got.sessions.len()
+            )
+            .as_str()
+        ),
+        "{said:?}"
+    );
+}
+
+/// At most a thousand runs are read from a transcript, however small they are.
+#[test]
+fn a_transcript_s_runs_are_capped() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lines = vec![instructions(
+        "2026-11-02T09:00:00Z",
+        &[("/p/CLAUDE.md", "Project", "r")],
+    )];
+    for _ in 0..1_500 {
+        lines.push(meta("cost-state", json!({})));
+        lines.push(user("2026-11-03T10:00:00.1Z", "hi"));
+    }
+    let got = scan(
+        &write(dir.path(), &format!("{ID}.jsonl"), &lines),
+        ctx(None),
+    );
+    assert_eq!(got.sessions.len(), 1_000);
+    assert_eq!(got.sessions[999].start.len(), 1);
+}
+
+const COPY_BUDGET_FOR_TEST: u64 = 10_000;
+
 #[test]
 fn sidechain_records_of_the_main_transcript_are_the_subagent_s() {
     let dir = tempfile::tempdir().unwrap();

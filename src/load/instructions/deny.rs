@@ -16,7 +16,7 @@ use picomatch_rs::CompileOptions;
 
 use std::sync::Arc;
 
-use super::glob::{Budget, Glob};
+use super::glob::{Budget, Glob, MAX_PATTERNS};
 
 use crate::env::ClientEnv;
 use crate::load::Kind;
@@ -53,13 +53,15 @@ impl Deny {
         let rules = settings
             .concat("/permissions/deny")
             .into_iter()
-            .filter_map(|(v, layer)| {
+            .filter(|(v, _)| v.as_str().and_then(read_pattern).is_some())
+            .enumerate()
+            .filter_map(|(k, (v, layer))| {
                 let base = if layer.source == Source::User {
                     &cfg
                 } else {
                     &cwd
                 };
-                compile(v.as_str()?, base, &home, &cwd)
+                compile(v.as_str()?, base, &home, &cwd, k < MAX_PATTERNS)
             })
             .collect();
         Deny {
@@ -78,14 +80,11 @@ impl Deny {
     /// Rules that some path was not matched against, their backtracking being over the step
     /// budget ([`super::glob`]).
     pub fn refused(&self) -> Vec<String> {
-        let refused = self.budget.refused();
+        let refused: std::collections::HashSet<String> =
+            self.budget.refused().into_iter().collect();
         self.rules
             .iter()
-            .filter(|r| {
-                r.matchers
-                    .iter()
-                    .any(|m| refused.iter().any(|t| t == m.text()))
-            })
+            .filter(|r| r.matchers.iter().any(|m| refused.contains(m.text())))
             .map(|r| r.text.clone())
             .collect()
     }
@@ -123,7 +122,9 @@ pub fn read_rules(settings: &Settings) -> usize {
         .count()
 }
 
-fn compile(rule: &str, settings_base: &str, home: &str, cwd: &str) -> Option<Rule> {
+/// `rule` compiled; with `compiled` false (past a list's [`MAX_PATTERNS`]) its globs are left
+/// uncompiled.
+fn compile(rule: &str, settings_base: &str, home: &str, cwd: &str, compiled: bool) -> Option<Rule> {
     let inner = read_pattern(rule)?;
     let (base, pattern) = if let Some(rest) = inner.strip_prefix("//") {
         ("", rest)
@@ -152,7 +153,13 @@ fn compile(rule: &str, settings_base: &str, home: &str, cwd: &str) -> Option<Rul
     };
     let matchers = [anchored.clone(), format!("{anchored}/**")]
         .iter()
-        .filter_map(|p| Glob::new(p, &options))
+        .filter_map(|p| {
+            if compiled {
+                Glob::new(p, &options)
+            } else {
+                Some(Glob::uncompiled(p))
+            }
+        })
         .collect();
     Some(Rule {
         text: rule.to_owned(),
@@ -168,7 +175,7 @@ mod tests {
         Deny {
             rules: rules
                 .iter()
-                .filter_map(|r| compile(r, "/r/p", "/h", "/r/p"))
+                .filter_map(|r| compile(r, "/r/p", "/h", "/r/p", true))
                 .collect(),
             budget: Budget::default(),
         }

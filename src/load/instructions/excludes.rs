@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 
 use picomatch_rs::CompileOptions;
 
-use super::glob::{Budget, Glob};
+use super::glob::{Budget, Glob, MAX_PATTERNS};
 
 use super::paths::dirname;
 use crate::load::Kind;
@@ -98,8 +98,13 @@ impl Excludes {
         let patterns = list
             .into_iter()
             .filter(|(p, _)| !p.is_empty())
-            .filter_map(|(text, origin)| {
-                let matcher = Glob::new(&text, &options)?;
+            .enumerate()
+            .filter_map(|(k, (text, origin))| {
+                let matcher = if k < MAX_PATTERNS {
+                    Glob::new(&text, &options)?
+                } else {
+                    Glob::uncompiled(&text)
+                };
                 Some(Pattern {
                     negated: text.starts_with('!'),
                     text,
@@ -159,9 +164,13 @@ impl Excludes {
     /// that file (the client may hang on it).
     pub fn refused(&self) -> Vec<ExcludeHit> {
         let refused = self.budget.refused();
+        let mut first: HashMap<&str, &Pattern> = HashMap::new();
+        for p in &self.patterns {
+            first.entry(p.matcher.text()).or_insert(p);
+        }
         let mut out: Vec<ExcludeHit> = Vec::new();
         for text in refused {
-            if let Some(p) = self.patterns.iter().find(|p| p.matcher.text() == text) {
+            if let Some(p) = first.get(text.as_str()) {
                 out.push(ExcludeHit {
                     pattern: p.text.clone(),
                     origin: p.origin.clone(),
@@ -223,6 +232,21 @@ mod tests {
                 .map(|p| (p.to_string(), "s.json".to_string()))
                 .collect(),
         )
+    }
+
+    /// Past a list's first `MAX_PATTERNS` patterns nothing is compiled (30,000 took over a
+    /// minute): such a pattern is refused, never a silent verdict, unless it is the path itself.
+    #[test]
+    fn patterns_past_the_bound_are_refused_not_compiled() {
+        let mut patterns: Vec<String> = (0..MAX_PATTERNS).map(|k| format!("/x/{k}/**")).collect();
+        patterns.push("**/p/CLAUDE.md".into());
+        patterns.push("/q/CLAUDE.md".into());
+        let e = ex(&patterns.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(e.hit("/r/p/CLAUDE.md", Kind::Project).is_none());
+        assert!(e.hit("/q/CLAUDE.md", Kind::Project).is_some());
+        let refused: Vec<String> = e.refused().into_iter().map(|h| h.pattern).collect();
+        assert_eq!(refused, ["**/p/CLAUDE.md", "/q/CLAUDE.md"]);
+        assert!(e.hit("/x/7/CLAUDE.md", Kind::Project).is_some());
     }
 
     #[test]

@@ -20,7 +20,7 @@
 //! budget; a match that would go over it is not tried and the pattern is listed by
 //! [`Budget::refused`], so callers can say so instead of treating it as a quiet no-match.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
 use picomatch_rs::{CompileOptions, make_re};
@@ -31,6 +31,13 @@ const STEPS_PER_MATCH: usize = 100_000;
 const MATCHES_PER_BUDGET: usize = 500;
 /// Compiled globs kept for the process.
 const KEPT_GLOBS: usize = 10_000;
+/// Patterns of one list compiled at most (a session's `claudeMdExcludes`, its Read deny rules,
+/// a rule's `paths:`, see [`crate::load::rule_paths`]): compiling is a pattern's cost (a regex
+/// or two), and a cloned repository's `.claude/settings.json` or rule of 30,000 patterns took the
+/// receipt and the session-start hook over a minute and a gigabyte. The patterns past it are
+/// not compiled ([`Glob::uncompiled`]): each matches only a path equal to it and is listed as
+/// refused, so callers can say ccmem could not tell.
+pub const MAX_PATTERNS: usize = 1_000;
 
 /// A segment other than `.` and `..`, for `(?!\.{1,2}(?:/|$))[^/]+` ended by `/` or the end.
 const SEGMENT: &str = r"(?:[^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+)";
@@ -40,6 +47,9 @@ const NOT_DOT_SEGMENT: &str = r"(?!\.{1,2}(?:/|$))[^/]+";
 /// One compiled glob.
 pub struct Glob {
     text: String,
+    /// Not compiled, its list's [`MAX_PATTERNS`] being spent: refused on every path but its
+    /// own text.
+    uncompiled: bool,
     linear: Option<Linear>,
     /// The source as picomatch-rs runs it, and its fancy-regex form, built when first needed
     /// (a linear glob needs it only for a path holding `\n`).
@@ -61,11 +71,11 @@ static DOT_SEGMENT: LazyLock<regex::Regex> =
 
 /// How many backtracked matches are left, and the globs refused for lack of them.
 #[derive(Debug)]
-pub struct Budget(Mutex<(usize, Vec<String>)>);
+pub struct Budget(Mutex<(usize, Vec<String>, HashSet<String>)>);
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget(Mutex::new((MATCHES_PER_BUDGET, Vec::new())))
+        Budget(Mutex::new((MATCHES_PER_BUDGET, Vec::new(), HashSet::new())))
     }
 }
 
@@ -78,8 +88,9 @@ impl Budget {
 
     fn refuse(&self, text: &str) {
         if let Ok(mut b) = self.0.lock()
-            && !b.1.iter().any(|t| t == text)
+            && !b.2.contains(text)
         {
+            b.2.insert(text.to_owned());
             b.1.push(text.to_owned());
         }
     }
@@ -131,6 +142,18 @@ impl Glob {
         g
     }
 
+    /// `pattern` left uncompiled, a list's [`MAX_PATTERNS`] being spent: it matches only a path
+    /// equal to it, and every other path refuses it (see [`Budget::refused`]).
+    pub fn uncompiled(pattern: &str) -> Arc<Glob> {
+        Arc::new(Glob {
+            text: pattern.to_owned(),
+            uncompiled: true,
+            linear: None,
+            source: String::new(),
+            backtrack: OnceLock::new(),
+        })
+    }
+
     fn compile(pattern: &str, options: &CompileOptions) -> Option<Glob> {
         if pattern.is_empty() {
             return None;
@@ -154,6 +177,7 @@ impl Glob {
         }
         Some(Glob {
             text: pattern.to_owned(),
+            uncompiled: false,
             linear,
             source,
             backtrack,
@@ -178,6 +202,10 @@ impl Glob {
         }
         if input == self.text {
             return true;
+        }
+        if self.uncompiled {
+            budget.refuse(&self.text);
+            return false;
         }
         if let Some(l) = &self.linear
             && !input.contains('\n')

@@ -20,9 +20,11 @@
 //! alternative (`(a+)+`, exponential on any engine that backtracks) is refused outright
 //! ([`Unusable::TooCostly`]).
 
+use std::collections::HashSet;
 use std::sync::Mutex;
 
 use super::linear;
+use crate::load::instructions::glob::MAX_PATTERNS;
 
 mod cost;
 mod source;
@@ -46,6 +48,8 @@ enum Engine {
     Linear(regex::Regex),
     /// `regress`, with the source's worst case (see [`Cost`]).
     Backtrack(regress::Regex, Cost),
+    /// Not compiled, the list's [`MAX_PATTERNS`] being spent: refused on every path.
+    Uncompiled,
 }
 
 /// Worst-case steps of the backtracking engine for one match (upper bound): every start
@@ -67,6 +71,17 @@ pub struct Matcher {
 struct Budget {
     steps: f64,
     refused: Vec<String>,
+    /// `refused`, to look up (a list of thousands of uncompiled patterns).
+    seen: HashSet<String>,
+}
+
+impl Budget {
+    fn refuse(&mut self, pattern: &str) {
+        if !self.seen.contains(pattern) {
+            self.seen.insert(pattern.to_owned());
+            self.refused.push(pattern.to_owned());
+        }
+    }
 }
 
 impl Default for Budget {
@@ -74,6 +89,7 @@ impl Default for Budget {
         Budget {
             steps: STEPS_PER_MATCHER,
             refused: Vec::new(),
+            seen: HashSet::new(),
         }
     }
 }
@@ -96,7 +112,20 @@ impl Matcher {
     pub fn new<S: AsRef<str>>(patterns: &[S]) -> Matcher {
         let rules = patterns
             .iter()
-            .filter_map(|p| compile(p.as_ref()).ok())
+            .map(AsRef::as_ref)
+            .filter(|p| accepted(p))
+            .enumerate()
+            .filter_map(|(k, p)| {
+                if k < MAX_PATTERNS {
+                    compile(p).ok()
+                } else {
+                    Some(Rule {
+                        pattern: p.to_owned(),
+                        negative: p.starts_with('!'),
+                        engine: Engine::Uncompiled,
+                    })
+                }
+            })
             .collect();
         Matcher {
             rules,
@@ -164,15 +193,19 @@ impl Matcher {
     fn hit(&self, rule: &Rule, path: &str) -> bool {
         match &rule.engine {
             Engine::Linear(re) => re.is_match(path),
+            Engine::Uncompiled => {
+                if let Ok(mut budget) = self.budget.lock() {
+                    budget.refuse(&rule.pattern);
+                }
+                false
+            }
             Engine::Backtrack(re, cost) => {
                 let steps = cost.steps(path.chars().count());
                 let Ok(mut budget) = self.budget.lock() else {
                     return false;
                 };
                 if steps > STEPS_PER_MATCH || steps > budget.steps {
-                    if !budget.refused.contains(&rule.pattern) {
-                        budget.refused.push(rule.pattern.clone());
-                    }
+                    budget.refuse(&rule.pattern);
                     return false;
                 }
                 budget.steps -= steps;

@@ -3,6 +3,7 @@
 use super::exclude_pattern_relative::{excludes, is_relative};
 use crate::load::Kind;
 use crate::load::instructions::excludes::Excludes;
+use crate::load::instructions::glob::MAX_PATTERNS;
 use crate::repo::walk::InstrKind;
 use crate::rules::repo::Ctx;
 use crate::rules::{Diagnostic, declare_rule};
@@ -51,9 +52,27 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     }
     candidates.sort_by(|a, b| a.0.cmp(&b.0));
     candidates.dedup();
+    // Each pattern is compiled alone and tried on every candidate: past a list's bound
+    // (`glob::MAX_PATTERNS`, which the session's own matcher compiles too) the rest are not
+    // checked, said once.
+    let mut checked = 0;
     for (file, pattern, span) in excludes(ctx) {
         if is_relative(pattern.strip_prefix('!').unwrap_or(&pattern)) {
             continue; // exclude-pattern-relative
+        }
+        checked += 1;
+        if checked > MAX_PATTERNS {
+            out.push(ctx.finding_at(
+                &RULE,
+                &file,
+                span,
+                format!(
+                    "`{pattern}` and the patterns after it were not checked: ccmem compiles the \
+                     first {MAX_PATTERNS} patterns of a list and counts the rest as excluding nothing"
+                ),
+                "keep `claudeMdExcludes` to the patterns the repository needs".into(),
+            ));
+            break;
         }
         let one = Excludes::new(ctx.platform(), vec![(pattern.clone(), file.clone())]);
         let kinds = |k: Kind| {

@@ -66,7 +66,7 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 span,
                 format!(
                     "`{}` was not tried on every file: its backtracking would go over ccmem's step budget, so it is taken as not matching there",
-                    refused.join(", ")
+                    shown_list(&refused)
                 ),
                 "write the pattern without escaped backslashes (`\\\\`), which put regular-expression syntax into it".into(),
             ));
@@ -83,6 +83,17 @@ fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             format!("write the patterns relative to {base} (the folder holding .claude), or delete the rule"),
         ));
     }
+}
+
+/// At most five patterns, then how many more (a rule past the bound of compiled patterns
+/// refuses thousands).
+fn shown_list(patterns: &[String]) -> String {
+    const SHOWN: usize = 5;
+    let mut text = patterns[..patterns.len().min(SHOWN)].join(", ");
+    if patterns.len() > SHOWN {
+        text.push_str(&format!(" and {} more", patterns.len() - SHOWN));
+    }
+    text
 }
 
 #[cfg(test)]

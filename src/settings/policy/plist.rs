@@ -179,8 +179,19 @@ fn to_json(bytes: &[u8]) -> Result<String, Convert> {
     let mut unconvertible = false;
     let mut oversize = false;
     let mut done = false;
+    // Events read on past an oversize output: a plist that shares no object gives at most one
+    // event per byte, so this reads any such plist to its end; a binary plist's objects can be
+    // referenced many times over (an array of eight references to an array of eight … forty
+    // deep is 8^40 events in 400 bytes), and that one is oversize with no end in sight.
+    let mut past_oversize = (bytes.len() as u64).saturating_add(MAX_PLUTIL_OUTPUT as u64);
     for event in Reader::new(Cursor::new(bytes)) {
         let event = event.map_err(|e| Convert::Invalid(e.to_string()))?;
+        if oversize {
+            past_oversize = past_oversize.saturating_sub(1);
+            if past_oversize == 0 {
+                return Err(Convert::Oversize);
+            }
+        }
         if done {
             return Err(Convert::Invalid("more than one top-level value".into()));
         }

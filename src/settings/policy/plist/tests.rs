@@ -224,6 +224,38 @@ fn deep_and_large_plists_are_bounded() {
     assert_eq!(to_json(big.as_bytes()), Err(Convert::Oversize));
 }
 
+/// A binary plist of forty arrays, each of eight references to the next: 8^40 events in
+/// 400 bytes (the receipt and the session-start hook never ended).
+#[test]
+fn a_binary_plist_of_shared_references_is_oversize_at_once() {
+    let (depth, k) = (40u8, 8u8);
+    let mut out = b"bplist00".to_vec();
+    let mut offsets: Vec<u16> = Vec::new();
+    offsets.push(out.len() as u16);
+    out.extend([0xD1, 1, 2]); // { key 1: value 2 }
+    offsets.push(out.len() as u16);
+    out.extend(b"\x53env");
+    for i in 0..depth {
+        offsets.push(out.len() as u16);
+        out.push(0xA0 | k);
+        out.extend(std::iter::repeat_n(3 + i, usize::from(k)));
+    }
+    offsets.push(out.len() as u16);
+    out.extend([0x10, 0]);
+    let table = out.len() as u64;
+    for o in &offsets {
+        out.extend(o.to_be_bytes());
+    }
+    out.extend([0, 0, 0, 0, 0, 0, 2, 1]);
+    out.extend((offsets.len() as u64).to_be_bytes());
+    out.extend(0u64.to_be_bytes());
+    out.extend(table.to_be_bytes());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(to_json(&out)));
+    let got = rx.recv_timeout(std::time::Duration::from_secs(60));
+    assert_eq!(got, Ok(Err(Convert::Oversize)));
+}
+
 #[test]
 fn user_names_the_client_skips() {
     for user in ["", ".", "..", "a/b", "a\u{1}", "a\u{7f}"] {
