@@ -679,7 +679,6 @@ fn loaded_lines(index: &str) -> std::collections::HashSet<String> {
     not(ccmem_repository),
     ignore = "reads tests/fixtures/curated/, which only the repository holds"
 )]
-#[allow(clippy::disallowed_methods, reason = "test fixtures")]
 fn every_load_bearing_entry_the_client_loaded_stays_loaded_on_the_curated_corpus() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/curated");
     let mut dirs: Vec<_> = (std::fs::read_dir(&root).unwrap())
