@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::path::Path;
 
-use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::load::compact::Call;
 
@@ -38,13 +38,16 @@ impl Transcript {
     /// One line of the transcript, walked as it is parsed: nothing of it is built but the few
     /// strings a tool call is read from. (A `serde_json::Value` of the line took 32 bytes per
     /// number or empty array: a 60 MB line of `[0,0,…]` held 2 GB, on every Bash call.) A line
-    /// that is not JSON gives nothing, as before.
+    /// that is not JSON gives nothing, as before: it is walked once, into its own record, which
+    /// is kept only when the whole line parsed.
     fn line(&mut self, line: &str) {
-        if serde_json::from_str::<IgnoredAny>(line).is_err() {
-            return;
-        }
+        let mut part = Transcript::default();
         let mut de = serde_json::Deserializer::from_str(line);
-        let _ = Walk(self).deserialize(&mut de);
+        let parsed = Walk(&mut part).deserialize(&mut de).and_then(|_| de.end());
+        if parsed.is_ok() {
+            self.calls.extend(part.calls);
+            self.shown.extend(part.shown);
+        }
     }
 
     fn tool_use(&mut self, name: Option<&str>, input: Fields) {
