@@ -22,11 +22,6 @@ pub struct Compared {
 }
 
 impl Compared {
-    /// Whether `near-duplicate`'s findings are counted.
-    pub fn has_near(&self) -> bool {
-        self.now.near
-    }
-
     /// Holds these findings (a proof's, between `before` and `after`, a library made from it) to
     /// those of every rule run on the whole of both: per finding, as many more (or fewer) after
     /// than before; and when `near-duplicate` was not run, its findings are the same on both.
@@ -40,7 +35,7 @@ impl Compared {
         use std::collections::BTreeMap;
 
         let (was, now) = (Findings::of(before), Findings::of(after));
-        if !self.has_near() && now.near_part() != was.near_part() {
+        if !self.now.near && now.near_part() != was.near_part() {
             return Err(format!(
                 "near-duplicate differs: {:?} != {:?}",
                 now.near_part(),

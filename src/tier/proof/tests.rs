@@ -75,7 +75,7 @@ fn reused_findings_are_those_of_every_rule_run_again() {
         let after = l.with(changes);
         assert_eq!(Reuse::of(&l, &after), reuse, "{what}");
         let (baseline, found) = Baseline::with_audit(&l, &after);
-        assert_eq!(found.has_near(), reuse == Reuse::Nothing, "{what}");
+        assert_eq!(found.now.near, reuse == Reuse::Nothing, "{what}");
         found
             .check_against_full(&l, &after)
             .unwrap_or_else(|e| panic!("{what}: {e}"));
