@@ -1324,3 +1324,30 @@ fn thousands_of_patterns_cost_the_hooks_little() {
         }
     }
 }
+
+// ---- Many findings in one file ---------------------------------------------------------------
+
+/// A CLAUDE.md of 20,000 imports of missing files (600 KB): the loader found each import's line,
+/// and `check` each finding's, by reading the file from its start (20,000 × 300 KB), so
+/// `context` took 30 s and `check` over two minutes in a debug build; with the file's line
+/// breaks indexed once, both take a few seconds.
+#[test]
+fn a_file_of_many_imports_is_read_for_its_lines_once() {
+    let s = Site::new();
+    let body: String = (0..20_000)
+        .map(|k| format!("see @docs/missing-{k:06}.md\n"))
+        .collect();
+    s.write(&s.proj.join("CLAUDE.md"), &body);
+    let started = Instant::now();
+    let context = s.run(&["context"], "", false).code(0);
+    let check = s.run(&["check", ".", "--json"], "", false).code(1);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(60), "{took:?}");
+    let v = check.json();
+    let last = (v["findings"].as_array().unwrap().iter())
+        .filter(|f| f["rule"] == "import-target-missing")
+        .map(|f| f["line"].as_u64().unwrap())
+        .max();
+    assert_eq!(last, Some(20_000));
+    assert!(context.stdout().contains("see @docs/missing-019999.md"));
+}
