@@ -10,7 +10,7 @@
 //! covers everything below it. `Read` alone covers everything. Observed: `Read(./x)` and
 //! `Read(//abs)` withhold; `Read(../x)` does not (SPEC OPEN-6), which this model reproduces
 //! since `..` never appears in a normalized path. Patterns run on [`super::glob`] (linear
-//! time; over-budget ones are listed by [`Deny::refused`]).
+//! time; a match over the step budget covers nothing).
 
 use picomatch_rs::CompileOptions;
 
@@ -75,18 +75,6 @@ impl Deny {
         self.rules
             .iter()
             .any(|r| r.matchers.iter().any(|m| m.is_match(path, &self.budget)))
-    }
-
-    /// Rules that some path was not matched against, their backtracking being over the step
-    /// budget ([`super::glob`]).
-    pub fn refused(&self) -> Vec<String> {
-        let refused: std::collections::HashSet<String> =
-            self.budget.refused().into_iter().collect();
-        self.rules
-            .iter()
-            .filter(|r| r.matchers.iter().any(|m| refused.contains(m.text())))
-            .map(|r| r.text.clone())
-            .collect()
     }
 
     /// The rule withholding `path` for a file of this kind, if any.
