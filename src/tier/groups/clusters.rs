@@ -53,12 +53,18 @@ pub(super) fn clusters<'a>(lib: &Library, members: &[Member<'a>]) -> Vec<Option<
             linkers.entry(n).or_default().push(k);
         }
     }
+    let mut own: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (k, m) in members.iter().enumerate() {
+        if let Some(t) = m.file {
+            own.entry(t).or_default().push(k);
+        }
+    }
     let mut found: Vec<(usize, Vec<usize>)> = Vec::new();
     for (n, mut ks) in linkers {
         if ks.len() < 2 {
             continue;
         }
-        ks.extend((0..members.len()).filter(|&k| members[k].file == Some(n)));
+        ks.extend(own.get(&n).into_iter().flatten());
         ks.sort_unstable();
         ks.dedup();
         let shared = |of: &dyn Fn(&Member<'a>) -> &'a str| {
