@@ -187,9 +187,13 @@ class Where:
             return "loaded"
         if pat.search(self.index):
             return "dark"
-        for n, t in self.files.items():
-            if n != "MEMORY.md" and n != target and pat.search(t):
-                return n
+        # Outside MEMORY.md, the file that links it by path holds its entry: topic files that
+        # mention its `[[name]]` (a cluster's members) do not.
+        by_path = re.compile(r"\]\(<?(?:\./)?" + re.escape(target) + r"(?:#[^)]*)?>?\)")
+        for p in (by_path, pat):
+            for n, t in self.files.items():
+                if n != "MEMORY.md" and n != target and p.search(t):
+                    return n
         return None
 
     def of(self, item):

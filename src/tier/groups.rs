@@ -16,9 +16,10 @@
 //!      made it for this section);
 //!   2. else the innermost heading it is under: **the user's section is the unit**, whatever
 //!      types its entries have (type orders moves, it never forms units);
-//!   3. else (a flat list) a topic: entries sharing a file-name stem (`feedback_semaphore_*`),
-//!      else the first word of their titles; entries that share nothing with another form
-//!      one unit per rank, so a user profile never lands beside project notes.
+//!   3. else (a flat list) a topic: a note two entries or more link by `[[name]]`, with them
+//!      (see `clusters`), else entries sharing a file-name stem (`feedback_semaphore_*`), else
+//!      the first word of their titles; entries that share nothing with another form one unit
+//!      per rank, so a user profile never lands beside project notes.
 //! - A unit moves in **pieces**, one per rank: project status first, then reference, other,
 //!   user, feedback ([`Rank`]). A section headed read-on-demand moves first whatever its lines
 //!   say. All pieces of one unit go to the same hub(s), so a section is never split across
@@ -519,27 +520,58 @@ pub fn classify(lib: &Library, idx: &Index, reads: &HashMap<String, usize>) -> L
             word: first_word(title),
         });
     }
-    // Flat entries: topics by shared stem, else shared first title word, else one per rank.
+    // Flat entries: topics by a `[[name]]` note they link, else shared stem, else shared first
+    // title word, else one per rank.
+    let flat: Vec<usize> = (0..items.len())
+        .filter(|&k| items[k].unit == UnitKey::Flat)
+        .collect();
+    let members: Vec<clusters::Member> = (flat.iter().map(|&k| &items[k]))
+        .map(|it| clusters::Member {
+            file: it.file,
+            links: links_of(it.line),
+            stem: &it.stem,
+            word: &it.word,
+        })
+        .collect();
+    let mut note_of: HashMap<usize, usize> = HashMap::new();
+    for (&k, note) in flat.iter().zip(clusters::clusters(lib, &members)) {
+        if let Some(n) = note {
+            note_of.insert(items[k].line, n);
+        }
+    }
     let mut stems: HashMap<&str, usize> = HashMap::new();
     let mut words: HashMap<&str, usize> = HashMap::new();
-    for it in items.iter().filter(|it| it.unit == UnitKey::Flat) {
-        *stems.entry(it.stem.as_str()).or_default() += 1;
-        *words.entry(it.word.as_str()).or_default() += 1;
+    for &k in flat
+        .iter()
+        .filter(|&&k| !note_of.contains_key(&items[k].line))
+    {
+        *stems.entry(items[k].stem.as_str()).or_default() += 1;
+        *words.entry(items[k].word.as_str()).or_default() += 1;
     }
     #[derive(Clone, PartialEq, Eq, Hash)]
     enum Flat {
+        Wiki(usize),
         Stem(String),
         Word(String),
         Single(Option<Rank>),
     }
     let flat_of = |it: &Item| -> Flat {
-        if !it.stem.is_empty() && stems[it.stem.as_str()] >= 2 {
+        if let Some(&n) = note_of.get(&it.line) {
+            Flat::Wiki(n)
+        } else if !it.stem.is_empty() && stems[it.stem.as_str()] >= 2 {
             Flat::Stem(it.stem.clone())
         } else if !it.word.is_empty() && words[it.word.as_str()] >= 2 {
             Flat::Word(it.word.clone())
         } else {
             Flat::Single(it.rank)
         }
+    };
+    // A cluster's topic: the note's own title where the list has it, else its description.
+    let note_title = |n: usize| {
+        (items.iter().find(|it| it.file == Some(n))).map_or_else(
+            || label(lib, "", Some(n), lib.files[n].name()),
+            |it| it.label.clone(),
+        )
     };
     // Units in order of first appearance.
     let mut groups: Vec<Group> = Vec::new();
@@ -555,6 +587,7 @@ pub fn classify(lib: &Library, idx: &Index, reads: &HashMap<String, usize>) -> L
                 (UnitKey::Section(h), _) => (heading_title(idx, *h), None),
                 (UnitKey::Flat, Some(Flat::Word(_))) => (title_word(idx, it.line), None),
                 (UnitKey::Flat, Some(Flat::Stem(s))) => (stem_title(idx, it.line, s), None),
+                (UnitKey::Flat, Some(Flat::Wiki(n))) => (note_title(*n), None),
                 _ => (String::new(), None),
             };
             let heading = match &it.unit {
@@ -737,6 +770,7 @@ fn section_hubs(idx: &Index, roles: &[Role], pointers: &[Pointer]) -> HashMap<us
         .collect()
 }
 
+mod clusters;
 mod naming;
 #[cfg(test)]
 mod tests;

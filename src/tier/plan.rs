@@ -263,9 +263,21 @@ impl Planner<'_> {
     /// references of other sections given back after it, and the rules the user wrote first
     /// (the ones in force whatever the task) sat in a hub while the budget held them (issue 24,
     /// rule 6). The rest of the piece still goes to one hub, never a new hub for one entry.
+    ///
+    /// Not from a section whose status or references moved too: that section is a topic
+    /// looked up when its work comes, and its rules are that work's (a webshop's SEO and cache
+    /// habits); one of them given back alone left the rest of the section in a hub and split
+    /// the user's section (rule 3). It moves as one piece, or comes back whole.
     fn give_back_rules(&self, choice: &mut Choice, p: usize) {
-        let piece = &self.layout.pieces[p];
-        if piece.rank < Rank::User || self.layout.groups[piece.group].heading.is_none() {
+        let layout = &self.layout;
+        let piece = &layout.pieces[p];
+        if piece.rank < Rank::User || layout.groups[piece.group].heading.is_none() {
+            return;
+        }
+        let topic_moved = (layout.pieces.iter().enumerate()).any(|(q, other)| {
+            other.group == piece.group && other.rank < Rank::User && choice.pushed[q]
+        });
+        if topic_moved {
             return;
         }
         for &i in &piece.lines {
@@ -595,3 +607,5 @@ pub(super) fn fits_without(
     };
     planner.whole_hubs(&choice) && planner.fits(&choice)
 }
+#[cfg(test)]
+mod tests;

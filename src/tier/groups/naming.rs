@@ -1,5 +1,6 @@
-//! What a unit is called: the topic a flat list's entries share (their file-name stem, else
-//! their titles' first word), the labels on its pointer line, and its hubs' names.
+//! What a unit is called: the topic a flat list's entries share (the note they link, their
+//! file-name stem, else their titles' first word), the labels on its pointer line, and its
+//! hubs' names.
 
 use jiff::Timestamp;
 

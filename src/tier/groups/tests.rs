@@ -6,6 +6,13 @@ fn layout_of(l: &Library) -> Layout {
     classify(l, &parse(l.index_text()), &HashMap::new())
 }
 
+/// Each unit's title and entry lines.
+fn units(layout: &Layout) -> Vec<(&str, &[usize])> {
+    (layout.groups.iter())
+        .map(|g| (g.title.as_str(), g.lines.as_slice()))
+        .collect()
+}
+
 fn titles(layout: &Layout) -> Vec<&str> {
     layout.groups.iter().map(|g| g.title.as_str()).collect()
 }
@@ -57,9 +64,7 @@ fn flat_lists_form_topics_by_stem_then_title_word_never_type_buckets() {
         ],
     );
     let layout = layout_of(&l);
-    let units: Vec<(&str, &[usize])> = (layout.groups.iter())
-        .map(|g| (g.title.as_str(), g.lines.as_slice()))
-        .collect();
+    let units = units(&layout);
     assert_eq!(
         units,
         [
@@ -174,9 +179,7 @@ fn dated_sections_of_link_less_notes_move_as_one_run_and_rules_stay() {
         "a marker in a session's note records an incident: {:?}",
         layout.crowns
     );
-    let units: Vec<(&str, &[usize])> = (layout.groups.iter())
-        .map(|g| (g.title.as_str(), g.lines.as_slice()))
-        .collect();
+    let units = units(&layout);
     assert_eq!(
         units,
         [
@@ -192,4 +195,53 @@ fn dated_sections_of_link_less_notes_move_as_one_run_and_rules_stay() {
         ["rx_fifo 反压", "门禁脚本误报", "待办：traceback 参数化"]
     );
     assert!(is_note(&idx, 4) && !is_note(&idx, 2) && !is_note(&idx, 6));
+}
+
+#[test]
+fn flat_entries_linking_one_note_by_name_form_its_topic_in_any_script() {
+    let l = lib(
+        "- [Profile](user_profile.md)\n- [Deploy runbook](project_deploy-runbook.md) — steps, owners\n- [Rollback drill](feedback_rollback.md) — rehearse first, see [[deploy-runbook]]\n- [本番監視](reference_monitoring.md) — ダッシュボード\n- [灰度发布](project_canary.md) — 先放 5% 流量 [[deploy-runbook]]\n- [Odoo modules](feedback_x.md)\n- [Odoo invoices](feedback_y.md)\n- [Lone rule](feedback_lone.md) — see [[odoo-notes]]\n- [Deck a](feedback_deck-a.md) — [[deck-b]]\n- [Deck b](feedback_deck-b.md)\n- [Deck c](feedback_deck-c.md) — [[deck-b]]\n- [Deck d](feedback_deck-d.md)\n",
+        &[
+            ("user_profile.md", "---\ntype: user\n---\n"),
+            (
+                "project_deploy-runbook.md",
+                "---\nname: deploy-runbook\ntype: project\n---\n",
+            ),
+            ("feedback_rollback.md", "---\ntype: feedback\n---\n"),
+            (
+                "reference_monitoring.md",
+                "---\ntype: reference\n---\n\nアラートは [[deploy-runbook]] の手順で。\n",
+            ),
+            ("project_canary.md", "---\ntype: project\n---\n"),
+            ("feedback_x.md", "---\ntype: feedback\n---\n"),
+            ("feedback_y.md", "---\ntype: feedback\n---\n"),
+            ("feedback_lone.md", "---\ntype: feedback\n---\n"),
+            ("feedback_deck-a.md", "---\ntype: feedback\n---\n"),
+            (
+                "feedback_deck-b.md",
+                "---\nname: deck-b\ntype: feedback\n---\n",
+            ),
+            ("feedback_deck-c.md", "---\ntype: feedback\n---\n"),
+            ("feedback_deck-d.md", "---\ntype: feedback\n---\n"),
+        ],
+    );
+    let layout = layout_of(&l);
+    let units = units(&layout);
+    assert_eq!(
+        units,
+        [
+            ("", &[0][..]),
+            ("Deploy runbook", &[1, 2, 3, 4][..]),
+            ("Odoo", &[5, 6][..]),
+            ("", &[7][..]),
+            ("Deck", &[8, 9, 10, 11][..]),
+        ],
+        "the note, the entries whose lines or files link it, in English, Japanese and \
+         Chinese, are one topic; one link alone makes none, and a stem topic stays whole"
+    );
+    let piece = (layout.pieces.iter())
+        .find(|p| p.lines.contains(&3))
+        .unwrap();
+    assert_eq!(piece.lines, [1, 2, 3, 4], "the topic moves whole");
+    assert!(!piece.standalone);
 }
