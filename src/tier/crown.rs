@@ -11,7 +11,9 @@
 //!   `BELANGRIJK`, `NUNCA`, `SIEMPRE`, `SEMPRE`, `OBRIGATÓRIO`, `OBLIGATORIO`, `JAMAIS`,
 //!   `TOUJOURS`, `OBLIGATOIRE`, `НИКОГДА`, `ВСЕГДА`, `ВАЖНО`, `TUYỆT ĐỐI`, `QUAN TRỌNG`);
 //! - a word of priority in a script without case: 최상위, 절대, 필수, 중요, 最高优先, 最優先,
-//!   必须, 必須, 禁止, 严禁, 絶対, 绝对, 重要, ห้าม, สำคัญ (Thai writes no space after a word);
+//!   必须, 必須, 禁止, 严禁, 絶対, 绝对, 重要, ห้าม, สำคัญ (Thai writes no space after a word;
+//!   a Korean word crowns with an ending, 절대로 or 중요한, not inside a compound: 절대좌표,
+//!   중요도 and 절대 경로 are terms, not marks);
 //! - a whole word of priority in a caseless script that spaces its words (the word ends where
 //!   a letter does not follow, so مهمة "task" is not مهم "important"): مهم, هام, ممنوع, إلزامي,
 //!   ضروري (Arabic), חשוב, אסור, חובה, לעולם לא (Hebrew), ज़रूरी, अनिवार्य, महत्वपूर्ण,
@@ -188,7 +190,34 @@ fn leading(text: &str) -> Option<&'static str> {
             return Some(w);
         }
     }
-    UNCASED.iter().copied().find(|w| t.starts_with(w))
+    UNCASED.iter().copied().find(|w| {
+        t.strip_prefix(w)
+            .is_some_and(|rest| !hangul_compound(w, rest))
+    })
+}
+
+/// Korean spaces its words but glues endings and compounds to them: 절대로 ("never") and
+/// 중요한 ("important") crown, 절대좌표 ("absolute coordinates"), 중요도 ("importance") and
+/// 절대 경로 ("absolute path", often written with a space) do not. So a Hangul word crowns
+/// only when no Hangul syllable follows it but an adverb or adjective ending (로, 적, 한, 히),
+/// and 절대 not before the nouns it makes technical terms of.
+fn hangul_compound(word: &str, rest: &str) -> bool {
+    /// What 절대 ("absolute") makes a term of: path, coordinates, value, address, position,
+    /// reference, time.
+    const ABSOLUTE_TERMS: &[&str] = &["경로", "좌표", "값", "주소", "위치", "참조", "시간"];
+    let hangul = |c: char| ('\u{AC00}'..='\u{D7A3}').contains(&c);
+    if !word.starts_with(hangul) {
+        return false;
+    }
+    let mut chars = rest.chars();
+    match chars.next() {
+        Some(c) if hangul(c) => !matches!(c, '로' | '적' | '한' | '히'),
+        Some(' ') if word == "절대" => {
+            let next = chars.as_str();
+            ABSOLUTE_TERMS.iter().any(|t| next.starts_with(t))
+        }
+        _ => false,
+    }
 }
 
 /// The parenthesised crown mark trailing `text`, if any.
@@ -327,6 +356,10 @@ mod tests {
             ("- [ज\u{93C}रूरी: ग्राहक डेटा](a.md) — x", "ज\u{93C}रूरी"),
             ("- [x](a.md) — कभी नहीं main पर force push", "कभी नहीं"),
             ("- [ห้ามลบฐานข้อมูล](a.md) — x", "ห้าม"),
+            ("- [x](a.md) — 절대로 main에 직접 push 금지", "절대"),
+            ("- [x](a.md) — 절대 운영 DB 삭제 금지", "절대"),
+            ("- [중요한 규칙](a.md) — 커밋 전 테스트", "중요"),
+            ("- [필수: 배포 전 확인](a.md) — x", "필수"),
         ];
         for (l, m) in crowned {
             assert_eq!(line(l), Some(m), "{l}");
@@ -345,6 +378,10 @@ mod tests {
             "- [x](a.md) — MUSTARD is yellow",
             "- [مهمة النشر](a.md) — الخطوات",
             "- [x](a.md) — हमेशा ज़रूरी नहीं",
+            "- [좌표계](a.md) — 절대좌표는 캔버스 기준, 상대좌표는 부모 기준",
+            "- [import 규칙](a.md) — 절대 경로로 import, 상대 경로 금지",
+            "- [우선순위](a.md) — 중요도 높음/낮음 라벨로 분류",
+            "- [x](a.md) — 필수품 목록은 shopping.md",
         ] {
             assert_eq!(line(l), None, "{l}");
         }
