@@ -222,12 +222,6 @@ fn missing_and_dangling_imports_are_reported() {
 }
 
 #[test]
-#[cfg_attr(
-    windows,
-    ignore = "Read deny rules are matched as posix paths (deny.rs); how the Windows client matches \
-              `Read(./b.md)` against `C:\\…\\b.md` is not captured (SPEC-platforms has no row): \
-              a known gap of the Windows model"
-)]
 fn excludes_and_deny_rules_name_their_source() {
     let t = Tree::new(&[
         ("p/CLAUDE.md", "P @a.md @b.md"),
