@@ -358,3 +358,29 @@ fn a_utf16_index_reaches_the_topics_its_links_name() {
         );
     }
 }
+
+/// A repository whose `.claude/settings.json` holds 2,000 `claudeMdExcludes` that exclude
+/// nothing: each is an `exclude-matches-nothing` trap (up to the 1,000 patterns ccmem compiles).
+/// The receipt lists ten of them and counts the rest; `--all` and the JSON have them all.
+#[test]
+fn a_thousand_traps_of_one_rule_are_ten_lines_and_a_count() {
+    let excludes: Vec<String> = (0..2_000)
+        .map(|k| format!("**/vendor-{k}/CLAUDE.md"))
+        .collect();
+    let t = Test::new().tree(&[
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        ("CLAUDE.md", "# Shop\n\n- Run the tests first.\n"),
+        (
+            ".claude/settings.json",
+            &serde_json::json!({ "claudeMdExcludes": excludes }).to_string(),
+        ),
+    ]);
+    let run = t.ccmem(["receipt"]).run().code(0);
+    snapshot!("a_thousand_traps_of_one_rule", run);
+    let all = t.ccmem(["receipt", "--all"]).run().code(0).stdout();
+    let listed = |text: &str| text.matches("[exclude-matches-nothing]").count();
+    let v: Value = serde_json::from_str(&t.ccmem(["receipt", "--json"]).run().stdout()).unwrap();
+    let traps = v["traps"]["findings"].as_array().unwrap().len();
+    assert!(traps > 1_000, "{traps}");
+    assert_eq!((listed(&run.stdout()), listed(&all)), (10, traps));
+}

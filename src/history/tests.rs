@@ -121,16 +121,7 @@ fn sessions_inside_the_project_and_its_worktrees_belong_to_it_and_a_lookalike_fo
     fs::create_dir_all(&lookalike).unwrap();
     // A linked worktree of the repository at proj.
     let wt = w.proj.with_file_name("wt");
-    let admin = w.proj.join(".git/worktrees/wt");
-    fs::create_dir_all(&admin).unwrap();
-    fs::create_dir_all(&wt).unwrap();
-    fs::write(wt.join(".git"), format!("gitdir: {}\n", admin.display())).unwrap();
-    fs::write(admin.join("commondir"), "../..\n").unwrap();
-    fs::write(
-        admin.join("gitdir"),
-        format!("{}\n", wt.join(".git").display()),
-    )
-    .unwrap();
+    crate::load::git::linked_worktree(&w.proj, &wt);
 
     w.transcript(&w.proj, "a-root", "2026-11-01T00:00:00Z", &[]);
     w.transcript(&web, "b-web", "2026-11-02T00:00:00Z", &[]);

@@ -7,12 +7,25 @@ use std::path::Path;
 
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
+use crate::history::lines::{Item, Lines};
 use crate::load::compact::Call;
 
-/// Largest transcript read.
-pub(crate) const MAX_BYTES: u64 = 64 * 1024 * 1024;
+/// Whether a transcript line can name a tool call or a shown file: the client writes JSON with
+/// `JSON.stringify`, which escapes no ASCII letter, so both markers stand in the line as written.
+fn may_hold_calls(line: &[u8]) -> bool {
+    memchr::memmem::find(line, b"\"tool_use\"").is_some()
+        || memchr::memmem::find(line, b"Contents of ").is_some()
+}
 
-/// A transcript read once.
+/// A session's transcript (the client's JSONL) as the hooks need it.
+///
+/// It is streamed line by line ([`crate::history::lines`]), never held whole: a long session's
+/// transcript runs to hundreds of MB (it used to be read whole up to 64 MiB, and a longer one
+/// read as empty, so the Bash hook added files the model already held and the compaction hook
+/// forgot every read). Memory is bounded by the longest line parsed (`lines::MAX_LINE`; a
+/// longer one is passed over), and only lines that can hold what is read here are parsed: one
+/// naming a `"tool_use"` or holding `Contents of ` (tool results, the bulk of a transcript,
+/// hold neither unless they quote one, and then they are parsed as before).
 #[derive(Debug, Default)]
 pub(crate) struct Transcript {
     /// Read, Bash and Write calls, in order.
@@ -23,14 +36,22 @@ pub(crate) struct Transcript {
 }
 
 impl Transcript {
-    /// Reads the transcript at `path` (missing or unreadable: empty).
+    /// Reads the transcript at `path` (missing, unreadable or not a regular file: empty; an
+    /// unreadable stretch ends the read with what came before).
     pub(crate) fn read(path: &Path) -> Self {
         let mut out = Transcript::default();
-        let Ok(bytes) = crate::fsread::read_capped(path, MAX_BYTES) else {
+        let Ok((file, len)) = crate::history::transcript::open(path) else {
             return out;
         };
-        for line in String::from_utf8_lossy(&bytes).lines() {
-            out.line(line);
+        let mut lines = Lines::new(file, len);
+        // A line is held whole only when it may matter; the decision needs the whole line, so
+        // every line up to `MAX_LINE` is looked at (a `memmem` pass, not a parse).
+        while let Ok(Some(item)) = lines.next(|_, _| true) {
+            if let Item::Line { bytes, .. } = item
+                && may_hold_calls(bytes)
+            {
+                out.line(&String::from_utf8_lossy(bytes));
+            }
         }
         out
     }
@@ -213,5 +234,47 @@ mod tests {
         let mut shown: Vec<&str> = t.shown.iter().map(String::as_str).collect();
         shown.sort_unstable();
         assert_eq!(shown, ["/p/CLAUDE.md", "/p/a.md", "/p/d.md"]);
+    }
+
+    /// A long session: 70 MB of tool results (past the 64 MiB the transcript was once read
+    /// whole up to, when a longer one read as empty), one result line longer than a line is
+    /// ever held, then the calls that matter. Each is still found.
+    #[test]
+    fn a_transcript_of_a_long_session_is_read_to_its_end() {
+        use std::io::Write as _;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        writeln!(
+            f,
+            r#"{{"type":"user","message":{{"content":"Contents of /p/CLAUDE.md (project):\n\nx"}}}}"#
+        )
+        .unwrap();
+        let output = "0123456789abcdef".repeat(64 << 10); // 1 MiB
+        for _ in 0..70 {
+            writeln!(
+                f,
+                r#"{{"type":"user","message":{{"content":[{{"tool_use_id":"t","type":"tool_result","content":"{output}"}}]}}}}"#
+            )
+            .unwrap();
+        }
+        let huge = "y".repeat(crate::history::lines::MAX_LINE + (1 << 20));
+        writeln!(f, r#"{{"type":"tool_use","name":"Read","input":{{"file_path":"/p/lost.md"}},"x":"{huge}"}}"#).unwrap();
+        writeln!(
+            f,
+            r#"{{"message":{{"content":[{{"type":"tool_use","name":"Read","input":{{"file_path":"/p/late.md"}}}}]}}}}"#
+        )
+        .unwrap();
+        drop(f);
+        assert!(std::fs::metadata(&path).unwrap().len() > 64 << 20);
+        let t = Transcript::read(&path);
+        let calls: Vec<String> = t.calls.iter().map(|c| format!("{c:?}")).collect();
+        assert_eq!(
+            calls,
+            [r#"Read { read: "/p/late.md", offset: None, limit: None }"#]
+        );
+        let mut shown: Vec<&str> = t.shown.iter().map(String::as_str).collect();
+        shown.sort_unstable();
+        assert_eq!(shown, ["/p/CLAUDE.md", "/p/late.md"]);
     }
 }

@@ -65,6 +65,27 @@ pub fn normalize(path: &Path) -> PathBuf {
     out
 }
 
+/// Makes `wt` a linked worktree of the repository at `main`, as `git worktree add` leaves one:
+/// `wt/.git` names the admin folder `main/.git/worktrees/<wt's name>`, whose `commondir` leads
+/// to `main/.git` and whose `gitdir` points back. Returns the admin folder.
+#[cfg(test)]
+pub(crate) fn linked_worktree(main: &Path, wt: &Path) -> PathBuf {
+    use std::fs;
+    let admin = main
+        .join(".git/worktrees")
+        .join(wt.file_name().expect("a named folder"));
+    fs::create_dir_all(&admin).unwrap();
+    fs::create_dir_all(wt).unwrap();
+    fs::write(wt.join(".git"), format!("gitdir: {}\n", admin.display())).unwrap();
+    fs::write(admin.join("commondir"), "../..\n").unwrap();
+    fs::write(
+        admin.join("gitdir"),
+        format!("{}\n", wt.join(".git").display()),
+    )
+    .unwrap();
+    admin
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,16 +115,7 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let main = t.path().join("main");
         let wt = t.path().join("wt");
-        let admin = main.join(".git/worktrees/wt");
-        fs::create_dir_all(&admin).unwrap();
-        fs::create_dir_all(&wt).unwrap();
-        fs::write(wt.join(".git"), format!("gitdir: {}\n", admin.display())).unwrap();
-        fs::write(admin.join("commondir"), "../..\n").unwrap();
-        fs::write(
-            admin.join("gitdir"),
-            format!("{}\n", wt.join(".git").display()),
-        )
-        .unwrap();
+        let admin = linked_worktree(&main, &wt);
         assert_eq!(canonical_root(&wt), main);
         fs::write(admin.join("gitdir"), "/elsewhere/.git\n").unwrap();
         assert_eq!(

@@ -8,10 +8,14 @@
 //!   does.
 //! - `CCMEM_TEST_DELAY_MS=n`: sleeps `n` ms in the window between a target's last check and its
 //!   swap (widening it, so a concurrent writer can be made to land there).
+//! - `CCMEM_TEST_WINDOW_DIR=dir`: holds the `n`-th such window (1-based, counted over the run)
+//!   open: creates `dir/open-n`, then waits for `dir/closed-n` (at most [`WINDOW_WAIT`]). A test
+//!   acts inside the window as it appears and then closes it, however loaded the machine is.
 
+use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::env::ProcessEnv;
 
@@ -19,10 +23,15 @@ use crate::env::ProcessEnv;
 struct Plan {
     kill_at: Option<usize>,
     delay: Option<Duration>,
+    window_dir: Option<PathBuf>,
 }
+
+/// How long a window held open by `CCMEM_TEST_WINDOW_DIR` waits for the test to close it.
+const WINDOW_WAIT: Duration = Duration::from_secs(60);
 
 static PLAN: OnceLock<Plan> = OnceLock::new();
 static CALLS: AtomicUsize = AtomicUsize::new(0);
+static WINDOWS: AtomicUsize = AtomicUsize::new(0);
 
 /// Arms the fault points from the environment (a no-op in release builds).
 pub fn arm(env: &ProcessEnv) {
@@ -31,6 +40,7 @@ pub fn arm(env: &ProcessEnv) {
         let plan = Plan {
             kill_at: num("CCMEM_FAULT_AT").map(|k| k as usize),
             delay: num("CCMEM_TEST_DELAY_MS").map(Duration::from_millis),
+            window_dir: env.var("CCMEM_TEST_WINDOW_DIR").map(PathBuf::from),
         };
         let _ = PLAN.set(plan);
     }
@@ -48,11 +58,26 @@ pub(crate) fn point(what: &str) {
     }
 }
 
-/// The widened check-to-swap window of a test run.
+/// The widened (or held) check-to-swap window of a test run.
 pub(crate) fn window() {
-    if cfg!(debug_assertions)
-        && let Some(d) = PLAN.get().and_then(|p| p.delay)
-    {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let Some(plan) = PLAN.get() else { return };
+    if let Some(d) = plan.delay {
         std::thread::sleep(d);
+    }
+    if let Some(dir) = &plan.window_dir {
+        let n = WINDOWS.fetch_add(1, Ordering::Relaxed) + 1;
+        #[allow(
+            clippy::disallowed_methods,
+            reason = "an empty marker in the folder a test named, never a user's file"
+        )]
+        let _ = std::fs::File::create(dir.join(format!("open-{n}")));
+        let closed = dir.join(format!("closed-{n}"));
+        let deadline = Instant::now() + WINDOW_WAIT;
+        while !closed.exists() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 }

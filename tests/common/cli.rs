@@ -280,6 +280,12 @@ impl Test {
             None => child.wait_with_output().unwrap(),
             Some(limit) => wait_at_most(child, limit, &self.args),
         };
+        self.outcome(output)
+    }
+
+    /// The [`Run`] of `output`, for a test that drove [`Test::command`] itself (a watch on its
+    /// memory): its transcript redacted as [`Test::run`]'s is.
+    pub(crate) fn outcome(&self, output: Output) -> Run {
         let mut redactions = self.redactions.clone();
         let root = self.root.to_string_lossy().into_owned();
         redactions.push((env!("CARGO_BIN_EXE_ccmem").to_owned(), "[CCMEM]".to_owned()));

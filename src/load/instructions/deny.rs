@@ -18,7 +18,7 @@
 //! as a rule all match `C:\x`; `~\x` is below the home folder; a rooted `\x` has no drive (it
 //! is `/x`). Held by `fuzz/vectors-platform/deny.json`: the loader's test (`Bko`) of the
 //! Windows, macOS and Linux builds, run on rules from each settings source. Patterns run on
-//! [`super::glob`] (linear time; over-budget ones are listed by [`Deny::refused`]).
+//! [`super::glob`] (linear time; a match over the step budget covers nothing).
 
 use picomatch_rs::CompileOptions;
 
@@ -123,18 +123,6 @@ impl Deny {
         };
         let rel = rel.to_lowercase();
         rule.matchers.iter().any(|m| m.is_match(&rel, &self.budget))
-    }
-
-    /// Rules that some path was not matched against, their backtracking being over the step
-    /// budget ([`super::glob`]).
-    pub fn refused(&self) -> Vec<String> {
-        let refused: std::collections::HashSet<String> =
-            self.budget.refused().into_iter().collect();
-        self.rules
-            .iter()
-            .filter(|r| r.matchers.iter().any(|m| refused.contains(m.text())))
-            .map(|r| r.text.clone())
-            .collect()
     }
 
     /// The rule withholding `path` for a file of this kind, if any.

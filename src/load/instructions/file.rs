@@ -307,13 +307,15 @@ impl<'e> Loader<'e> {
             utf16: js::utf16_len(trimmed),
         };
         let mut targets: Vec<(String, usize)> = Vec::new();
-        for r in &processed.imports {
-            let target = imports::resolve(self.platform, &r.path, &resolved.path, &self.home);
-            if !targets.iter().any(|(t, _)| *t == target) {
-                targets.push((
-                    target,
-                    imports::line_of(&text, processed.body_start + r.offset),
-                ));
+        if !processed.imports.is_empty() {
+            // Once per file, however many imports it holds (a hostile one: 100,000).
+            let lines = crate::text::LineIndex::new(&text);
+            let mut seen = std::collections::HashSet::new();
+            for r in &processed.imports {
+                let target = imports::resolve(self.platform, &r.path, &resolved.path, &self.home);
+                if seen.insert(target.clone()) {
+                    targets.push((target, lines.line_of(processed.body_start + r.offset)));
+                }
             }
         }
         out.push(Emitted {

@@ -14,14 +14,14 @@ mod auto_memory;
 
 pub use auto_memory::dark_story;
 
-/// How many dark lines and unlinked topic files a receipt lists before it says how many more
-/// there are (`--all` lists every one; the JSON always has them all).
+/// How many dark lines, unlinked topic files and traps of one rule a receipt lists before it
+/// says how many more there are (`--all` lists every one; the JSON always has them all).
 pub const LIST_LIMIT: usize = 10;
 
 /// Choices for the text receipt.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HumanOptions {
-    /// List every dark line and unlinked topic file, not the first [`LIST_LIMIT`].
+    /// List every dark line, unlinked topic file and trap, not the first [`LIST_LIMIT`].
     pub all: bool,
 }
 
@@ -61,7 +61,7 @@ pub fn human(r: &Receipt, opts: HumanOptions) -> String {
     lazy(&mut o, r, opts);
     skipped(&mut o, r);
     reads(&mut o, r);
-    traps(&mut o, r);
+    traps(&mut o, r, opts);
     if !r.warnings.is_empty() || !r.problems.is_empty() {
         let _ = writeln!(o, "\n{BOLD}Client warnings{BOLD:#}");
         for w in &r.warnings {
@@ -292,7 +292,7 @@ fn reads(o: &mut String, r: &Receipt) {
 }
 
 /// What `ccmem check` reports for this start directory, and the command that shows the rest.
-fn traps(o: &mut String, r: &Receipt) {
+fn traps(o: &mut String, r: &Receipt, opts: HumanOptions) {
     let Some(t) = &r.traps else { return };
     if t.findings.is_empty() && t.elsewhere == 0 {
         return;
@@ -305,7 +305,22 @@ fn traps(o: &mut String, r: &Receipt) {
             Shown(&t.root)
         );
     }
+    // Each rule's first LIST_LIMIT findings: a settings file of a thousand patterns that
+    // exclude nothing is one line to read, not a thousand, and another rule's still show.
+    let limit = if opts.all { usize::MAX } else { LIST_LIMIT };
+    let mut per_rule: Vec<(&str, usize)> = Vec::new();
     for f in &t.findings {
+        let k = match per_rule.iter().position(|(rule, _)| *rule == f.rule) {
+            Some(k) => k,
+            None => {
+                per_rule.push((f.rule, 0));
+                per_rule.len() - 1
+            }
+        };
+        per_rule[k].1 += 1;
+        if per_rule[k].1 > limit {
+            continue;
+        }
         let (style, word) = match f.severity {
             crate::severity::Severity::Error => (RED, "error"),
             crate::severity::Severity::Warning => (YELLOW, "warning"),
@@ -319,6 +334,9 @@ fn traps(o: &mut String, r: &Receipt) {
             Shown(&f.message)
         );
         let _ = writeln!(o, "    {GREEN}→{GREEN:#} {}", Shown(&f.fix));
+    }
+    for (rule, n) in per_rule {
+        more(o, n.saturating_sub(limit), &format!("{rule} findings"));
     }
     if t.elsewhere > 0 || t.left_out > 0 {
         let mut more = Vec::new();

@@ -1,7 +1,7 @@
 //! What a repository rule reads ([`Ctx`]: the walk, the sessions, the texts read once) and how
 //! it builds its findings.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::path::PathBuf;
@@ -28,6 +28,9 @@ pub struct Ctx<'a> {
     pub(super) loaded: OnceCell<Loaded>,
     /// The walk's files as a set, built on first use ([`Ctx::has_file`]).
     pub(super) files: OnceCell<HashSet<&'a str>>,
+    /// Each file's line breaks, found on its first finding ([`Ctx::finding_at`]): a settings
+    /// file or CLAUDE.md with thousands of findings is not read from its start for each.
+    pub(super) lines: RefCell<HashMap<String, Rc<crate::text::LineIndex>>>,
 }
 
 /// The files the sessions load: by loader path, and by real path (a link's target).
@@ -120,8 +123,17 @@ impl<'a> Ctx<'a> {
         fix: String,
     ) -> Diagnostic {
         let text = self.text(path).unwrap_or_else(|| Rc::from(""));
-        let line = crate::text::line_of(&text, span.start.min(text.len()));
+        let line = self.lines(path, &text).line_of(span.start.min(text.len()));
         self.finding(rule, path, line, message, fix).at(&text, span)
+    }
+
+    /// The line index of `text`, the text of `path`, built on its first use.
+    pub fn lines(&self, path: &str, text: &str) -> Rc<crate::text::LineIndex> {
+        Rc::clone(
+            (self.lines.borrow_mut())
+                .entry(path.to_owned())
+                .or_insert_with(|| Rc::new(crate::text::LineIndex::new(text))),
+        )
     }
 
     /// The root's session.

@@ -139,7 +139,7 @@ pub struct Token {
 /// The `@path` token on `line` of `importer` whose resolved target is `target`.
 pub fn token(ctx: &Ctx, importer: &str, line: usize, target: &str) -> Option<Token> {
     let text = ctx.text(importer)?;
-    let (start, src) = crate::text::line_at(&text, line)?;
+    let (start, src) = ctx.lines(importer, &text).line(&text, line)?;
     let real = std::fs::canonicalize(importer).ok()?;
     // The loader's form of the real path (Windows: no `\\?\`), which its targets are built on.
     let real = crate::text::path::strip_verbatim(&real.to_string_lossy()).into_owned();

@@ -116,6 +116,7 @@ pub fn check(root: &Path, opts: &Options) -> Report {
         texts: &texts,
         loaded: std::cell::OnceCell::new(),
         files: std::cell::OnceCell::new(),
+        lines: Default::default(),
     };
     let mut findings = Vec::new();
     for rule in crate::rules::of(Command::Check).filter(|r| opts.config.enabled(r.name)) {

@@ -1,6 +1,8 @@
 use super::*;
 use crate::config::Config;
+use crate::constants::INDEX_LINE_GUIDE_UTF16;
 use crate::memory::meta::Front;
+use crate::text::js::utf16_len;
 
 const T: Target = Target {
     lines: 3,
