@@ -165,13 +165,13 @@ pub struct PlatformView {
 }
 
 impl PlatformView {
-    /// The view of `env`'s platform, with the settings' unread and read OS policy sources and
-    /// the number of `Read` deny rules in its settings.
+    /// The view of `env`'s platform, with the settings' unread and read OS policy sources.
+    /// (Which files a `Read` deny rule withholds is held on Windows by vectors of the Windows
+    /// build's own matcher, `fuzz/vectors-platform/deny.json`: no note.)
     pub fn of(
         env: &ClientEnv,
         unread_policy: Vec<UnreadPolicy>,
         read_policy: Vec<ReadPolicy>,
-        read_deny_rules: usize,
     ) -> Self {
         let model = env.platform;
         let verified = match model {
@@ -199,17 +199,6 @@ impl PlatformView {
                  platform"
                     .to_owned(),
             );
-            // deny.rs matches the rules against posix paths; the Windows build's matching of
-            // `Read(./x.md)` against `C:\…\x.md` is not captured (SPEC-platforms has no row,
-            // and the loader's test of it is ignored under wine).
-            if read_deny_rules > 0 {
-                unverified.push(format!(
-                    "on Windows: which files the settings' {read_deny_rules} Read deny rule{} \
-                     (permissions.deny) withhold: ccmem matches them as posix paths, and how \
-                     the Windows client matches them against C:\\ paths is not captured",
-                    if read_deny_rules == 1 { "" } else { "s" }
-                ));
-            }
         }
         if model.is_windows() != env.host.is_windows() {
             unverified.push(format!(
@@ -321,7 +310,6 @@ impl Receipt {
                 env,
                 session.settings.unread_policy.clone(),
                 session.settings.read_policy.clone(),
-                crate::load::instructions::deny::read_rules(&session.settings),
             ),
             memory_pending: crate::memory::pending::of_session(session),
             dark_history: None,

@@ -4,6 +4,7 @@
 //! known differences. (An integration test: the vectors live in the fuzz package.)
 
 use ccmem::load::automem::{folder, slug};
+use ccmem::load::instructions::deny::Deny;
 use ccmem::load::instructions::excludes::Excludes;
 use ccmem::load::instructions::{access, file, imports, paths};
 use ccmem::load::{Kind, rule_paths};
@@ -158,5 +159,19 @@ fn conditional_rule_paths() {
             .collect();
         let rel = rule_paths::relative_on(p, s(&i[1]), s(&i[2]));
         json!(rel.is_some_and(|r| rule_paths::Matcher::new(&globs).matched(&r).is_some()))
+    });
+}
+
+#[test]
+fn read_deny_rules() {
+    // A Read deny rule of one settings source against an instruction file, as the loader's
+    // `held` reader decides (`Gt`/`Bko`), in each platform's working folder and home.
+    check("deny", |p, i, d| {
+        let at = &d["at"][if p.is_windows() { "windows" } else { "posix" }];
+        let (cwd, home) = (s(&at["cwd"]), s(&at["home"]));
+        let config = node_path::join(p, &[home, ".claude"]);
+        let user = s(&i[1]) == "userSettings";
+        let deny = Deny::of_rules(p, &[(s(&i[0]), user)], cwd, home, &config);
+        json!(deny.hit(s(&i[2]), Kind::Project).is_some())
     });
 }

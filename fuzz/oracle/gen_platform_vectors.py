@@ -19,7 +19,9 @@ slug.json (J$), dedup.json (sg), refused.json (RG/vG/kG), approval.json (cle/hle
 inside.json (od), path.json (node's path on each build: normalize, dirname, parse().root,
 isAbsolute; join), memdir.json (Bu/Ku: autoMemoryDirectory), includes.json (the import list of
 a file's text: tokens, `~`, MSYS forms, resolution), excludes.json (claudeMdExcludes: HLn/MLn),
-rulematch.json (`paths:` rules: UHe's relative path and node-ignore), managed.json (pr()).
+rulematch.json (`paths:` rules: UHe's relative path and node-ignore), managed.json (pr()),
+deny.json (a Read deny rule of one settings source against an instruction file: the loader's
+`Gt`/`Bko`, run in a second process with each platform's working folder and home).
 tests/platform_vectors.rs replays them through ccmem's rules for each platform.
 """
 import argparse, glob, json, os, random, re, shutil, struct, subprocess, sys, tempfile
@@ -43,6 +45,9 @@ FUNCS = {
     "excludes": r"function (%s)\(\)\{let (%s)=(%s\(\))\.claudeMdExcludes;if\(!\2\|\|\2\.length===0\)return\(\)=>!1" % (I, V, I),
     "includes": r'function (%s)\((%s),(%s),(%s)\)\{if\(!\2\.includes\("@"\)\)return\[\];return %s\(\2,\3,\4,\3\)\.includePaths\}' % (I, V, V, V, I),
     # UHe: the relative path of a read file from the rules' base, matched with node-ignore.
+    # The memory loader's Read-deny test of a file's spellings (the `held` reader's `Gt`):
+    # a `/**` rule over a folder holding it, else the Read tool's own matcher on each.
+    "deny": r'var (%s)=\((%s),(%s)\)=>\2\.some\(\((%s)\)=>%s\(\4,\3,"read"\)!==null\)\|\|%s\(\2\.at\(0\)\?\?"",\3,\2\);' % (I, V, V, V, I, I),
     "rulematch": r'(%s)=(%s)==="Project"\?(%s)\(\3\((%s)\)\):(%s)\(\),(%s)=(%s)\((%s)\)\?(%s)\(\1,\8\):\8;.{0,400}?return (%s)\(\)\.add\((%s)\((%s)\.globs,"claudemd_rule_globs"\)\)\.ignores\(\6\)' % (V, V, I, V, I, V, I, V, I, I, I, V),
 }
 
@@ -185,6 +190,38 @@ HOME = "/home/me"
 IMPORTER = {"posix": "/home/me/p/CLAUDE.md", "windows": "C:\\Users\\me\\p\\CLAUDE.md"}
 
 
+# Read deny rules (`permissions.deny`) against instruction files. Each build runs in its own
+# platform's working folder and home (a user rule's `/x` is below its config folder,
+# HOME/.claude); every rule is given from each of three sources.
+DENY_AT = {"posix": {"cwd": "/home/me/p", "home": "/home/me"},
+           "windows": {"cwd": "C:\\Users\\me\\p", "home": "C:\\Users\\me"}}
+DENY_RULES = [
+    "Read", "Read()", "Read(./x.md)", "Read(x.md)", "Read(X.MD)", "Read(/x.md)", "Read(./docs/)", "Read(./docs)",
+    "Read(./docs/**)", "Read(docs/*.md)", "Read(**/secret.md)", "Read(*.md)", "Read(./sub/**/deep.md)",
+    "Read(~/notes.md)", "Read(~/.claude/**)", "Read(~\\notes.md)", "Read(~)", "Read(/CLAUDE.md)",
+    "Read(//home/me/p/x.md)", "Read(//c/Users/me/p/x.md)", "Read(//C:/Users/me/p/x.md)",
+    "Read(C:/Users/me/p/x.md)", "Read(C:\\Users\\me\\p\\x.md)", "Read(c:/users/me/p/X.md)",
+    "Read(D:/x.md)", "Read(C:\\Users/me\\p/x.md)", "Read(C:/Users/me/p/**/*.MD)", "Read(.\\x.md)", "Read(./sub\\deep.md)", "Read(../x.md)", "Read(./a/../x.md)",
+    "Read(./日本語/メモ.md)", "Read(./Папка/*.md)", "Read(./my docs/x.md)", "Read(./MY DOCS/**)",
+    "Read(//tmp/**)", "Read(/**)", "Read(**)", " Read(./x.md) ", "Edit(./x.md)",
+]
+DENY_PATHS = [
+    "/home/me/p/x.md", "/home/me/p/X.md", "/home/me/p/docs/a.md", "/home/me/p/sub/a/b/deep.md",
+    "/home/me/p/secret.md", "/home/me/notes.md", "/home/me/.claude/x.md", "/home/me/p/CLAUDE.md",
+    "/home/me/.claude/CLAUDE.md", "/home/me/p/日本語/メモ.md", "/home/me/p/Папка/п.md", "/home/me/p/my docs/x.md",
+    "/tmp/x.md", "/home/me/q/x.md", "/home/me/p/docs", "/HOME/me/p/x.md", "/home/me/p/./a/../x.md",
+    "C:\\Users\\me\\p\\x.md", "c:\\users\\me\\p\\X.md", "C:\\USERS\\ME\\P\\X.MD", "C:/Users/me/p/x.md",
+    "C:\\Users/me\\p/x.md", "C:\\Users\\me\\p\\docs\\a.md", "C:\\Users\\me\\p\\docs",
+    "C:\\Users\\me\\p\\sub\\a\\b\\deep.md", "C:\\Users\\me\\p\\sub\\deep.md",
+    "C:\\Users\\me\\p\\a\\secret.md", "C:\\Users\\me\\notes.md", "C:\\Users\\me\\.claude\\x.md",
+    "C:\\Users\\me\\.claude\\CLAUDE.md", "C:\\Users\\me\\p\\CLAUDE.md", "C:\\Users\\me\\CLAUDE.md",
+    "C:\\Users\\me\\p\\日本語\\メモ.md", "C:\\Users\\me\\p\\Папка\\п.md",
+    "C:\\Users\\me\\p\\ПАПКА\\П.md", "C:\\Users\\me\\p\\my docs\\x.md",
+    "C:\\Users\\me\\p\\MY DOCS\\y.md", "C:\\Users\\me\\q\\x.md", "D:\\x.md", "d:\\X.md",
+    "C:\\Users\\me\\p\\.\\x.md", "C:\\Users\\me\\p\\a\\..\\x.md", "\\\\srv\\share\\x.md",
+]
+
+
 def inputs(rng):
     long_posix = "/home/me/" + "a" * 200 + "/proj"
     slug = PATHS + [
@@ -240,7 +277,12 @@ def inputs(rng):
                            ("C:\\r\\p", "C:\\r\\p\\test\\t.md"), ("C:\\r\\p", "C:/r/p/docs/a"), ("/r/p", "rel/x.md")]:
             rulematch.append([globs, base, file])
     rng.shuffle(rulematch)
-    return {"paths": PATHS, "slug": slug, "inside": inside, "join": join, "memdir": memdir,
+    deny = []
+    for rule in DENY_RULES:
+        for source in ["projectSettings", "localSettings", "userSettings"]:
+            for path in DENY_PATHS:
+                deny.append([rule, source, path])
+    return {"deny": deny, "denyAt": DENY_AT, "paths": PATHS, "slug": slug, "inside": inside, "join": join, "memdir": memdir,
             "includes": includes, "importer": IMPORTER, "excludes": excludes, "rulematch": rulematch}
 
 
@@ -272,16 +314,25 @@ def main():
         subprocess.run([a.client, "--version"], env=env, cwd="/", check=True, timeout=300,
                        stdout=subprocess.DEVNULL)
         res = json.load(open(paths["out"]))
+        # The deny family: one process per build, each in its own platform's folders (the
+        # session state the matcher reads is the first loaded build's, shared by the others).
+        for build, b in spec["builds"].items():
+            json.dump({**spec, "builds": {build: b}}, open(paths["spec"], "w"))
+            subprocess.run([a.client, "--version"], env={**env, "PO_DENY": "1"}, cwd="/", check=True,
+                           timeout=600, stdout=subprocess.DEVNULL)
+            res[build]["deny"] = json.load(open(paths["out"]))[build]["deny"]
     finally:
         shutil.rmtree(work, ignore_errors=True)
     os.makedirs(a.out, exist_ok=True)
     families = {
         "slug": ins["slug"], "dedup": PATHS, "refused": PATHS, "approval": PATHS, "inside": ins["inside"],
         "path": PATHS, "join": ins["join"], "memdir": ins["memdir"], "includes": ins["includes"],
-        "excludes": ins["excludes"], "rulematch": ins["rulematch"], "managed": [None],
+        "excludes": ins["excludes"], "rulematch": ins["rulematch"], "managed": [None], "deny": ins["deny"],
     }
     for family, fin in families.items():
         doc = {"client": VERSION, "home": HOME, "importer": IMPORTER, "inputs": fin}
+        if family == "deny":
+            doc = {"client": VERSION, "at": DENY_AT, "inputs": fin}
         for build, plat in PLATFORM.items():
             doc[plat] = res[build][family] if family != "managed" else [res[build]["managed"]]
         with open(os.path.join(a.out, family + ".json"), "w") as f:

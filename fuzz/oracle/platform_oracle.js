@@ -32,9 +32,34 @@ const safe = (f) => {
   }
 };
 
+// The Read-deny family runs alone (PO_DENY=1), one build per process: the permission
+// matcher reads the session's working folder and home (`process.cwd()`, `os.homedir()`, read
+// when the chunks first ask, into session state the builds share), so each build gets its
+// platform's before its chunks load.
+// Its context is the client's tool-permission context with only deny rules, from one source.
+const denyRun = process.env.PO_DENY === "1";
+const denyContext = (rule, source) => ({
+  mode: "default",
+  additionalWorkingDirectories: new Map(),
+  alwaysAllowRules: {},
+  alwaysAskRules: {},
+  alwaysDenyRules: { [source]: [rule] },
+  isBypassPermissionsModeAvailable: false,
+});
+
 const results = {};
 for (const [build, b] of Object.entries(spec.builds)) {
   if (b.env) for (const [k, v] of Object.entries(b.env)) process.env[k] = v;
+  if (denyRun) {
+    const at = build === "win32" ? inputs.denyAt.windows : inputs.denyAt.posix;
+    process.cwd = () => at.cwd;
+    require("os").homedir = () => at.home;
+    const f = await load(b);
+    results[build] = {
+      deny: inputs.deny.map(([rule, source, path]) => safe(() => f.deny([path], denyContext(rule, source)))),
+    };
+    continue;
+  }
   const f = await load(b);
   const p = pathOf(build);
   const r = (results[build] = {});
