@@ -10,6 +10,9 @@
 #   hook post-tool-use  (Bash, a read)  after `cat sub/f.txt | head -n 5`
 #
 #   BASE=/path/to/main/ccmem scripts/bench/hooks.sh [RUNS]      (default 200)
+#   TRANSCRIPT=FILE ...  the session's transcript is FILE (default: empty); the Bash and
+#                        compaction hooks read it, so a long session's (hundreds of MB; made
+#                        by gen_transcripts.py) is what they cost late in a day's work
 # BIN defaults to target/release/ccmem (built when missing). The project: hook_project.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -21,6 +24,10 @@ base="$(realpath "${BASE:?set BASE to the binary to compare with}")"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 hook_project "$dir"
+if [ -n "${TRANSCRIPT:-}" ]; then
+  # A hard link where it can (the hooks open the transcript without following links).
+  ln -f "$TRANSCRIPT" "$dir/transcript.jsonl" 2>/dev/null || cp "$TRANSCRIPT" "$dir/transcript.jsonl"
+fi
 cd "$PROJECT"
 args=()
 for name in base new; do
