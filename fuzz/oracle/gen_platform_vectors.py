@@ -21,7 +21,9 @@ isAbsolute; join), memdir.json (Bu/Ku: autoMemoryDirectory), includes.json (the 
 a file's text: tokens, `~`, MSYS forms, resolution), excludes.json (claudeMdExcludes: HLn/MLn),
 rulematch.json (`paths:` rules: UHe's relative path and node-ignore), managed.json (pr()),
 deny.json (a Read deny rule of one settings source against an instruction file: the loader's
-`Gt`/`Bko`, run in a second process with each platform's working folder and home).
+`Gt`/`Bko`, run with each platform's working folder and home). Each build runs in processes
+of its own (one for deny, one for the rest): the client's session state is shared by every
+build loaded in one process.
 tests/platform_vectors.rs replays them through ccmem's rules for each platform.
 """
 import argparse, glob, json, os, random, re, shutil, struct, subprocess, sys, tempfile
@@ -311,16 +313,20 @@ def main():
         # (what a relative path resolves against).
         env.update(BUN_OPTIONS=f"--preload {os.path.join(HERE, 'platform_oracle.js')}", HOME=HOME,
                    PO_SPEC=paths["spec"], PO_IN=paths["in"], PO_OUT=paths["out"])
-        subprocess.run([a.client, "--version"], env=env, cwd="/", check=True, timeout=300,
-                       stdout=subprocess.DEVNULL)
-        res = json.load(open(paths["out"]))
-        # The deny family: one process per build, each in its own platform's folders (the
-        # session state the matcher reads is the first loaded build's, shared by the others).
+        # One process per build, and the deny family in a second one: the client's session
+        # state (working folder, home, config folder, platform caches) is set by the first
+        # build that asks and shared by every build loaded after it, so a build loaded second
+        # would compute with the first one's. The deny run gives each build its platform's
+        # working folder and home, which the other families must not see.
+        res = {}
         for build, b in spec["builds"].items():
             json.dump({**spec, "builds": {build: b}}, open(paths["spec"], "w"))
-            subprocess.run([a.client, "--version"], env={**env, "PO_DENY": "1"}, cwd="/", check=True,
-                           timeout=600, stdout=subprocess.DEVNULL)
-            res[build]["deny"] = json.load(open(paths["out"]))[build]["deny"]
+            for deny in [False, True]:
+                if os.path.exists(paths["out"]):
+                    os.remove(paths["out"])  # never the previous run's
+                subprocess.run([a.client, "--version"], env={**env, "PO_DENY": "1"} if deny else env, cwd="/",
+                               check=True, timeout=600, stdout=subprocess.DEVNULL)
+                res.setdefault(build, {}).update(json.load(open(paths["out"]))[build])
     finally:
         shutil.rmtree(work, ignore_errors=True)
     os.makedirs(a.out, exist_ok=True)

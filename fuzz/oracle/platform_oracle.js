@@ -11,7 +11,12 @@
 // client's code) an export of the function as `__po_FAMILY` and, for the families that need it,
 // a few lines of glue built from the client's own caller; every call below is the client's
 // function on the input. Exits before the client starts.
+//
+// One build per process: the client's session state (working folder, home, config folder,
+// platform caches) is set by the first build that asks and shared by every build loaded after
+// it, so a second build would compute with the first one's.
 const spec = JSON.parse(await Bun.file(process.env.PO_SPEC).text());
+if (Object.keys(spec.builds).length !== 1) throw new Error("oracle: one build per process");
 const inputs = JSON.parse(await Bun.file(process.env.PO_IN).text());
 
 async function load(b) {
@@ -32,10 +37,10 @@ const safe = (f) => {
   }
 };
 
-// The Read-deny family runs alone (PO_DENY=1), one build per process: the permission
-// matcher reads the session's working folder and home (`process.cwd()`, `os.homedir()`, read
-// when the chunks first ask, into session state the builds share), so each build gets its
-// platform's before its chunks load.
+// The Read-deny family runs alone (PO_DENY=1): the permission matcher reads the session's
+// working folder and home (`process.cwd()`, `os.homedir()`, read when the chunks first ask),
+// so the build gets its platform's before its chunks load, in a process the other families
+// (which resolve against `/` and HOME) do not share.
 // Its context is the client's tool-permission context with only deny rules, from one source.
 const denyRun = process.env.PO_DENY === "1";
 const denyContext = (rule, source) => ({
