@@ -1,6 +1,9 @@
+use std::collections::HashMap;
+
 use super::super::parse::parse;
 use super::super::tests::lib;
 use super::*;
+use crate::memory::Library;
 
 fn layout_of(l: &Library) -> Layout {
     classify(l, &parse(l.index_text()), &HashMap::new())
