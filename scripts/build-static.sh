@@ -22,8 +22,10 @@
 # `cargo build --release` and pack with `scripts/npm-build.mjs --binary ... --platform darwin-*`.
 #
 # Every build is the release profile (fat LTO, one codegen unit) that ships, so a build takes
-# minutes per target; CCMEM_PROFILE=NAME builds another profile (e.g. `release-cross`: thin
-# LTO, faster to build, a little slower to start) and says so.
+# minutes per target; CCMEM_PROFILE=NAME builds another profile of Cargo.toml and says so.
+# For a quicker check that every target builds, cargo's own overrides work on the release
+# profile: CARGO_PROFILE_RELEASE_LTO=thin CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 (thin LTO,
+# faster to build, a little slower to start; Cargo.toml defines no such profile of its own).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 profile="${CCMEM_PROFILE:-release}"
