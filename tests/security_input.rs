@@ -285,7 +285,8 @@ fn history_input_and_transcript_are_regular_bounded_files() {
         refusals += &out.code(0).transcript();
     }
     snapshot!("named_files_refused", refusals);
-    // A transcript the hook input names: skipped unless a regular file of at most 64 MiB.
+    // A transcript the hook input names: skipped unless a regular file, read up to its first
+    // GiB (the sparse 20 GB file in about a second).
     for transcript in ["/dev/zero", &*fifo_s, &*huge_s] {
         let compact = serde_json::json!({"session_id": "s", "transcript_path": transcript,
             "cwd": s.proj, "hook_event_name": "SessionStart", "source": "compact"});

@@ -17,15 +17,21 @@ fn may_hold_calls(line: &[u8]) -> bool {
         || memchr::memmem::find(line, b"Contents of ").is_some()
 }
 
+/// Most of a transcript read, from its start (1 GiB, about a second of the hook's time): a
+/// longer one (or a sparse file claiming terabytes) is read up to here, where the start block
+/// and the session's first reads are.
+pub(crate) const MAX_BYTES: u64 = 1 << 30;
+
 /// A session's transcript (the client's JSONL) as the hooks need it.
 ///
 /// It is streamed line by line ([`crate::history::lines`]), never held whole: a long session's
 /// transcript runs to hundreds of MB (it used to be read whole up to 64 MiB, and a longer one
 /// read as empty, so the Bash hook added files the model already held and the compaction hook
 /// forgot every read). Memory is bounded by the longest line parsed (`lines::MAX_LINE`; a
-/// longer one is passed over), and only lines that can hold what is read here are parsed: one
-/// naming a `"tool_use"` or holding `Contents of ` (tool results, the bulk of a transcript,
-/// hold neither unless they quote one, and then they are parsed as before).
+/// longer one is passed over), time by [`MAX_BYTES`], and only lines that can hold what is
+/// read here are parsed: one naming a `"tool_use"` or holding `Contents of ` (tool results, the
+/// bulk of a transcript, hold neither unless they quote one, and then they are parsed as
+/// before).
 #[derive(Debug, Default)]
 pub(crate) struct Transcript {
     /// Read, Bash and Write calls, in order.
@@ -43,7 +49,7 @@ impl Transcript {
         let Ok((file, len)) = crate::history::transcript::open(path) else {
             return out;
         };
-        let mut lines = Lines::new(file, len);
+        let mut lines = Lines::new(std::io::Read::take(file, MAX_BYTES), len.min(MAX_BYTES));
         // A line is held whole only when it may matter; the decision needs the whole line, so
         // every line up to `MAX_LINE` is looked at (a `memmem` pass, not a parse).
         while let Ok(Some(item)) = lines.next(|_, _| true) {

@@ -157,7 +157,6 @@ fn a_near_duplicate_the_plan_makes_is_new_though_the_baseline_left_the_rule_for_
     not(ccmem_repository),
     ignore = "reads tests/fixtures/curated/ and tests/fixtures/libraries/, which only the repository holds"
 )]
-#[allow(clippy::disallowed_methods, reason = "test fixtures")]
 fn the_proof_audit_agrees_with_the_whole_audit_on_the_corpus() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let mut libraries = Vec::new();
