@@ -50,8 +50,8 @@ impl Transcript {
             return out;
         };
         let mut lines = Lines::new(std::io::Read::take(file, MAX_BYTES), len.min(MAX_BYTES));
-        // A line is held whole only when it may matter; the decision needs the whole line, so
-        // every line up to `MAX_LINE` is looked at (a `memmem` pass, not a parse).
+        // Whether a line may matter needs all of it, so every line up to `MAX_LINE` is held
+        // (a `memmem` pass over it), and only the few that may matter are parsed.
         while let Ok(Some(item)) = lines.next(|_, _| true) {
             if let Item::Line { bytes, .. } = item
                 && may_hold_calls(bytes)

@@ -104,21 +104,25 @@ impl Deny {
 
     /// Whether any rule covers `path`, for the model's own reads (the Read tool, Bash reads).
     pub fn covers(&self, path: &str) -> bool {
-        self.rules.iter().any(|r| self.matches(r, path))
+        self.first(path).is_some()
     }
 
-    /// `path` as the matcher compares it (`Pt`, node's `path.resolve` from the start
-    /// directory; on Windows then the MSYS form `r1`, lower-cased `as`).
-    fn key(&self, path: &str) -> String {
-        key(self.platform, &self.cwd, path)
+    /// The first rule covering `path`. The path is put in the matcher's form once, not once per
+    /// rule, and not at all when there are no rules (most projects).
+    fn first(&self, path: &str) -> Option<&Rule> {
+        if self.rules.is_empty() {
+            return None;
+        }
+        let key = key(self.platform, &self.cwd, path);
+        self.rules.iter().find(|r| self.matches(r, &key))
     }
 
-    fn matches(&self, rule: &Rule, path: &str) -> bool {
+    /// Whether `rule` covers the path whose matcher form is `key` (see [`key`]).
+    fn matches(&self, rule: &Rule, key: &str) -> bool {
         let Some(base) = &rule.base else {
             return true;
         };
-        let key = self.key(path);
-        let Some(rel) = below(base, &key) else {
+        let Some(rel) = below(base, key) else {
             return false;
         };
         let rel = rel.to_lowercase();
@@ -130,10 +134,7 @@ impl Deny {
         if !matches!(kind, Kind::Project | Kind::Local) {
             return None;
         }
-        self.rules
-            .iter()
-            .find(|r| self.matches(r, path))
-            .map(|r| r.text.as_str())
+        self.first(path).map(|r| r.text.as_str())
     }
 }
 
